@@ -1,0 +1,39 @@
+/* Shared Cortex-M pieces every Arm board folder uses: reset, faults,
+ * SysTick counter, semihosting. Registers are the Armv6-M/v7-M ones. */
+#ifndef FD_CORTEX_M_H
+#define FD_CORTEX_M_H
+
+#include <stdint.h>
+
+#define FD_REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+
+#define SYSTICK_CSR FD_REG32(0xE000E010u)
+#define SYSTICK_RVR FD_REG32(0xE000E014u)
+#define SYSTICK_CVR FD_REG32(0xE000E018u)
+#define NVIC_ISER0 FD_REG32(0xE000E100u)
+#define SCB_CPACR FD_REG32(0xE000ED88u)
+
+/* Reset: copy .data, clear .bss, enable the FPU if FD_HAS_FPU, call
+ * hal_board_init() and main, then hal_board_exit(main's return). Every board's vector table points
+ * its reset entry here. */
+void fd_reset_handler(void);
+
+/* Every fault vector points here: prints "FAULT <name> pc=<hex>" on the
+ * console and stops through hal_board_exit(FD_EXIT_FAULT). */
+void fd_fault_handler(void);
+#define FD_EXIT_FAULT 99
+
+/* Start SysTick free-running on the processor clock (24 bits, counting
+ * down) with a wrap interrupt that extends it; fd_systick_read() gives the
+ * 32-bit count of elapsed processor clocks. */
+void fd_systick_start(void);
+uint32_t fd_systick_read(void);
+void fd_systick_handler(void);
+
+/* ARM semihosting (bkpt 0xab). Only usable under a debugger or QEMU with
+ * -semihosting-config enable=on; on bare hardware it faults. */
+int fd_semihost_open(const char *path, int mode);
+int fd_semihost_read(int handle, void *buf, int len); /* bytes NOT read */
+_Noreturn void fd_semihost_exit(int code);
+
+#endif

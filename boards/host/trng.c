@@ -1,0 +1,27 @@
+#include <errno.h>
+#include <sys/random.h>
+
+#include "hal/trng.h"
+
+fd_status hal_trng_init(void) { return FD_OK; }
+
+fd_status hal_trng_read(uint8_t *samples, size_t count)
+{
+    if (samples == NULL) {
+        return FD_ERR_NULL;
+    }
+    size_t done = 0;
+    while (done < count) {
+        ssize_t got = getrandom(samples + done, count - done, 0);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return FD_ERR_TRNG_HW;
+        }
+        done += (size_t)got;
+    }
+    return FD_OK;
+}
+
+const char *hal_trng_name(void) { return "host getrandom()"; }

@@ -1,0 +1,13 @@
+#include "hal/board.h"
+#include "nrf51.h"
+
+void hal_board_init(void)
+{
+    fd_systick_start();
+    nrf51_uart_init();
+    __asm volatile("cpsie i" ::: "memory");
+}
+
+const char *hal_board_name(void) { return "microbit"; }
+
+bool hal_board_emulation_only(void) { return false; }

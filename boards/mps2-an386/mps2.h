@@ -1,0 +1,22 @@
+/* The few MPS2 AN386 registers this board uses: CMSDK APB UART0 (Arm
+ * Cortex-M System Design Kit TRM) and the DWT cycle counter. */
+#ifndef MPS2_H
+#define MPS2_H
+
+#include "cortex_m.h"
+
+#define UART0_BASE 0x40004000u
+#define UART0_DATA FD_REG32(UART0_BASE + 0x00u)
+#define UART0_STATE FD_REG32(UART0_BASE + 0x04u)
+#define UART_STATE_TX_FULL 0x1u
+#define UART_STATE_RX_FULL 0x2u
+#define UART0_CTRL FD_REG32(UART0_BASE + 0x08u)
+#define UART_CTRL_TX_EN 0x1u
+#define UART_CTRL_RX_EN 0x2u
+#define UART0_BAUDDIV FD_REG32(UART0_BASE + 0x10u)
+
+#define MPS2_CPU_HZ 25000000u
+
+void mps2_uart_init(void);
+
+#endif

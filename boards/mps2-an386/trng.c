@@ -1,0 +1,42 @@
+/* EMULATION ONLY. mps2-an386 has no TRNG: this "TRNG" reads the host's
+ * /dev/urandom through ARM semihosting, which only works under QEMU (or a
+ * debugger). The board refuses release builds (board.cmake) and the dealer
+ * banner says EMULATION ONLY. */
+#include "hal/trng.h"
+#include "mps2.h"
+
+#if !defined(FD_SEMIHOSTING)
+#error "mps2-an386 entropy needs semihosting: this board is emulation-only"
+#endif
+
+static int urandom_handle = -1;
+
+fd_status hal_trng_init(void)
+{
+    if (urandom_handle < 0) {
+        urandom_handle = fd_semihost_open("/dev/urandom", 1 /* "rb" */);
+    }
+    return urandom_handle < 0 ? FD_ERR_TRNG_HW : FD_OK;
+}
+
+fd_status hal_trng_read(uint8_t *samples, size_t count)
+{
+    if (samples == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (urandom_handle < 0) {
+        return FD_ERR_NOT_READY;
+    }
+    while (count > 0u) {
+        int chunk = count > 256u ? 256 : (int)count;
+        int not_read = fd_semihost_read(urandom_handle, samples, chunk);
+        if (not_read != 0) {
+            return FD_ERR_TRNG_HW; /* a short read is a fault, never padded */
+        }
+        samples += chunk;
+        count -= (size_t)chunk;
+    }
+    return FD_OK;
+}
+
+const char *hal_trng_name(void) { return "host /dev/urandom via semihosting (EMULATION ONLY)"; }

@@ -1,0 +1,29 @@
+/* CMSDK APB UART0 console, polled both ways. */
+#include "hal/console.h"
+#include "mps2.h"
+
+void mps2_uart_init(void)
+{
+    UART0_BAUDDIV = 16u; /* the minimum the CMSDK UART accepts */
+    UART0_CTRL = UART_CTRL_TX_EN | UART_CTRL_RX_EN;
+}
+
+void hal_console_write(const char *data, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        while ((UART0_STATE & UART_STATE_TX_FULL) != 0u) {
+        }
+        UART0_DATA = (uint8_t)data[i];
+    }
+}
+
+fd_status hal_console_read(uint8_t *byte)
+{
+    if (byte == NULL) {
+        return FD_ERR_NULL;
+    }
+    while ((UART0_STATE & UART_STATE_RX_FULL) == 0u) {
+    }
+    *byte = (uint8_t)UART0_DATA;
+    return FD_OK;
+}

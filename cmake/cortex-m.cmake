@@ -1,0 +1,31 @@
+# Shared settings for every Cortex-M board. Included by boards/<b>/board.cmake
+# after it sets FD_BOARD_CPU_FLAGS.
+if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_C_COMPILER MATCHES "arm-none-eabi")
+  message(FATAL_ERROR "Board ${FD_BOARD} needs -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake (use the preset)")
+endif()
+
+add_compile_options(${FD_BOARD_CPU_FLAGS} -ffreestanding -ffunction-sections -fdata-sections
+  -fstack-usage -Os -g)
+add_compile_definitions(FD_TARGET_CORTEX_M=1)
+add_link_options(${FD_BOARD_CPU_FLAGS} -nostartfiles --specs=nano.specs
+  -Wl,--gc-sections -Wl,--print-memory-usage)
+
+# No heap in any image. Every reference to these symbols is redirected by
+# --wrap to __wrap_<symbol>, which nothing defines, so an image that calls
+# malloc (directly, or through printf and friends, which call _malloc_r)
+# fails to link with "undefined reference to `__wrap_malloc'".
+set(FD_FORBIDDEN_SYMBOLS
+  malloc free calloc realloc _malloc_r _free_r _calloc_r _realloc_r _sbrk _sbrk_r
+  printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts
+  _printf_r _vfprintf_r _svfprintf_r _svfiprintf_r)
+foreach(sym IN LISTS FD_FORBIDDEN_SYMBOLS)
+  add_link_options("-Wl,--wrap=${sym}")
+endforeach()
+
+# Semihosting (exit codes, the mps2 host entropy) only in emulation builds:
+# on hardware without a debugger a bkpt 0xab would fault.
+if(FD_BOARD_KIND STREQUAL "qemu" AND NOT FD_RELEASE)
+  set(FD_SEMIHOSTING ON)
+else()
+  set(FD_SEMIHOSTING OFF)
+endif()

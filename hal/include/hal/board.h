@@ -1,0 +1,24 @@
+/* HAL: board bring-up and the way an image stops. One implementation per
+ * board under boards/<board>/, chosen at link time. */
+#ifndef HAL_BOARD_H
+#define HAL_BOARD_H
+
+#include <stdbool.h>
+
+/* Clocks, console, counter: everything needed before main(). The board's
+ * startup code calls it once, before main(); applications never do. */
+void hal_board_init(void);
+
+/* Short board name, e.g. "microbit". */
+const char *hal_board_name(void);
+
+/* True when this board only runs under emulation (its entropy is not real
+ * hardware entropy); the firmware says so in its banner. */
+bool hal_board_emulation_only(void);
+
+/* Stop the image with a status: on the host and under QEMU (semihosting)
+ * the process exits with `code`; on hardware it halts with interrupts off
+ * until reset. Never returns. */
+_Noreturn void hal_board_exit(int code);
+
+#endif

@@ -1,0 +1,28 @@
+/* HAL: the board's true random number generator, raw samples only.
+ *
+ * Raw means unconditioned: one sample per byte, as the hardware produced
+ * it, so the library's SP 800-90B health tests see what the noise source
+ * really does. The assessed min-entropy per sample (H) lives next to each
+ * driver in boards/<board>/board.cmake, with the reason for the figure. */
+#ifndef HAL_TRNG_H
+#define HAL_TRNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fairdeal/status.h"
+
+/* Power up and configure the TRNG. Errors: FD_ERR_TRNG_HW. */
+fd_status hal_trng_init(void);
+
+/* Fill samples[0..count) with raw samples. Errors: FD_ERR_NULL,
+ * FD_ERR_NOT_READY (not initialised), FD_ERR_TRNG_TIMEOUT (no sample
+ * within the driver's bound), FD_ERR_TRNG_HW (the hardware flagged a
+ * fault, e.g. STM32 seed or clock error). On error, no sample written so
+ * far may be used. */
+fd_status hal_trng_read(uint8_t *samples, size_t count);
+
+/* Human-readable source name for banners, e.g. "nRF51 RNG (DERCEN)". */
+const char *hal_trng_name(void);
+
+#endif

@@ -1,0 +1,28 @@
+/* fairdeal: how randomness enters the library.
+ *
+ * Every algorithm takes an fd_rng: a fill-bytes callback plus its context.
+ * DRBGs, the full-entropy source and test scripts all present themselves
+ * this way, so tests can feed known bytes and check exact results. */
+#ifndef FAIRDEAL_RNG_H
+#define FAIRDEAL_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fairdeal/status.h"
+
+/* Fill buf[0..len) with random bytes. Return FD_OK only if all len bytes
+ * were written; any other status means the bytes must not be used. */
+typedef fd_status (*fd_rng_fill_fn)(void *ctx, uint8_t *buf, size_t len);
+
+typedef struct fd_rng {
+    fd_rng_fill_fn fill;
+    void *ctx;
+} fd_rng;
+
+/* One uniformly random 32-bit word, built little-endian from 4 bytes.
+ * Errors: FD_ERR_NULL (rng, rng->fill or out NULL); the source's own error,
+ * in which case *out is not written. */
+fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out);
+
+#endif

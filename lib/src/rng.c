@@ -1,0 +1,15 @@
+#include "fairdeal/rng.h"
+
+fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out)
+{
+    if (rng == NULL || rng->fill == NULL || out == NULL) {
+        return FD_ERR_NULL;
+    }
+    uint8_t b[4];
+    fd_status st = rng->fill(rng->ctx, b, sizeof b);
+    if (st != FD_OK) {
+        return st;
+    }
+    *out = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+    return FD_OK;
+}

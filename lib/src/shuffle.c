@@ -1,0 +1,231 @@
+#include "fairdeal/shuffle.h"
+
+#include <string.h>
+
+#include "fairdeal/bounded.h"
+
+/* Draws for bounds first_bound, first_bound-1, ..., first_bound-count+1,
+ * each uniform in [0, bound). All draws happen before any element moves. */
+static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
+{
+    for (size_t t = 0; t < count; t++) {
+        uint32_t j;
+        fd_status st = fd_uniform_u32(rng, first_bound - (uint32_t)t, &j);
+        if (st != FD_OK) {
+            return st;
+        }
+        draws[t] = (uint16_t)j;
+    }
+    return FD_OK;
+}
+
+static void swap_elems(uint8_t *base, size_t i, size_t j, size_t size)
+{
+    if (i == j) {
+        return;
+    }
+    uint8_t *a = base + i * size;
+    uint8_t *b = base + j * size;
+    if (size == 1u) {
+        uint8_t t = *a;
+        *a = *b;
+        *b = t;
+        return;
+    }
+    if (size == 2u) {
+        uint16_t t;
+        uint16_t u;
+        memcpy(&t, a, 2u);
+        memcpy(&u, b, 2u);
+        memcpy(a, &u, 2u);
+        memcpy(b, &t, 2u);
+        return;
+    }
+    /* Fixed 16-byte chunks: no VLA, no heap, any element size. */
+    uint8_t tmp[16];
+    while (size > 0u) {
+        size_t chunk = size < sizeof tmp ? size : sizeof tmp;
+        memcpy(tmp, a, chunk);
+        memcpy(a, b, chunk);
+        memcpy(b, tmp, chunk);
+        a += chunk;
+        b += chunk;
+        size -= chunk;
+    }
+}
+
+static fd_status check_array(const void *base, size_t n, size_t size, const fd_rng *rng)
+{
+    if (base == NULL || rng == NULL || rng->fill == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (size == 0u) {
+        return FD_ERR_ELEM_SIZE;
+    }
+    if (n == 0u) {
+        return FD_ERR_EMPTY;
+    }
+    if (n > FD_SHUFFLE_MAX_N) {
+        return FD_ERR_TOO_LARGE;
+    }
+    return FD_OK;
+}
+
+fd_status fd_shuffle(void *base, size_t n, size_t size, const fd_rng *rng)
+{
+    fd_status st = check_array(base, n, size, rng);
+    if (st != FD_OK) {
+        return st;
+    }
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    /* i = n-1 .. 1 uses bound i+1 = n .. 2 */
+    st = draw_descending(rng, (uint32_t)n, n - 1u, draws);
+    if (st != FD_OK) {
+        return st;
+    }
+    for (size_t t = 0; t + 1u < n; t++) {
+        swap_elems(base, n - 1u - t, draws[t], size);
+    }
+    return FD_OK;
+}
+
+fd_status fd_sattolo(void *base, size_t n, size_t size, const fd_rng *rng)
+{
+    fd_status st = check_array(base, n, size, rng);
+    if (st == FD_ERR_EMPTY || (st == FD_OK && n < 2u)) {
+        return FD_ERR_TOO_FEW;
+    }
+    if (st != FD_OK) {
+        return st;
+    }
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    /* i = n-1 .. 1 uses bound i = n-1 .. 1 */
+    st = draw_descending(rng, (uint32_t)n - 1u, n - 1u, draws);
+    if (st != FD_OK) {
+        return st;
+    }
+    for (size_t t = 0; t + 1u < n; t++) {
+        swap_elems(base, n - 1u - t, draws[t], size);
+    }
+    return FD_OK;
+}
+
+fd_status fd_shuffle_partial(void *base, size_t n, size_t k, size_t size, const fd_rng *rng)
+{
+    fd_status st = check_array(base, n, size, rng);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (k == 0u) {
+        return FD_ERR_EMPTY;
+    }
+    if (k > n) {
+        return FD_ERR_K_GT_N;
+    }
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    /* position i = 0 .. k-1 takes a[i + uniform(n - i)] */
+    st = draw_descending(rng, (uint32_t)n, k, draws);
+    if (st != FD_OK) {
+        return st;
+    }
+    for (size_t i = 0; i < k; i++) {
+        swap_elems(base, i, i + draws[i], size);
+    }
+    return FD_OK;
+}
+
+static int ranges_overlap(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    /* Compare as integers: relational operators on unrelated pointers are UB. */
+    uintptr_t pa = (uintptr_t)a;
+    uintptr_t pb = (uintptr_t)b;
+    return (pa < pb + len) && (pb < pa + len);
+}
+
+fd_status fd_shuffle_copy(void *dst, const void *src, size_t n, size_t size, const fd_rng *rng)
+{
+    if (dst == NULL) {
+        return FD_ERR_NULL;
+    }
+    fd_status st = check_array(src, n, size, rng);
+    if (st != FD_OK) {
+        return st;
+    }
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    if (ranges_overlap(d, s, n * size)) {
+        return FD_ERR_OVERLAP;
+    }
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    /* i = 1 .. n-1 uses bound i+1; drawn descending, so i = n-1-t */
+    st = draw_descending(rng, (uint32_t)n, n - 1u, draws);
+    if (st != FD_OK) {
+        return st;
+    }
+    memcpy(d, s, size);
+    for (size_t i = 1; i < n; i++) {
+        size_t j = draws[n - 1u - i];
+        if (j != i) {
+            memcpy(d + i * size, d + j * size, size);
+        }
+        memcpy(d + j * size, s + i * size, size);
+    }
+    return FD_OK;
+}
+
+fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *rng)
+{
+    if (out == NULL || rng == NULL || rng->fill == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (k == 0u || n == 0u) {
+        return FD_ERR_EMPTY;
+    }
+    if (k > FD_SHUFFLE_MAX_N) {
+        return FD_ERR_TOO_LARGE;
+    }
+    if (k > n) {
+        return FD_ERR_K_GT_N;
+    }
+    /* Floyd: for j = n-k .. n-1 draw t uniform in [0, j]; take t unless
+     * already chosen, else take j. Draw every t first (into out). */
+    for (size_t s = 0; s < k; s++) {
+        uint32_t bound = n - (uint32_t)k + (uint32_t)s + 1u;
+        fd_status st = fd_uniform_u32(rng, bound, &out[s]);
+        if (st != FD_OK) {
+            memset(out, 0, k * sizeof *out);
+            return st;
+        }
+    }
+    /* out[0..s) is the sorted set so far; out[s] still holds draw t_s. */
+    for (size_t s = 0; s < k; s++) {
+        const uint32_t t = out[s];
+        const uint32_t j = n - (uint32_t)k + (uint32_t)s;
+        size_t lo = 0;
+        size_t hi = s;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2u;
+            if (out[mid] < t) {
+                lo = mid + 1u;
+            } else {
+                hi = mid;
+            }
+        }
+        if (lo < s && out[lo] == t) {
+            out[s] = j; /* j exceeds every earlier choice: stays sorted */
+        } else {
+            memmove(&out[lo + 1u], &out[lo], (s - lo) * sizeof *out);
+            out[lo] = t;
+        }
+    }
+    return FD_OK;
+}
+
+fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng) { return fd_shuffle(a, n, 1u, rng); }
+fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng) { return fd_shuffle(a, n, 2u, rng); }
+fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 1u, rng); }
+fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 2u, rng); }
+fd_status fd_shuffle_partial_u8(uint8_t *a, size_t n, size_t k, const fd_rng *rng) { return fd_shuffle_partial(a, n, k, 1u, rng); }
+fd_status fd_shuffle_partial_u16(uint16_t *a, size_t n, size_t k, const fd_rng *rng) { return fd_shuffle_partial(a, n, k, 2u, rng); }
+fd_status fd_shuffle_copy_u8(uint8_t *dst, const uint8_t *src, size_t n, const fd_rng *rng) { return fd_shuffle_copy(dst, src, n, 1u, rng); }
+fd_status fd_shuffle_copy_u16(uint16_t *dst, const uint16_t *src, size_t n, const fd_rng *rng) { return fd_shuffle_copy(dst, src, n, 2u, rng); }

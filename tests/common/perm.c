@@ -1,0 +1,75 @@
+#include "perm.h"
+
+#include "fairdeal/bounded.h"
+
+uint32_t test_factorial(unsigned n)
+{
+    uint32_t f = 1;
+    for (unsigned i = 2; i <= n; i++) {
+        f *= i;
+    }
+    return f;
+}
+
+/* Lehmer code: digit i counts the later elements smaller than order[i]. */
+uint32_t test_perm_rank(const uint8_t *order, size_t n)
+{
+    uint32_t rank = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t smaller = 0;
+        for (size_t k = i + 1u; k < n; k++) {
+            smaller += order[k] < order[i] ? 1u : 0u;
+        }
+        rank = rank * (uint32_t)(n - i) + smaller;
+    }
+    return rank;
+}
+
+void test_perm_unrank(uint32_t rank, uint8_t *order, size_t n)
+{
+    uint8_t digits[16];
+    for (size_t i = n; i-- > 0;) {
+        uint32_t radix = (uint32_t)(n - i);
+        digits[i] = (uint8_t)(rank % radix);
+        rank /= radix;
+    }
+    uint8_t avail[16];
+    for (size_t i = 0; i < n; i++) {
+        avail[i] = (uint8_t)i;
+    }
+    size_t left = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = digits[i];
+        order[i] = avail[d];
+        for (size_t k = d; k + 1u < left; k++) {
+            avail[k] = avail[k + 1u];
+        }
+        left--;
+    }
+}
+
+bool test_perm_is_single_cycle(const uint8_t *order, size_t n)
+{
+    size_t len = 0;
+    size_t at = 0;
+    do {
+        at = order[at];
+        len++;
+    } while (at != 0u && len <= n);
+    return len == n;
+}
+
+fd_status test_naive_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t j;
+        fd_status st = fd_uniform_u32(rng, (uint32_t)n, &j);
+        if (st != FD_OK) {
+            return st;
+        }
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    return FD_OK;
+}

@@ -1,0 +1,69 @@
+#include "test_rng.h"
+
+#include <string.h>
+
+static fd_status script_fill(void *ctx, uint8_t *buf, size_t len)
+{
+    test_script_rng *s = ctx;
+    s->calls++;
+    if (s->fail_on_call != 0u && s->calls == s->fail_on_call) {
+        return FD_ERR_RNG;
+    }
+    if (len > s->len - s->pos) {
+        return FD_ERR_RNG;
+    }
+    memcpy(buf, s->bytes + s->pos, len);
+    s->pos += len;
+    return FD_OK;
+}
+
+fd_rng test_script_rng_init(test_script_rng *s, const uint8_t *bytes, size_t len)
+{
+    s->bytes = bytes;
+    s->len = len;
+    s->pos = 0;
+    s->calls = 0;
+    s->fail_on_call = 0;
+    return (fd_rng){script_fill, s};
+}
+
+uint32_t test_word_for(uint32_t j, uint32_t bound)
+{
+    return (uint32_t)((((uint64_t)j << 33) + (1ull << 32)) / (2u * (uint64_t)bound));
+}
+
+void test_words_to_bytes(const uint32_t *words, size_t count, uint8_t *bytes)
+{
+    for (size_t i = 0; i < count; i++) {
+        for (unsigned b = 0; b < 4u; b++) {
+            bytes[4u * i + b] = (uint8_t)(words[i] >> (8u * b));
+        }
+    }
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static fd_status prng_fill(void *ctx, uint8_t *buf, size_t len)
+{
+    test_prng *p = ctx;
+    while (len > 0u) {
+        uint64_t v = splitmix64(&p->state);
+        size_t chunk = len < 8u ? len : 8u;
+        memcpy(buf, &v, chunk);
+        buf += chunk;
+        len -= chunk;
+    }
+    return FD_OK;
+}
+
+fd_rng test_prng_init(test_prng *p, uint64_t seed)
+{
+    p->state = seed;
+    return (fd_rng){prng_fill, p};
+}

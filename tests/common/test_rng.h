@@ -1,0 +1,37 @@
+/* Random sources for tests: scripted bytes (exact, hand-checked results)
+ * and a fast deterministic PRNG (statistical smoke tests only). */
+#ifndef FD_TEST_RNG_H
+#define FD_TEST_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fairdeal/rng.h"
+
+/* Hands out bytes[0..len) in order; once they run out, or on the call
+ * numbered fail_on_call (1-based; 0 = never), it fails with FD_ERR_RNG. */
+typedef struct test_script_rng {
+    const uint8_t *bytes;
+    size_t len;
+    size_t pos;
+    size_t calls;
+    size_t fail_on_call;
+} test_script_rng;
+
+fd_rng test_script_rng_init(test_script_rng *s, const uint8_t *bytes, size_t len);
+
+/* A 32-bit word that Lemire's method maps to exactly j for this bound (it
+ * sits in the middle of j's bucket, far from the rejection zone). */
+uint32_t test_word_for(uint32_t j, uint32_t bound);
+
+/* Store words little-endian into bytes (4 per word), as fd_rng_u32 reads. */
+void test_words_to_bytes(const uint32_t *words, size_t count, uint8_t *bytes);
+
+/* splitmix64: fast, deterministic, NOT cryptographic. */
+typedef struct test_prng {
+    uint64_t state;
+} test_prng;
+
+fd_rng test_prng_init(test_prng *p, uint64_t seed);
+
+#endif

@@ -1,0 +1,28 @@
+# Unit-test suites built for the host (cmocka) and for every QEMU board
+# (tests/target/cmocka.h stand-in). Shared by tests/CMakeLists.txt and the
+# host build that registers the boards' tests.
+set(FD_UNIT_SUITES bounded shuffle)
+
+# fd_add_qemu_test(NAME n MACHINE m IMAGE path [INPUT file])
+function(fd_add_qemu_test)
+  cmake_parse_arguments(Q "" "NAME;MACHINE;IMAGE;INPUT" "" ${ARGN})
+  add_test(NAME ${Q_NAME}
+    COMMAND ${FD_SOURCE_ROOT}/tests/qemu/run.sh ${Q_MACHINE} ${Q_IMAGE} ${Q_INPUT})
+  set_tests_properties(${Q_NAME} PROPERTIES TIMEOUT 300 LABELS "qemu")
+endfunction()
+
+# All tests of one board whose build tree is bindir.
+function(fd_register_board_tests board bindir)
+  if(board IN_LIST FD_BOARDS_QEMU)
+    set(machines_microbit microbit)
+    set(machines_mps2-an386 mps2-an386)
+    foreach(suite IN LISTS FD_UNIT_SUITES)
+      fd_add_qemu_test(NAME ${board}.unit.${suite} MACHINE ${machines_${board}}
+        IMAGE ${bindir}/tests/test_${suite}.elf)
+    endforeach()
+    add_test(NAME ${board}.nomalloc_guard
+      COMMAND ${CMAKE_COMMAND} --build ${bindir} --target nomalloc_probe)
+    set_tests_properties(${board}.nomalloc_guard PROPERTIES
+      PASS_REGULAR_EXPRESSION "undefined reference to `__wrap_malloc'")
+  endif()
+endfunction()

@@ -1,0 +1,301 @@
+/* Shuffles: hand-computed results for scripted draws, invariants for
+ * random ones, and every error path leaving the input untouched. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fairdeal/shuffle.h"
+#include "perm.h"
+#include "test_rng.h"
+
+/* A script of draws: pairs (j, bound) turned into words and bytes. */
+typedef struct script {
+    uint8_t bytes[64];
+    test_script_rng src;
+    fd_rng rng;
+} script;
+
+static void script_draws(script *s, const uint32_t *draws, const uint32_t *bounds, size_t count)
+{
+    uint32_t words[16];
+    for (size_t i = 0; i < count; i++) {
+        words[i] = test_word_for(draws[i], bounds[i]);
+    }
+    test_words_to_bytes(words, count, s->bytes);
+    s->rng = test_script_rng_init(&s->src, s->bytes, 4u * count);
+}
+
+/* shared/seeds/001: Durstenfeld on 4 elements with j = 0, 1, 1 drawn at
+ * i = 3, 2, 1: swap(3,0), swap(2,1), swap(1,1) -> D C B A. */
+static void test_durstenfeld_walkthrough_u8(void **state)
+{
+    (void)state;
+    script s;
+    const uint32_t j[] = {0, 1, 1}, b[] = {4, 3, 2};
+    script_draws(&s, j, b, 3);
+    uint8_t a[4] = {'A', 'B', 'C', 'D'};
+    assert_int_equal(fd_shuffle_u8(a, 4, &s.rng), FD_OK);
+    assert_memory_equal(a, "DCBA", 4);
+    assert_int_equal(s.src.pos, 12);
+}
+
+static void test_durstenfeld_walkthrough_u16_and_generic(void **state)
+{
+    (void)state;
+    script s;
+    const uint32_t j[] = {0, 1, 1}, b[] = {4, 3, 2};
+    script_draws(&s, j, b, 3);
+    uint16_t a[4] = {1000, 2000, 3000, 4000};
+    assert_int_equal(fd_shuffle_u16(a, 4, &s.rng), FD_OK);
+    const uint16_t want[4] = {4000, 3000, 2000, 1000};
+    assert_memory_equal(a, want, sizeof want);
+
+    script_draws(&s, j, b, 3);
+    /* 20-byte elements: swapped in more than one 16-byte chunk */
+    char g[4][20] = {"aaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbb", "ccccccccccccccccccc", "ddddddddddddddddddd"};
+    assert_int_equal(fd_shuffle(g, 4, 20, &s.rng), FD_OK);
+    assert_string_equal(g[0], "ddddddddddddddddddd");
+    assert_string_equal(g[1], "ccccccccccccccccccc");
+    assert_string_equal(g[2], "bbbbbbbbbbbbbbbbbbb");
+    assert_string_equal(g[3], "aaaaaaaaaaaaaaaaaaa");
+}
+
+/* Sattolo with j = 0 at i = 3, 2, 1 (bounds 3, 2, 1): 0123 -> 3120 -> 2130
+ * -> 1230, the cycle 0->1->2->3->0. */
+static void test_sattolo_scripted(void **state)
+{
+    (void)state;
+    script s;
+    const uint32_t j[] = {0, 0, 0}, b[] = {3, 2, 1};
+    script_draws(&s, j, b, 3);
+    uint8_t a[4] = {0, 1, 2, 3};
+    assert_int_equal(fd_sattolo_u8(a, 4, &s.rng), FD_OK);
+    const uint8_t want[4] = {1, 2, 3, 0};
+    assert_memory_equal(a, want, 4);
+}
+
+/* Partial, n = 5, k = 2: position 0 takes 0 + 3, position 1 takes 1 + 0. */
+static void test_partial_scripted(void **state)
+{
+    (void)state;
+    script s;
+    const uint32_t j[] = {3, 0}, b[] = {5, 4};
+    script_draws(&s, j, b, 2);
+    uint8_t a[5] = {0, 1, 2, 3, 4};
+    assert_int_equal(fd_shuffle_partial_u8(a, 5, 2, &s.rng), FD_OK);
+    const uint8_t want[5] = {3, 1, 2, 0, 4};
+    assert_memory_equal(a, want, 5);
+    assert_int_equal(s.src.pos, 8); /* exactly k draws */
+}
+
+/* Inside-out, n = 4: j = 1 at i = 1, 0 at i = 2, 2 at i = 3 (drawn with
+ * bounds 4, 3, 2 for i = 3, 2, 1): dst 0 -> 01 -> 210 -> 2130. */
+static void test_copy_scripted(void **state)
+{
+    (void)state;
+    script s;
+    const uint32_t j[] = {2, 0, 1}, b[] = {4, 3, 2};
+    script_draws(&s, j, b, 3);
+    const uint16_t src[4] = {0, 1, 2, 3};
+    uint16_t dst[4] = {9, 9, 9, 9};
+    assert_int_equal(fd_shuffle_copy_u16(dst, src, 4, &s.rng), FD_OK);
+    const uint16_t want[4] = {2, 1, 3, 0};
+    assert_memory_equal(dst, want, sizeof want);
+    const uint16_t src_again[4] = {0, 1, 2, 3};
+    assert_memory_equal(src, src_again, sizeof src);
+}
+
+/* Floyd, n = 10, k = 3: j = 7, 8, 9 with draws t = 5, 5, 2 -> {5}, {5, 8}
+ * (5 taken, so j = 8), {2, 5, 8}. */
+static void test_sample_scripted(void **state)
+{
+    (void)state;
+    script s;
+    const uint32_t j[] = {5, 5, 2}, b[] = {8, 9, 10};
+    script_draws(&s, j, b, 3);
+    uint32_t out[3];
+    assert_int_equal(fd_sample_indices(out, 3, 10, &s.rng), FD_OK);
+    assert_int_equal(out[0], 2);
+    assert_int_equal(out[1], 5);
+    assert_int_equal(out[2], 8);
+}
+
+static void check_is_permutation(const uint16_t *a, size_t n)
+{
+    static uint8_t seen[FD_SHUFFLE_MAX_N];
+    memset(seen, 0, sizeof seen);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(a[i] < n);
+        assert_int_equal(seen[a[i]], 0);
+        seen[a[i]] = 1;
+    }
+}
+
+static void test_random_results_are_permutations(void **state)
+{
+    (void)state;
+    test_prng p;
+    fd_rng rng = test_prng_init(&p, 42);
+    static uint16_t a[FD_SHUFFLE_MAX_N];
+    static uint16_t copy[FD_SHUFFLE_MAX_N];
+    const size_t sizes[] = {1, 2, 3, 52, 312, FD_SHUFFLE_MAX_N};
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+        size_t n = sizes[t];
+        for (size_t i = 0; i < n; i++) {
+            a[i] = (uint16_t)i;
+        }
+        assert_int_equal(fd_shuffle_u16(a, n, &rng), FD_OK);
+        check_is_permutation(a, n);
+        assert_int_equal(fd_shuffle_partial_u16(a, n, (n + 1u) / 2u, &rng), FD_OK);
+        check_is_permutation(a, n);
+        assert_int_equal(fd_shuffle_copy_u16(copy, a, n, &rng), FD_OK);
+        check_is_permutation(copy, n);
+        if (n >= 2u) {
+            assert_int_equal(fd_sattolo_u16(a, n, &rng), FD_OK);
+            check_is_permutation(a, n);
+        }
+    }
+}
+
+static void test_sattolo_always_single_cycle(void **state)
+{
+    (void)state;
+    test_prng p;
+    fd_rng rng = test_prng_init(&p, 7);
+    for (size_t n = 2; n <= 16; n++) {
+        for (int rep = 0; rep < 50; rep++) {
+            uint8_t a[16];
+            for (size_t i = 0; i < n; i++) {
+                a[i] = (uint8_t)i;
+            }
+            assert_int_equal(fd_sattolo_u8(a, n, &rng), FD_OK);
+            assert_true(test_perm_is_single_cycle(a, n));
+        }
+    }
+}
+
+static void test_sample_is_sorted_subset(void **state)
+{
+    (void)state;
+    test_prng p;
+    fd_rng rng = test_prng_init(&p, 9);
+    static uint32_t out[FD_SHUFFLE_MAX_N];
+    const uint32_t ns[] = {1, 5, 52, 1000, 0xFFFFFFFFu};
+    for (size_t t = 0; t < 5; t++) {
+        size_t k = ns[t] < FD_SHUFFLE_MAX_N ? ns[t] : FD_SHUFFLE_MAX_N;
+        assert_int_equal(fd_sample_indices(out, k, ns[t], &rng), FD_OK);
+        for (size_t i = 0; i < k; i++) {
+            assert_true(out[i] < ns[t]);
+            if (i > 0u) {
+                assert_true(out[i - 1u] < out[i]);
+            }
+        }
+    }
+}
+
+static void test_argument_errors_change_nothing(void **state)
+{
+    (void)state;
+    test_prng p;
+    fd_rng rng = test_prng_init(&p, 1);
+    fd_rng broken = {NULL, NULL};
+    uint8_t a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const uint8_t orig[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    uint8_t dst[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+    static uint8_t big[FD_SHUFFLE_MAX_N + 1u];
+
+    assert_int_equal(fd_shuffle_u8(NULL, 8, &rng), FD_ERR_NULL);
+    assert_int_equal(fd_shuffle_u8(a, 8, NULL), FD_ERR_NULL);
+    assert_int_equal(fd_shuffle_u8(a, 8, &broken), FD_ERR_NULL);
+    assert_int_equal(fd_shuffle_u8(a, 0, &rng), FD_ERR_EMPTY);
+    assert_int_equal(fd_shuffle_u8(big, FD_SHUFFLE_MAX_N + 1u, &rng), FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_shuffle(a, 8, 0, &rng), FD_ERR_ELEM_SIZE);
+
+    assert_int_equal(fd_sattolo_u8(a, 1, &rng), FD_ERR_TOO_FEW);
+    assert_int_equal(fd_sattolo_u8(a, 0, &rng), FD_ERR_TOO_FEW);
+    assert_int_equal(fd_sattolo_u8(NULL, 8, &rng), FD_ERR_NULL);
+    assert_int_equal(fd_sattolo(a, 8, 0, &rng), FD_ERR_ELEM_SIZE);
+    assert_int_equal(fd_sattolo_u8(big, FD_SHUFFLE_MAX_N + 1u, &rng), FD_ERR_TOO_LARGE);
+
+    assert_int_equal(fd_shuffle_partial_u8(a, 8, 9, &rng), FD_ERR_K_GT_N);
+    assert_int_equal(fd_shuffle_partial_u8(a, 8, 0, &rng), FD_ERR_EMPTY);
+    assert_int_equal(fd_shuffle_partial_u8(NULL, 8, 2, &rng), FD_ERR_NULL);
+    assert_int_equal(fd_shuffle_partial(a, 8, 2, 0, &rng), FD_ERR_ELEM_SIZE);
+
+    assert_int_equal(fd_shuffle_copy_u8(NULL, a, 8, &rng), FD_ERR_NULL);
+    assert_int_equal(fd_shuffle_copy_u8(dst, NULL, 8, &rng), FD_ERR_NULL);
+    assert_int_equal(fd_shuffle_copy_u8(dst, a, 0, &rng), FD_ERR_EMPTY);
+    assert_int_equal(fd_shuffle_copy_u8(a + 2, a, 4, &rng), FD_ERR_OVERLAP);
+    assert_int_equal(fd_shuffle_copy_u8(a, a + 3, 4, &rng), FD_ERR_OVERLAP);
+    assert_int_equal(fd_shuffle_copy(dst, a, 8, 0, &rng), FD_ERR_ELEM_SIZE);
+
+    uint32_t out[4] = {7, 7, 7, 7};
+    assert_int_equal(fd_sample_indices(NULL, 2, 8, &rng), FD_ERR_NULL);
+    assert_int_equal(fd_sample_indices(out, 0, 8, &rng), FD_ERR_EMPTY);
+    assert_int_equal(fd_sample_indices(out, 2, 0, &rng), FD_ERR_EMPTY);
+    assert_int_equal(fd_sample_indices(out, 5, 4, &rng), FD_ERR_K_GT_N);
+    assert_int_equal(fd_sample_indices(out, FD_SHUFFLE_MAX_N + 1u, 0xFFFFFFFFu, &rng), FD_ERR_TOO_LARGE);
+    assert_int_equal(out[0], 7);
+
+    assert_memory_equal(a, orig, 8);
+    const uint8_t nines[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+    assert_memory_equal(dst, nines, 8);
+    assert_int_equal(p.state, 1); /* not one random byte was consumed */
+}
+
+/* The source fails on its third call: two draws made, none applied. */
+static void test_source_failure_changes_nothing(void **state)
+{
+    (void)state;
+    uint8_t bytes[64];
+    memset(bytes, 0x5A, sizeof bytes);
+    test_script_rng s;
+    fd_rng rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    uint8_t a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const uint8_t orig[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    uint8_t dst[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+    const uint8_t nines[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+
+    s.fail_on_call = 3;
+    assert_int_equal(fd_shuffle_u8(a, 8, &rng), FD_ERR_RNG);
+    assert_memory_equal(a, orig, 8);
+    rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    s.fail_on_call = 3;
+    assert_int_equal(fd_sattolo_u8(a, 8, &rng), FD_ERR_RNG);
+    assert_memory_equal(a, orig, 8);
+    rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    s.fail_on_call = 3;
+    assert_int_equal(fd_shuffle_partial_u8(a, 8, 5, &rng), FD_ERR_RNG);
+    assert_memory_equal(a, orig, 8);
+    rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    s.fail_on_call = 3;
+    assert_int_equal(fd_shuffle_copy_u8(dst, a, 8, &rng), FD_ERR_RNG);
+    assert_memory_equal(dst, nines, 8);
+    rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    s.fail_on_call = 3;
+    uint32_t out[4] = {7, 7, 7, 7};
+    assert_int_equal(fd_sample_indices(out, 4, 100, &rng), FD_ERR_RNG);
+    const uint32_t zeros[4] = {0, 0, 0, 0};
+    assert_memory_equal(out, zeros, sizeof zeros);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_durstenfeld_walkthrough_u8),
+        cmocka_unit_test(test_durstenfeld_walkthrough_u16_and_generic),
+        cmocka_unit_test(test_sattolo_scripted),
+        cmocka_unit_test(test_partial_scripted),
+        cmocka_unit_test(test_copy_scripted),
+        cmocka_unit_test(test_sample_scripted),
+        cmocka_unit_test(test_random_results_are_permutations),
+        cmocka_unit_test(test_sattolo_always_single_cycle),
+        cmocka_unit_test(test_sample_is_sorted_subset),
+        cmocka_unit_test(test_argument_errors_change_nothing),
+        cmocka_unit_test(test_source_failure_changes_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
