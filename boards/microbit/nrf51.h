@@ -1,17 +1,9 @@
 /* The few nRF51 registers this board uses (nRF51 Series Reference Manual
- * v3.0, chapters RNG and UART). */
+ * v3.0, UART chapter); the RNG is boards/common/nrf5x. */
 #ifndef NRF51_H
 #define NRF51_H
 
 #include "cortex_m.h"
-
-#define NRF_RNG_BASE 0x4000D000u
-#define RNG_TASKS_START FD_REG32(NRF_RNG_BASE + 0x000u)
-#define RNG_TASKS_STOP FD_REG32(NRF_RNG_BASE + 0x004u)
-#define RNG_EVENTS_VALRDY FD_REG32(NRF_RNG_BASE + 0x100u)
-#define RNG_CONFIG FD_REG32(NRF_RNG_BASE + 0x504u)
-#define RNG_CONFIG_DERCEN 0x1u
-#define RNG_VALUE FD_REG32(NRF_RNG_BASE + 0x508u)
 
 #define NRF_UART0_BASE 0x40002000u
 #define UART_TASKS_STARTRX FD_REG32(NRF_UART0_BASE + 0x000u)
@@ -34,8 +26,6 @@
 /* micro:bit v1 USB-serial pins */
 #define MICROBIT_PIN_TX 24u
 #define MICROBIT_PIN_RX 25u
-/* nRF51 HFCLK is 16 MHz: SysTick counts that. */
-#define NRF51_CPU_HZ 16000000u
 
 void nrf51_uart_init(void);
 void nrf51_uart_irq_handler(void);

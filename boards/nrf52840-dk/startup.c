@@ -1,0 +1,17 @@
+/* nRF52840 vector table: 16 core entries and 48 peripheral IRQs, none used
+ * (console and RNG are polled), so each reports a fault. */
+#include "nrf52840.h"
+
+extern uint32_t __stack_top__[];
+
+typedef void (*vector_fn)(void);
+
+#define F fd_fault_handler
+#define F8 F, F, F, F, F, F, F, F
+__attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 48] = {
+    (vector_fn)(uintptr_t)__stack_top__, fd_reset_handler,
+    F, F, F, F, F, 0, 0, 0, 0, F, F, 0, F, fd_systick_handler,
+    F8, F8, F8, F8, F8, F8,
+};
+#undef F8
+#undef F
