@@ -25,6 +25,9 @@ fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out)
     if (bound == 0u) {
         return FD_ERR_BOUND;
     }
+    if (rng->uniform != NULL) {
+        return rng->uniform(rng->ctx, bound, out);
+    }
     for (;;) {
         uint32_t word;
         fd_status st = fd_rng_u32(rng, &word);

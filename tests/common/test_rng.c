@@ -24,7 +24,7 @@ fd_rng test_script_rng_init(test_script_rng *s, const uint8_t *bytes, size_t len
     s->pos = 0;
     s->calls = 0;
     s->fail_on_call = 0;
-    return (fd_rng){script_fill, s};
+    return (fd_rng){script_fill, s, NULL};
 }
 
 uint32_t test_word_for(uint32_t j, uint32_t bound)
@@ -65,5 +65,5 @@ static fd_status prng_fill(void *ctx, uint8_t *buf, size_t len)
 fd_rng test_prng_init(test_prng *p, uint64_t seed)
 {
     p->state = seed;
-    return (fd_rng){prng_fill, p};
+    return (fd_rng){prng_fill, p, NULL};
 }

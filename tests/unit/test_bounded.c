@@ -109,7 +109,7 @@ static void test_errors_leave_output_untouched(void **state)
     assert_int_equal(fd_uniform_u32(&rng, 0, &v), FD_ERR_BOUND);
     assert_int_equal(fd_uniform_u32(NULL, 10, &v), FD_ERR_NULL);
     assert_int_equal(fd_uniform_u32(&rng, 10, NULL), FD_ERR_NULL);
-    fd_rng no_fill = {NULL, NULL};
+    fd_rng no_fill = {NULL, NULL, NULL};
     assert_int_equal(fd_uniform_u32(&no_fill, 10, &v), FD_ERR_NULL);
     assert_int_equal(fd_rng_u32(&rng, NULL), FD_ERR_NULL);
     assert_int_equal(v, 1234);

@@ -201,7 +201,7 @@ static void test_argument_errors_change_nothing(void **state)
     (void)state;
     test_prng p;
     fd_rng rng = test_prng_init(&p, 1);
-    fd_rng broken = {NULL, NULL};
+    fd_rng broken = {NULL, NULL, NULL};
     uint8_t a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     const uint8_t orig[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     uint8_t dst[8] = {9, 9, 9, 9, 9, 9, 9, 9};

@@ -15,9 +15,15 @@
  * were written; any other status means the bytes must not be used. */
 typedef fd_status (*fd_rng_fill_fn)(void *ctx, uint8_t *buf, size_t len);
 
+/* Optional: an exact uniform draw in [0, bound) that replaces Lemire's
+ * method for this source. The full-entropy source uses it to spend almost
+ * exactly log2(bound) bits per draw; NULL for ordinary byte sources. */
+typedef fd_status (*fd_rng_uniform_fn)(void *ctx, uint32_t bound, uint32_t *out);
+
 typedef struct fd_rng {
     fd_rng_fill_fn fill;
     void *ctx;
+    fd_rng_uniform_fn uniform;
 } fd_rng;
 
 /* One uniformly random 32-bit word, built little-endian from 4 bytes.

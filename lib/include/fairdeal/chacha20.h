@@ -1,0 +1,56 @@
+/* fairdeal: the ChaCha20 block function (RFC 8439 §2.3) and the fast-key-
+ * erasure DRBG built on it.
+ *
+ * DRBG construction (all byte strings, || is concatenation):
+ *   instantiate(seed, nonce, pers): K = SHA-256("fairdeal-chacha-drbg" || 0x00
+ *                                       || seed || nonce || pers)
+ *   reseed(seed, addl):             K = SHA-256("fairdeal-chacha-drbg" || 0x01
+ *                                       || K || seed || addl)
+ *   refill: B = ChaCha20 blocks with key K, nonce 0^12, counters 0..3
+ *           (256 bytes); K = B[0..32); the buffer serves B[32..256).
+ *   generate(len, addl): if addl is given, reseed-style mix
+ *           K = SHA-256(tag || 0x02 || K || addl) and drop the buffer; then
+ *           hand out buffered bytes, refilling as needed. Every byte handed
+ *           out is zeroed in the buffer at once, and the key that produced a
+ *           buffer no longer exists: a captured state reveals no past output.
+ * The same key never meets the same counter twice, because every refill
+ * replaces the key. Seed is at least 32 bytes of full entropy. */
+#ifndef FAIRDEAL_CHACHA20_H
+#define FAIRDEAL_CHACHA20_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fairdeal/status.h"
+
+/* One 64-byte ChaCha20 block for (key, counter, nonce). */
+void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
+                       uint8_t out[64]);
+
+#define FD_CHACHA_DRBG_BLOCKS 4u
+#define FD_CHACHA_DRBG_BUFFER (64u * FD_CHACHA_DRBG_BLOCKS)
+#define FD_CHACHA_DRBG_MAX_REQUEST 65536u
+#define FD_CHACHA_DRBG_MIN_ENTROPY 32u
+#define FD_CHACHA_DRBG_MAX_INPUT 1024u
+
+typedef struct fd_chacha_drbg {
+    uint8_t key[32];
+    uint8_t buffer[FD_CHACHA_DRBG_BUFFER];
+    uint16_t pos; /* next unread byte of buffer; FD_CHACHA_DRBG_BUFFER = empty */
+    uint64_t reseed_counter;
+    uint64_t reseed_interval;
+    bool instantiated;
+} fd_chacha_drbg;
+
+/* Same contracts, limits and errors as the fd_hmac_drbg_* functions. */
+fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+                                     const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
+                                     size_t pers_len, uint64_t reseed_interval);
+fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+                                const uint8_t *addl, size_t addl_len);
+fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
+                                  size_t addl_len);
+void fd_chacha_drbg_uninstantiate(fd_chacha_drbg *d);
+
+#endif

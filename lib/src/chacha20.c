@@ -1,0 +1,171 @@
+#include "fairdeal/chacha20.h"
+
+#include <string.h>
+
+#include "fairdeal/sha256.h"
+
+static uint32_t load32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
+
+#define QUARTER(a, b, c, d)                                                                        \
+    do {                                                                                           \
+        a += b; d ^= a; d = rotl(d, 16);                                                           \
+        c += d; b ^= c; b = rotl(b, 12);                                                           \
+        a += b; d ^= a; d = rotl(d, 8);                                                            \
+        c += d; b ^= c; b = rotl(b, 7);                                                            \
+    } while (0)
+
+void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
+                       uint8_t out[64])
+{
+    uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+    for (unsigned i = 0; i < 8u; i++) {
+        in[4u + i] = load32(key + 4u * i);
+    }
+    in[12] = counter;
+    for (unsigned i = 0; i < 3u; i++) {
+        in[13u + i] = load32(nonce + 4u * i);
+    }
+    uint32_t x[16];
+    memcpy(x, in, sizeof x);
+    for (unsigned r = 0; r < 10u; r++) {
+        QUARTER(x[0], x[4], x[8], x[12]);
+        QUARTER(x[1], x[5], x[9], x[13]);
+        QUARTER(x[2], x[6], x[10], x[14]);
+        QUARTER(x[3], x[7], x[11], x[15]);
+        QUARTER(x[0], x[5], x[10], x[15]);
+        QUARTER(x[1], x[6], x[11], x[12]);
+        QUARTER(x[2], x[7], x[8], x[13]);
+        QUARTER(x[3], x[4], x[9], x[14]);
+    }
+    for (unsigned i = 0; i < 16u; i++) {
+        uint32_t v = x[i] + in[i];
+        out[4u * i] = (uint8_t)v;
+        out[4u * i + 1u] = (uint8_t)(v >> 8);
+        out[4u * i + 2u] = (uint8_t)(v >> 16);
+        out[4u * i + 3u] = (uint8_t)(v >> 24);
+    }
+    fd_wipe(x, sizeof x);
+    fd_wipe(in, sizeof in);
+}
+
+static const char drbg_tag[] = "fairdeal-chacha-drbg";
+
+/* K = SHA-256(tag || op || [K] || a || b || c) */
+static void derive_key(fd_chacha_drbg *d, uint8_t op, bool chain, const uint8_t *a, size_t a_len,
+                       const uint8_t *b, size_t b_len, const uint8_t *c, size_t c_len)
+{
+    fd_sha256_ctx h;
+    fd_sha256_init(&h);
+    fd_sha256_update(&h, drbg_tag, sizeof drbg_tag - 1u);
+    fd_sha256_update(&h, &op, 1);
+    if (chain) {
+        fd_sha256_update(&h, d->key, sizeof d->key);
+    }
+    fd_sha256_update(&h, a, a_len);
+    fd_sha256_update(&h, b, b_len);
+    fd_sha256_update(&h, c, c_len);
+    fd_sha256_final(&h, d->key);
+    /* Bytes buffered under the old key must never be served. */
+    fd_wipe(d->buffer, sizeof d->buffer);
+    d->pos = FD_CHACHA_DRBG_BUFFER;
+}
+
+static void refill(fd_chacha_drbg *d)
+{
+    static const uint8_t zero_nonce[12] = {0};
+    for (uint32_t blk = 0; blk < FD_CHACHA_DRBG_BLOCKS; blk++) {
+        fd_chacha20_block(d->key, blk, zero_nonce, d->buffer + 64u * blk);
+    }
+    memcpy(d->key, d->buffer, sizeof d->key);
+    fd_wipe(d->buffer, sizeof d->key);
+    d->pos = sizeof d->key;
+}
+
+static bool input_ok(const uint8_t *p, size_t len) { return (p != NULL || len == 0u); }
+
+fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+                                     const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
+                                     size_t pers_len, uint64_t reseed_interval)
+{
+    if (d == NULL || entropy == NULL || !input_ok(nonce, nonce_len) || !input_ok(pers, pers_len)) {
+        return FD_ERR_NULL;
+    }
+    if (entropy_len < FD_CHACHA_DRBG_MIN_ENTROPY) {
+        return FD_ERR_EMPTY;
+    }
+    if (entropy_len > FD_CHACHA_DRBG_MAX_INPUT || nonce_len > FD_CHACHA_DRBG_MAX_INPUT ||
+        pers_len > FD_CHACHA_DRBG_MAX_INPUT || reseed_interval == 0u) {
+        return FD_ERR_TOO_LARGE;
+    }
+    derive_key(d, 0x00, false, entropy, entropy_len, nonce, nonce_len, pers, pers_len);
+    d->reseed_counter = 1;
+    d->reseed_interval = reseed_interval;
+    d->instantiated = true;
+    return FD_OK;
+}
+
+fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+                                const uint8_t *addl, size_t addl_len)
+{
+    if (d == NULL || entropy == NULL || !input_ok(addl, addl_len)) {
+        return FD_ERR_NULL;
+    }
+    if (!d->instantiated) {
+        return FD_ERR_NOT_READY;
+    }
+    if (entropy_len < FD_CHACHA_DRBG_MIN_ENTROPY) {
+        return FD_ERR_EMPTY;
+    }
+    if (entropy_len > FD_CHACHA_DRBG_MAX_INPUT || addl_len > FD_CHACHA_DRBG_MAX_INPUT) {
+        return FD_ERR_TOO_LARGE;
+    }
+    derive_key(d, 0x01, true, entropy, entropy_len, addl, addl_len, NULL, 0);
+    d->reseed_counter = 1;
+    return FD_OK;
+}
+
+fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
+                                  size_t addl_len)
+{
+    if (d == NULL || (out == NULL && len > 0u) || !input_ok(addl, addl_len)) {
+        return FD_ERR_NULL;
+    }
+    if (!d->instantiated) {
+        return FD_ERR_NOT_READY;
+    }
+    if (len > FD_CHACHA_DRBG_MAX_REQUEST || addl_len > FD_CHACHA_DRBG_MAX_INPUT) {
+        return FD_ERR_REQUEST_TOO_LARGE;
+    }
+    if (d->reseed_counter > d->reseed_interval) {
+        return FD_ERR_RESEED_REQUIRED;
+    }
+    if (addl_len > 0u) {
+        derive_key(d, 0x02, true, addl, addl_len, NULL, 0, NULL, 0);
+    }
+    while (len > 0u) {
+        if (d->pos >= FD_CHACHA_DRBG_BUFFER) {
+            refill(d);
+        }
+        size_t avail = FD_CHACHA_DRBG_BUFFER - d->pos;
+        size_t take = len < avail ? len : avail;
+        memcpy(out, d->buffer + d->pos, take);
+        fd_wipe(d->buffer + d->pos, take);
+        d->pos = (uint16_t)(d->pos + take);
+        out += take;
+        len -= take;
+    }
+    d->reseed_counter++;
+    return FD_OK;
+}
+
+void fd_chacha_drbg_uninstantiate(fd_chacha_drbg *d)
+{
+    if (d != NULL) {
+        fd_wipe(d, sizeof *d);
+    }
+}

@@ -1,0 +1,63 @@
+#include "fairdeal/util.h"
+
+void fd_wipe(void *p, size_t len)
+{
+    volatile uint8_t *v = p;
+    while (len-- > 0u) {
+        *v++ = 0;
+    }
+}
+
+fd_status fd_hex_encode(const uint8_t *bin, size_t len, char *out, size_t out_size)
+{
+    static const char digits[] = "0123456789abcdef";
+    if ((bin == NULL && len > 0u) || out == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (out_size < 2u * len + 1u) {
+        return FD_ERR_BUFFER_TOO_SMALL;
+    }
+    for (size_t i = 0; i < len; i++) {
+        out[2u * i] = digits[bin[i] >> 4];
+        out[2u * i + 1u] = digits[bin[i] & 0xFu];
+    }
+    out[2u * len] = '\0';
+    return FD_OK;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+fd_status fd_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t out_size, size_t *len)
+{
+    if ((hex == NULL && hex_len > 0u) || (out == NULL && hex_len > 0u) || len == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (hex_len % 2u != 0u) {
+        return FD_ERR_PARSE;
+    }
+    for (size_t i = 0; i < hex_len; i++) {
+        if (hex_value(hex[i]) < 0) {
+            return FD_ERR_PARSE;
+        }
+    }
+    if (hex_len / 2u > out_size) {
+        return FD_ERR_BUFFER_TOO_SMALL;
+    }
+    for (size_t i = 0; i < hex_len / 2u; i++) {
+        out[i] = (uint8_t)((hex_value(hex[2u * i]) << 4) | hex_value(hex[2u * i + 1u]));
+    }
+    *len = hex_len / 2u;
+    return FD_OK;
+}
