@@ -11,6 +11,8 @@
 #define SYSTICK_RVR FD_REG32(0xE000E014u)
 #define SYSTICK_CVR FD_REG32(0xE000E018u)
 #define NVIC_ISER0 FD_REG32(0xE000E100u)
+#define SCB_ICSR FD_REG32(0xE000ED04u)
+#define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_CPACR FD_REG32(0xE000ED88u)
 
 /* Reset: copy .data, clear .bss, enable the FPU if FD_HAS_FPU, call

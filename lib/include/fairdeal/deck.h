@@ -1,0 +1,84 @@
+/* fairdeal: cards, decks and multi-deck shoes. Fixed storage, no heap.
+ *
+ * A card is a 16-bit id: copy * 64 + face. The copy (0..7) tells which deck
+ * of a shoe it came from; the face is the card itself:
+ *   French:  suit * 13 + rank, suits S H D C, ranks A 2-9 T J Q K; jokers
+ *            are faces 52 and 53.
+ *   Spanish: suit * 12 + (rank - 1), suits O C E B (oros, copas, espadas,
+ *            bastos), ranks 1-12; the 40-card deck has no 8 or 9 (sota,
+ *            caballo, rey are 10, 11, 12).
+ * Codes: French "AS", "TD", "JK"; Spanish "1O", "12B". */
+#ifndef FAIRDEAL_DECK_H
+#define FAIRDEAL_DECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fairdeal/rng.h"
+
+typedef enum fd_deck_kind {
+    FD_DECK_FRENCH = 1,
+    FD_DECK_SPANISH40 = 2,
+    FD_DECK_SPANISH48 = 3
+} fd_deck_kind;
+
+#define FD_SHOE_MAX_DECKS 8u
+#define FD_DECK_MAX_CARDS 54u
+#define FD_SHOE_MAX_CARDS (FD_SHOE_MAX_DECKS * FD_DECK_MAX_CARDS)
+#define FD_CARD_CODE_SIZE 4u /* longest code "12O" plus NUL */
+#define FD_CARD_COPY_SHIFT 6u
+
+typedef uint16_t fd_card;
+
+/* Cards in one deck of this kind (jokers 0..2, French only).
+ * Errors: FD_ERR_PARSE (unknown kind), FD_ERR_TOO_LARGE (jokers). */
+fd_status fd_deck_size(fd_deck_kind kind, unsigned jokers, uint16_t *size);
+
+/* The deck kind named "french", "spanish40" or "spanish48". FD_ERR_PARSE. */
+fd_status fd_deck_parse_kind(const char *name, size_t len, fd_deck_kind *kind);
+const char *fd_deck_kind_name(fd_deck_kind kind);
+
+/* Code of a card for a deck kind into out[FD_CARD_CODE_SIZE].
+ * Errors: FD_ERR_NULL, FD_ERR_PARSE (not a card of this kind). */
+fd_status fd_card_format(fd_card card, fd_deck_kind kind, char out[FD_CARD_CODE_SIZE]);
+
+/* Parse a code (exactly len chars) back to its face (copy 0).
+ * Errors: FD_ERR_NULL, FD_ERR_PARSE. */
+fd_status fd_card_parse(const char *code, size_t len, fd_deck_kind kind, fd_card *card);
+
+typedef struct fd_shoe {
+    fd_deck_kind kind;
+    uint8_t decks;
+    uint8_t jokers;
+    uint16_t count;    /* cards in the shoe */
+    uint16_t position; /* next card to deal; count = exhausted */
+    uint16_t cut;      /* reshuffle due once position >= cut; 0 = no cut card */
+    bool shuffled;     /* dealable: set only by a successful shuffle */
+    fd_card order[FD_SHOE_MAX_CARDS];
+} fd_shoe;
+
+/* A fresh shoe in factory order (deck by deck, suit by suit, rank by rank),
+ * not dealable until shuffled. decks 1..8, jokers 0..2 (French only).
+ * Errors: FD_ERR_NULL, FD_ERR_PARSE, FD_ERR_TOO_LARGE, FD_ERR_EMPTY
+ * (decks == 0). On error the shoe is unchanged. */
+fd_status fd_shoe_init(fd_shoe *shoe, fd_deck_kind kind, unsigned decks, unsigned jokers);
+
+/* Shuffle all cards (Durstenfeld) and rewind the deal position. On any
+ * error the order is unchanged and the shoe is left NOT dealable (a failed
+ * shuffle never leaves an order anyone may deal from).
+ * Errors: FD_ERR_NULL, the source's error. */
+fd_status fd_shoe_shuffle(fd_shoe *shoe, const fd_rng *rng);
+
+/* Deal the next card. Errors: FD_ERR_NULL, FD_ERR_STATE (not shuffled),
+ * FD_ERR_EXHAUSTED (no cards left). */
+fd_status fd_shoe_deal(fd_shoe *shoe, fd_card *card);
+
+/* Place the cut card: a reshuffle is due after `cut` cards (0 removes it).
+ * Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE (cut > count). */
+fd_status fd_shoe_set_cut(fd_shoe *shoe, uint16_t cut);
+
+uint16_t fd_shoe_remaining(const fd_shoe *shoe);
+bool fd_shoe_reshuffle_due(const fd_shoe *shoe);
+
+#endif

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Install the Debian packages fairdeal needs, when missing. As root it runs
+# apt-get; otherwise it prints the exact command and fails.
+# usage: scripts/deps.sh [run|test]
+set -eu
+need="cmake make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
+if [ "${1:-test}" = "test" ]; then
+  need="$need libcmocka-dev"
+fi
+missing=""
+for pkg in $need; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $pkg"
+  fi
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "fairdeal needs these Debian packages:$missing" >&2
+  echo "run:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq $missing >/dev/null
