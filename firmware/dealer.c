@@ -83,10 +83,14 @@ static void enter_fault(fd_dealer *d, fd_status why)
     fd_drbg_uninstantiate(&d->drbg);
 }
 
-/* KATs, start-up health tests, fresh DRBG. On success clears the fault. */
+/* KATs, source restart, start-up health tests, fresh DRBG. On success
+ * clears the fault. */
 static fd_status run_selftest(fd_dealer *d)
 {
     fd_status st = fd_selftest_kat();
+    if (st == FD_OK && d->cfg.restart_source != NULL) {
+        st = d->cfg.restart_source(d->cfg.read_ctx);
+    }
     if (st == FD_OK) {
         st = fd_entropy_startup(&d->entropy);
     }

@@ -21,8 +21,13 @@
 /* Where replies go: the UART, stdout, or a test buffer. */
 typedef void (*fd_write_fn)(void *ctx, const char *data, size_t len);
 
+/* (Re)initialise the raw source before start-up tests, e.g. the driver's
+ * recovery sequence after a hardware error. */
+typedef fd_status (*fd_source_restart_fn)(void *ctx);
+
 typedef struct fd_dealer_config {
     fd_sample_read_fn read_samples; /* the board's raw TRNG */
+    fd_source_restart_fn restart_source; /* optional; called by init and SELFTEST */
     void *read_ctx;
     fd_health_config health;        /* cutoffs for the board's assessed H */
     uint16_t samples_per_block;     /* raw samples per 256-bit conditioned block */

@@ -15,6 +15,12 @@ static fd_status read_raw_samples(void *ctx, uint8_t *samples, size_t count)
     return hal_trng_read(samples, count);
 }
 
+static fd_status restart_trng(void *ctx)
+{
+    (void)ctx;
+    return hal_trng_init();
+}
+
 static void console_write(void *ctx, const char *data, size_t len)
 {
     (void)ctx;
@@ -28,6 +34,7 @@ int main(void)
 {
     const fd_dealer_config cfg = {
         .read_samples = read_raw_samples,
+        .restart_source = restart_trng,
         .read_ctx = NULL,
         .health = {FD_TRNG_RCT_CUTOFF, FD_TRNG_APT_WINDOW, FD_TRNG_APT_CUTOFF, FD_TRNG_STARTUP_SAMPLES},
         .samples_per_block = FD_TRNG_SAMPLES_PER_BLOCK,
@@ -36,9 +43,8 @@ int main(void)
         .trng_name = hal_trng_name(),
         .emulation_only = hal_board_emulation_only(),
     };
-    /* A TRNG that fails to start leaves the dealer in the fault state:
-     * the start-up tests below will fail on it and say why. */
-    (void)hal_trng_init();
+    /* The dealer starts the TRNG itself (restart_source), here and on every
+     * SELFTEST; a TRNG that fails to start leaves it in the fault state. */
     (void)fd_dealer_init(&dealer, &cfg);
     fd_dealer_banner(&dealer, console_write, NULL);
     hal_console_write("> ", 2);

@@ -1,7 +1,7 @@
 # Unit-test suites built for the host (cmocka) and for every QEMU board
 # (tests/target/cmocka.h stand-in). Shared by tests/CMakeLists.txt and the
 # host build that registers the boards' tests.
-set(FD_UNIT_SUITES bounded shuffle crypto entropy)
+set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers)
 
 # fd_add_qemu_test(NAME n MACHINE m IMAGE path [INPUT file])
 function(fd_add_qemu_test)
@@ -20,9 +20,15 @@ function(fd_register_board_tests board bindir)
       fd_add_qemu_test(NAME ${board}.unit.${suite} MACHINE ${machines_${board}}
         IMAGE ${bindir}/tests/test_${suite}.elf)
     endforeach()
+    add_test(NAME ${board}.dealer.e2e COMMAND ${FD_SOURCE_ROOT}/tests/qemu/dealer_e2e.sh
+      ${machines_${board}} ${bindir}/firmware/dealer.elf)
+    set_tests_properties(${board}.dealer.e2e PROPERTIES TIMEOUT 300 LABELS "qemu")
     add_test(NAME ${board}.nomalloc_guard
       COMMAND ${CMAKE_COMMAND} --build ${bindir} --target nomalloc_probe)
     set_tests_properties(${board}.nomalloc_guard PROPERTIES
       PASS_REGULAR_EXPRESSION "undefined reference to `__wrap_malloc'")
   endif()
+  # every board, build-only ones too: the dealer image exists and its size
+  add_test(NAME ${board}.dealer.size
+    COMMAND ${FD_SOURCE_ROOT}/tests/qemu/image_size.sh ${bindir}/firmware/dealer.elf)
 endfunction()

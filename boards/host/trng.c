@@ -3,12 +3,24 @@
 
 #include "hal/trng.h"
 
-fd_status hal_trng_init(void) { return FD_OK; }
+#include <stdbool.h>
+
+/* Same contract as the boards: no samples before init. */
+static bool trng_ready;
+
+fd_status hal_trng_init(void)
+{
+    trng_ready = true;
+    return FD_OK;
+}
 
 fd_status hal_trng_read(uint8_t *samples, size_t count)
 {
     if (samples == NULL) {
         return FD_ERR_NULL;
+    }
+    if (!trng_ready) {
+        return FD_ERR_NOT_READY;
     }
     size_t done = 0;
     while (done < count) {

@@ -1,0 +1,823 @@
+/* The dealer's console protocol, driven byte by byte through fd_dealer_feed
+ * exactly as the firmware's main loop does, with a fake TRNG: scripted
+ * sessions with every reply checked, a table of bad input (each gets its own
+ * ERR code and changes nothing), fail-closed behaviour when the TRNG fails,
+ * and a long random session checking that every shuffle deals each card of
+ * the shoe exactly once and that every commitment verifies after REVEAL. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dealer.h"
+#include "fairdeal/sha256.h"
+#include "fairdeal/util.h"
+#include "fake_trng.h"
+
+/* ---- harness ---- */
+
+typedef struct capture {
+    char text[8192];
+    size_t len;
+} capture;
+
+static void capture_write(void *ctx, const char *data, size_t len)
+{
+    capture *c = ctx;
+    assert_true(c->len + len < sizeof c->text);
+    memcpy(c->text + c->len, data, len);
+    c->len += len;
+    c->text[c->len] = '\0';
+}
+
+static fd_dealer dealer;
+static fd_dealer snapshot;
+static fake_trng trng;
+static capture out;
+
+static unsigned restarts;
+static fd_status restart_result;
+
+static fd_status fake_restart(void *ctx)
+{
+    assert_true(ctx == &trng);
+    restarts++;
+    return restart_result;
+}
+
+static fd_status start_dealer(fd_drbg_kind kind, fake_trng_mode mode)
+{
+    restarts = 0;
+    restart_result = FD_OK;
+    fake_trng_init(&trng, mode, 0x5eed);
+    const fd_dealer_config cfg = {
+        .read_samples = fake_trng_read,
+        .restart_source = fake_restart,
+        .read_ctx = &trng,
+        .health = {11, 512, 177, 1024}, /* H = 2 bits per sample, as on microbit */
+        .samples_per_block = 160,
+        .drbg_kind = kind,
+        .board = "test",
+        .trng_name = "fake",
+        .emulation_only = false,
+    };
+    return fd_dealer_init(&dealer, &cfg);
+}
+
+/* Feed raw bytes; return what the dealer wrote. */
+static const char *feed_bytes(const char *bytes, size_t len)
+{
+    out.len = 0;
+    out.text[0] = '\0';
+    for (size_t i = 0; i < len; i++) {
+        (void)fd_dealer_feed(&dealer, (uint8_t)bytes[i], capture_write, &out);
+    }
+    return out.text;
+}
+
+/* Send one command line; check there is exactly one well-formed reply line
+ * and return it without its CR LF. */
+static const char *cmd(const char *line)
+{
+    char buf[256];
+    const size_t n = strlen(line);
+    assert_true(n + 1u < sizeof buf);
+    memcpy(buf, line, n);
+    buf[n] = '\n';
+    (void)feed_bytes(buf, n + 1u);
+    assert_true(out.len >= 2u);
+    assert_true(out.text[out.len - 2u] == '\r' && out.text[out.len - 1u] == '\n');
+    out.text[out.len - 2u] = '\0';
+    assert_null(strchr(out.text, '\r'));
+    assert_null(strchr(out.text, '\n'));
+    assert_true(strncmp(out.text, "OK ", 3) == 0 || strncmp(out.text, "ERR ", 4) == 0);
+    return out.text;
+}
+
+static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+static void assert_reply_starts(const char *reply, const char *prefix)
+{
+    if (!starts_with(reply, prefix)) {
+        fprintf(stderr, "reply \"%s\" does not start with \"%s\"\n", reply, prefix);
+        fail();
+    }
+}
+
+/* The value of "key=" in a reply (up to the next space), or NULL. */
+static const char *field(const char *reply, const char *key, char *value, size_t size)
+{
+    char pattern[32];
+    (void)snprintf(pattern, sizeof pattern, " %s=", key);
+    const char *p = strstr(reply, pattern);
+    if (p == NULL) {
+        return NULL;
+    }
+    p += strlen(pattern);
+    size_t n = strcspn(p, " ");
+    assert_true(n < size);
+    memcpy(value, p, n);
+    value[n] = '\0';
+    return value;
+}
+
+static unsigned long field_num(const char *reply, const char *key)
+{
+    char v[32];
+    assert_non_null(field(reply, key, v, sizeof v));
+    return strtoul(v, NULL, 10);
+}
+
+static void take_snapshot(void) { memcpy(&snapshot, &dealer, sizeof dealer); }
+
+/* Everything but the command counter and the line buffer's leftovers. */
+static void assert_unchanged(void)
+{
+    snapshot.commands = dealer.commands;
+    snapshot.line = dealer.line;
+    assert_memory_equal(&snapshot, &dealer, sizeof dealer);
+}
+
+/* A REVEAL reply's commitment, recomputed from its salt and order exactly as
+ * docs/PROTOCOL.md tells a player to: sha256(salt_hex + " " + order). */
+static void assert_commitment_verifies(const char *reveal, const char *commit_hex)
+{
+    char salt[40];
+    assert_non_null(field(reveal, "salt", salt, sizeof salt));
+    assert_int_equal(strlen(salt), 32);
+    const char *order = strstr(reveal, " order=");
+    assert_non_null(order);
+    order += 7;
+    fd_sha256_ctx h;
+    uint8_t digest[32];
+    char hex[65];
+    fd_sha256_init(&h);
+    fd_sha256_update(&h, salt, 32);
+    fd_sha256_update(&h, " ", 1);
+    fd_sha256_update(&h, order, strlen(order));
+    fd_sha256_final(&h, digest);
+    assert_int_equal(fd_hex_encode(digest, 32, hex, sizeof hex), FD_OK);
+    assert_string_equal(hex, commit_hex);
+}
+
+/* Split "c1 c2 c3" (or "1:a,b 2:c,d") into codes. */
+static size_t split_codes(const char *text, char codes[][4], size_t max)
+{
+    size_t n = 0;
+    const char *p = text;
+    while (*p != '\0') {
+        while (*p == ' ' || *p == ',') {
+            p++;
+        }
+        if (*p == '\0') {
+            break;
+        }
+        const char *colon = strchr(p, ':');
+        const size_t len = strcspn(p, " ,");
+        if (colon != NULL && (size_t)(colon - p) < len) {
+            p = colon + 1;
+            continue;
+        }
+        assert_true(len >= 2u && len <= 3u);
+        assert_true(n < max);
+        memcpy(codes[n], p, len);
+        codes[n][len] = '\0';
+        n++;
+        p += len;
+    }
+    return n;
+}
+
+/* The cards of a DEAL reply, between "OK DEAL" and " left=". */
+static size_t dealt_codes(const char *reply, char codes[][4], size_t max)
+{
+    char body[2048];
+    assert_reply_starts(reply, "OK DEAL ");
+    const char *end = strstr(reply, " left=");
+    assert_non_null(end);
+    const size_t n = (size_t)(end - (reply + 8));
+    assert_true(n < sizeof body);
+    memcpy(body, reply + 8, n);
+    body[n] = '\0';
+    return split_codes(body, codes, max);
+}
+
+/* ---- scripted sessions ---- */
+
+static void test_session_script(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    char banner[1024];
+    capture b = {{0}, 0};
+    fd_dealer_banner(&dealer, capture_write, &b);
+    memcpy(banner, b.text, b.len + 1u);
+    assert_non_null(strstr(banner, "fairdeal dealer " FD_DEALER_VERSION " board=test drbg=chacha20\r\n"));
+    assert_non_null(strstr(banner, "entropy: fake, health tests RCT 11, APT 177/512\r\n"));
+    assert_null(strstr(banner, "EMULATION ONLY"));
+    assert_null(strstr(banner, "FAULT"));
+
+    assert_reply_starts(cmd("HELP"), "OK HELP NEW <french|spanish40|spanish48>");
+    assert_string_equal(cmd("status"),
+                        "OK STATUS board=test deck=french decks=1 cards=52 left=0 state=factory shuffles=0 "
+                        "cut=0 reshuffle=no entropy=ok health=ok reseeds=0 raw_samples=1536 drbg=chacha20");
+    assert_string_equal(cmd("DEAL 1"), "ERR state not shuffled: SHUFFLE first");
+    assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
+    assert_string_equal(cmd("NEW spanish40 2"), "OK NEW deck=spanish40 decks=2 jokers=0 cards=80");
+    assert_string_equal(cmd("CUT 70"), "OK CUT 70");
+
+    const char *r = cmd("SHUFFLE");
+    assert_reply_starts(r, "OK SHUFFLE id=1 mode=drbg cards=80 commit=");
+    char commit[80];
+    assert_non_null(field(r, "commit", commit, sizeof commit));
+    assert_int_equal(strlen(commit), 64);
+
+    char first[16][4];
+    char players[16][4];
+    assert_int_equal(dealt_codes(cmd("DEAL 5"), first, 16), 5);
+    assert_int_equal(field_num(out.text, "left"), 75);
+    r = cmd("DEAL 2 3");
+    assert_reply_starts(r, "OK DEAL 1:");
+    assert_non_null(strstr(r, " 2:"));
+    assert_non_null(strstr(r, " 3:"));
+    assert_int_equal(dealt_codes(r, players, 16), 6);
+    assert_string_equal(cmd("BURN"), "OK BURN left=68");
+    assert_string_equal(cmd("STATUS"),
+                        "OK STATUS board=test deck=spanish40 decks=2 cards=80 left=68 state=shuffled shuffles=1 "
+                        "cut=70 reshuffle=no entropy=ok health=ok reseeds=1 raw_samples=1536 drbg=chacha20");
+
+    r = cmd("REVEAL");
+    assert_reply_starts(r, "OK REVEAL id=1 salt=");
+    assert_commitment_verifies(r, commit);
+    char order[80][4];
+    assert_int_equal(split_codes(strstr(r, " order=") + 7, order, 80), 80);
+    for (size_t i = 0; i < 5u; i++) {
+        assert_string_equal(first[i], order[i]);
+    }
+    /* round-robin: player p's c-th card is the (5 + c * 3 + p)-th of the order;
+     * the reply lists player 1's cards, then player 2's, then player 3's */
+    for (size_t p = 0; p < 3u; p++) {
+        for (size_t c = 0; c < 2u; c++) {
+            assert_string_equal(players[p * 2u + c], order[5u + c * 3u + p]);
+        }
+    }
+    /* two 40-card decks: each code exactly twice */
+    for (size_t i = 0; i < 80u; i++) {
+        unsigned same = 0;
+        for (size_t j = 0; j < 80u; j++) {
+            same += strcmp(order[i], order[j]) == 0 ? 1u : 0u;
+        }
+        assert_int_equal(same, 2);
+    }
+    assert_string_equal(cmd("DEAL 1"), "ERR state order already revealed: SHUFFLE first");
+    assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
+    assert_reply_starts(cmd("STATUS"), "OK STATUS board=test deck=spanish40 decks=2 cards=80 left=0 state=revealed");
+
+    r = cmd("shuffle FULL");
+    assert_reply_starts(r, "OK SHUFFLE id=2 mode=full cards=80 commit=");
+    assert_non_null(field(r, "commit", commit, sizeof commit));
+    char many[80][4];
+    assert_int_equal(dealt_codes(cmd("DEAL 70"), many, 80), 70);
+    assert_string_equal(cmd("STATUS") + strlen("OK STATUS board=test deck=spanish40 decks=2 cards=80 left=10 "),
+                        "state=shuffled shuffles=2 cut=70 reshuffle=due entropy=ok health=ok reseeds=1 "
+                        "raw_samples=2048 drbg=chacha20");
+    assert_string_equal(cmd("DEAL 11"), "ERR exhausted only 10 cards left");
+    assert_reply_starts(cmd("DEAL 10"), "OK DEAL ");
+    assert_int_equal(field_num(out.text, "left"), 0);
+    assert_string_equal(cmd("BURN"), "ERR exhausted no cards left");
+    assert_commitment_verifies(cmd("REVEAL"), commit);
+    assert_string_equal(cmd("NEW FRENCH 1 2"), "OK NEW deck=french decks=1 jokers=2 cards=54");
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST kat=pass startup=pass samples=");
+    assert_string_equal(cmd("QUIT"), "OK BYE");
+    assert_true(dealer.quit);
+}
+
+static void test_dealing_to_the_last_card(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_HMAC_SHA256, FAKE_TRNG_RANDOM), FD_OK);
+    assert_string_equal(cmd("NEW french 1 1"), "OK NEW deck=french decks=1 jokers=1 cards=53");
+    char commit[80];
+    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    char dealt[53][4];
+    size_t n = dealt_codes(cmd("DEAL 13 4"), dealt, 53);
+    assert_int_equal(n, 52);
+    assert_string_equal(cmd("DEAL 2"), "ERR exhausted only 1 cards left");
+    n += dealt_codes(cmd("DEAL 1"), dealt + n, 53 - n);
+    assert_int_equal(n, 53);
+    assert_int_equal(field_num(out.text, "left"), 0);
+    /* every card of the shoe exactly once */
+    for (fd_card face = 0; face < 53u; face++) {
+        char code[FD_CARD_CODE_SIZE];
+        assert_int_equal(fd_card_format(face, FD_DECK_FRENCH, code), FD_OK);
+        unsigned seen = 0;
+        for (size_t i = 0; i < n; i++) {
+            seen += strcmp(code, dealt[i]) == 0 ? 1u : 0u;
+        }
+        assert_int_equal(seen, 1);
+    }
+    assert_commitment_verifies(cmd("REVEAL"), commit);
+    assert_non_null(strstr(cmd("STATUS"), " drbg=hmac-sha256"));
+}
+
+static void test_line_handling(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    /* CR LF is one line ending; empty lines get no reply */
+    assert_string_equal(feed_bytes("\r\n\n\r", 4), "");
+    assert_string_equal(feed_bytes("CUT 5\r\n", 7), "OK CUT 5\r\n");
+    assert_string_equal(feed_bytes("  cut\t 6  \r", 11), "OK CUT 6\r\n");
+    /* a line of exactly the maximum is accepted */
+    char line[FD_DEALER_MAX_LINE + 2u];
+    memset(line, ' ', sizeof line);
+    memcpy(line, "CUT 7", 5);
+    line[FD_DEALER_MAX_LINE] = '\n';
+    assert_string_equal(feed_bytes(line, FD_DEALER_MAX_LINE + 1u), "OK CUT 7\r\n");
+    /* one more character and the whole line goes, even though its first 80
+     * characters would be a valid command */
+    memcpy(line, "CUT 8", 5);
+    line[FD_DEALER_MAX_LINE] = '9';
+    line[FD_DEALER_MAX_LINE + 1u] = '\n';
+    take_snapshot();
+    assert_string_equal(feed_bytes(line, FD_DEALER_MAX_LINE + 2u),
+                        "ERR toolong line longer than 80 characters discarded\r\n");
+    assert_unchanged();
+    /* the next line is parsed afresh */
+    assert_string_equal(feed_bytes("CUT 9\n", 6), "OK CUT 9\r\n");
+}
+
+/* ---- bad input: each has its own code and changes nothing ---- */
+
+typedef struct bad_case {
+    const char *bytes;
+    size_t len; /* 0 = strlen */
+    const char *reply_prefix;
+} bad_case;
+
+static const bad_case bad_always[] = {
+    {"FOO\n", 0, "ERR unknown "},
+    {"DEALS 1\n", 0, "ERR unknown "},
+    {"1\n", 0, "ERR unknown "},
+    {"HELP me\n", 0, "ERR syntax "},
+    {"NEW\n", 0, "ERR syntax "},
+    {"NEW poker\n", 0, "ERR syntax "},
+    {"NEW frenchfrenchfrench\n", 0, "ERR syntax "},
+    {"NEW french x\n", 0, "ERR syntax "},
+    {"NEW french -1\n", 0, "ERR syntax "},
+    {"NEW french +1\n", 0, "ERR syntax "},
+    {"NEW french 123456\n", 0, "ERR syntax "},
+    {"NEW french 1 0 0\n", 0, "ERR syntax "},
+    {"NEW french 0\n", 0, "ERR range "},
+    {"NEW french 9\n", 0, "ERR range "},
+    {"NEW french 99999\n", 0, "ERR range "},
+    {"NEW french 1 3\n", 0, "ERR range "},
+    {"NEW spanish40 1 1\n", 0, "ERR range "},
+    {"NEW spanish48 8 2\n", 0, "ERR range "},
+    {"SHUFFLE now\n", 0, "ERR syntax "},
+    {"SHUFFLE full full\n", 0, "ERR syntax "},
+    {"DEAL\n", 0, "ERR syntax "},
+    {"DEAL x\n", 0, "ERR syntax "},
+    {"DEAL 1x\n", 0, "ERR syntax "},
+    {"DEAL -1\n", 0, "ERR syntax "},
+    {"DEAL 1 2 3\n", 0, "ERR syntax "},
+    {"DEAL 0\n", 0, "ERR range "},
+    {"DEAL 433\n", 0, "ERR range "},
+    {"DEAL 99999\n", 0, "ERR range "},
+    {"DEAL 1 0\n", 0, "ERR range "},
+    {"DEAL 1 9\n", 0, "ERR range "},
+    {"BURN 1\n", 0, "ERR syntax "},
+    {"CUT\n", 0, "ERR syntax "},
+    {"CUT 1 2\n", 0, "ERR syntax "},
+    {"CUT 53\n", 0, "ERR range "},
+    {"REVEAL all\n", 0, "ERR syntax "},
+    {"STATUS now\n", 0, "ERR syntax "},
+    {"SELFTEST now\n", 0, "ERR syntax "},
+    {"QUIT now\n", 0, "ERR syntax "},
+    {"A B C D E F\n", 0, "ERR syntax too many arguments"},
+    {"STA\0TUS\n", 8, "ERR badbyte "},
+    {"\0\n", 2, "ERR badbyte "},
+    {"DEAL 1\x01\n", 0, "ERR badbyte "},
+    {"DEAL \xc3\xa9\n", 0, "ERR badbyte "},
+    {"STATUS\x7f\n", 0, "ERR badbyte "},
+    {"\x1b[A\n", 0, "ERR badbyte "},
+    {"\xff\xfe\n", 0, "ERR badbyte "},
+    {"STATUS                                                                            X\n", 0,
+     "ERR toolong "},
+};
+
+static void run_bad_cases(const bad_case *cases, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const size_t len = cases[i].len != 0u ? cases[i].len : strlen(cases[i].bytes);
+        take_snapshot();
+        const char *reply = feed_bytes(cases[i].bytes, len);
+        if (!starts_with(reply, cases[i].reply_prefix) || strstr(reply, "\r\n") != reply + strlen(reply) - 2u) {
+            fprintf(stderr, "case %zu: reply \"%s\", expected \"%s...\"\n", i, reply, cases[i].reply_prefix);
+            fail();
+        }
+        assert_unchanged();
+    }
+}
+
+#define RUN_BAD(table) run_bad_cases((table), sizeof(table) / sizeof((table)[0]))
+
+static void test_bad_input_changes_nothing(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+
+    /* factory order, never shuffled */
+    RUN_BAD(bad_always);
+    static const bad_case factory[] = {
+        {"DEAL 1\n", 0, "ERR state "},
+        {"BURN\n", 0, "ERR state "},
+        {"REVEAL\n", 0, "ERR state "},
+    };
+    RUN_BAD(factory);
+
+    /* shuffled, 50 of 52 dealt */
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    assert_reply_starts(cmd("DEAL 25 2"), "OK DEAL");
+    RUN_BAD(bad_always);
+    static const bad_case nearly_empty[] = {
+        {"DEAL 3\n", 0, "ERR exhausted only 2 cards left"},
+        {"DEAL 2 2\n", 0, "ERR exhausted "},
+        {"DEAL 1 3\n", 0, "ERR exhausted "},
+    };
+    RUN_BAD(nearly_empty);
+    assert_reply_starts(cmd("DEAL 2"), "OK DEAL");
+    static const bad_case empty[] = {
+        {"DEAL 1\n", 0, "ERR exhausted "},
+        {"BURN\n", 0, "ERR exhausted "},
+    };
+    RUN_BAD(empty);
+
+    /* revealed */
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
+    RUN_BAD(bad_always);
+    static const bad_case revealed[] = {
+        {"DEAL 1\n", 0, "ERR state "},
+        {"BURN\n", 0, "ERR state "},
+        {"REVEAL\n", 0, "ERR state "},
+    };
+    RUN_BAD(revealed);
+
+    /* entropy fault */
+    trng.mode = FAKE_TRNG_STUCK;
+    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    RUN_BAD(bad_always);
+    static const bad_case faulted[] = {
+        {"SHUFFLE\n", 0, "ERR entropy health test failed (repetition count); SELFTEST required"},
+        {"SHUFFLE full\n", 0, "ERR entropy "},
+        {"DEAL 1\n", 0, "ERR entropy "},
+        {"BURN\n", 0, "ERR entropy "},
+        {"REVEAL\n", 0, "ERR state "},
+    };
+    RUN_BAD(faulted);
+}
+
+/* ---- fail closed ---- */
+
+static void test_fault_mid_session_needs_selftest(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
+    assert_reply_starts(cmd("DEAL 5"), "OK DEAL");
+    /* the source sticks from the next sample on */
+    trng.switch_at = trng.delivered;
+    trng.later_mode = FAKE_TRNG_STUCK;
+    trng.value = 0x55;
+    assert_string_equal(cmd("SHUFFLE"), "ERR entropy health test failed (repetition count); SELFTEST required");
+    /* the shoe dealt from before is no longer dealable either */
+    assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
+    assert_reply_starts(cmd("BURN"), "ERR entropy ");
+    assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
+    const char *r = cmd("STATUS");
+    assert_non_null(strstr(r, " left=0 state=unshuffled "));
+    assert_non_null(strstr(r, " entropy=fault health=rct-fail "));
+    /* NEW does not clear the fault */
+    assert_reply_starts(cmd("NEW french"), "OK NEW");
+    assert_reply_starts(cmd("SHUFFLE full"), "ERR entropy ");
+    /* SELFTEST fails while the source is still stuck */
+    assert_reply_starts(cmd("SELFTEST"), "ERR entropy health test failed (repetition count)");
+    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    /* repaired source: SELFTEST passes, dealing needs a fresh shuffle */
+    trng.switch_at = 0;
+    assert_string_equal(cmd("SELFTEST"), "OK SELFTEST kat=pass startup=pass samples=1536");
+    assert_non_null(strstr(cmd("STATUS"), " entropy=ok health=ok "));
+    assert_string_equal(cmd("DEAL 1"), "ERR state not shuffled: SHUFFLE first");
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=2");
+    assert_reply_starts(cmd("DEAL 52"), "OK DEAL");
+}
+
+static void test_fault_inside_full_entropy_shuffle(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("NEW french 8 2"), "OK NEW");
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
+    assert_reply_starts(cmd("DEAL 3"), "OK DEAL");
+    const fd_shoe before = dealer.shoe;
+    /* a 432-card shoe needs ~3,400 bits: 14 blocks of 160 samples. Fail the
+     * hardware after about half of them. */
+    trng.fault_at = trng.delivered + 1200u;
+    trng.fault_status = FD_ERR_TRNG_HW;
+    assert_string_equal(cmd("SHUFFLE full"), "ERR entropy TRNG hardware error; SELFTEST required");
+    assert_int_equal(trng.faults, 1);
+    assert_memory_equal(dealer.shoe.order, before.order, sizeof before.order); /* nothing half-shuffled */
+    assert_false(dealer.shoe.shuffled);
+    assert_reply_starts(cmd("DEAL 1"), "ERR entropy TRNG hardware error");
+    assert_string_equal(cmd("SELFTEST"), "OK SELFTEST kat=pass startup=pass samples=1536");
+    assert_reply_starts(cmd("SHUFFLE full"), "OK SHUFFLE id=2 mode=full cards=432");
+}
+
+static void test_fault_during_reseed_and_timeouts(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_HMAC_SHA256, FAKE_TRNG_RANDOM), FD_OK);
+    /* The next sample times out. Reseeds may first use conditioned blocks
+     * still pooled from earlier, healthy windows (at most
+     * FD_ENTROPY_POOL_BLOCKS); the first SHUFFLE that reads the source fails. */
+    trng.fault_at = trng.delivered + 1u;
+    trng.fault_status = FD_ERR_TRNG_TIMEOUT;
+    unsigned ok_shuffles = 0;
+    while (starts_with(cmd("SHUFFLE"), "OK SHUFFLE")) {
+        ok_shuffles++;
+        assert_true(ok_shuffles <= FD_ENTROPY_POOL_BLOCKS);
+        assert_int_equal(trng.faults, 0);
+    }
+    assert_string_equal(out.text, "ERR entropy TRNG timeout; SELFTEST required");
+    assert_int_equal(trng.faults, 1);
+    assert_reply_starts(cmd("DEAL 1"), "ERR entropy TRNG timeout");
+    assert_non_null(strstr(cmd("STATUS"), " entropy=fault health=ok "));
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    /* a biased source fails the adaptive proportion test */
+    trng.mode = FAKE_TRNG_BIASED;
+    trng.p1_per_mille = 900; /* P(0xFF) = 0.43 against 2^-H = 0.25 */
+    assert_string_equal(cmd("SELFTEST"), "ERR entropy health test failed (adaptive proportion); SELFTEST required");
+    assert_non_null(strstr(cmd("STATUS"), " health=apt-fail "));
+}
+
+/* SELFTEST restarts the source (a driver's recovery sequence); a source
+ * that will not restart keeps the dealer closed. */
+static void test_selftest_restarts_the_source(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_int_equal(restarts, 1);
+    restart_result = FD_ERR_TRNG_HW;
+    assert_string_equal(cmd("SELFTEST"), "ERR entropy TRNG hardware error; SELFTEST required");
+    assert_int_equal(restarts, 2);
+    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy TRNG hardware error");
+    restart_result = FD_OK;
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    assert_int_equal(restarts, 3);
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+}
+
+static void test_fault_at_power_on(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_STUCK), FD_ERR_HEALTH);
+    capture b = {{0}, 0};
+    fd_dealer_banner(&dealer, capture_write, &b);
+    assert_non_null(strstr(b.text, "*** ENTROPY FAULT: health test failed (repetition count). Dealing is "
+                                   "disabled until SELFTEST passes. ***\r\n"));
+    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
+    trng.mode = FAKE_TRNG_RANDOM;
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
+}
+
+static void test_emulation_banner_and_null_config(void **state)
+{
+    (void)state;
+    assert_int_equal(fd_dealer_init(NULL, NULL), FD_ERR_NULL);
+    fd_dealer_config cfg = {0};
+    assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_ERR_NULL);
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    dealer.cfg.emulation_only = true;
+    capture b = {{0}, 0};
+    fd_dealer_banner(&dealer, capture_write, &b);
+    assert_non_null(strstr(b.text, "*** EMULATION ONLY"));
+}
+
+/* ---- a long random session ---- */
+
+typedef struct model {
+    char factory[FD_SHOE_MAX_CARDS][4]; /* codes of the shoe in factory order */
+    unsigned count;
+    char dealt[FD_SHOE_MAX_CARDS][4]; /* in shoe order */
+    unsigned dealt_count;
+    bool committed;
+    char commit[80];
+    unsigned shuffles;
+    unsigned full_rounds; /* shuffles dealt to the last card */
+    unsigned reveals;
+    unsigned errors;
+} model;
+
+static model m;
+
+static int compare_codes(const void *a, const void *b) { return strcmp(a, b); }
+
+static void model_new_shoe(const char *reply)
+{
+    char kind[16];
+    assert_non_null(field(reply, "deck", kind, sizeof kind));
+    fd_deck_kind k;
+    assert_int_equal(fd_deck_parse_kind(kind, strlen(kind), &k), FD_OK);
+    fd_shoe s;
+    assert_int_equal(fd_shoe_init(&s, k, (unsigned)field_num(reply, "decks"), (unsigned)field_num(reply, "jokers")),
+                     FD_OK);
+    assert_int_equal(s.count, field_num(reply, "cards"));
+    m.count = s.count;
+    for (unsigned i = 0; i < s.count; i++) {
+        assert_int_equal(fd_card_format(s.order[i], k, m.factory[i]), FD_OK);
+    }
+    m.dealt_count = 0;
+    m.committed = false;
+}
+
+
+/* Each code occurs among codes[0..n) at most as often as in the factory
+ * shoe ('?' = burned, unknown until REVEAL); with n = the shoe's size and no
+ * burned cards, that is: every card exactly once. */
+static void assert_within_the_shoe(char (*codes)[4], unsigned n)
+{
+    static char x[FD_SHOE_MAX_CARDS][4];
+    static char y[FD_SHOE_MAX_CARDS][4];
+    unsigned known = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (codes[i][0] != '?') {
+            memcpy(x[known++], codes[i], 4);
+        }
+    }
+    memcpy(y, m.factory, m.count * 4u);
+    qsort(x, known, 4, compare_codes);
+    qsort(y, m.count, 4, compare_codes);
+    unsigned j = 0;
+    for (unsigned i = 0; i < known; i++) {
+        while (j < m.count && strcmp(y[j], x[i]) < 0) {
+            j++;
+        }
+        assert_true(j < m.count);
+        assert_string_equal(y[j], x[i]); /* present, and not used up by an earlier copy */
+        j++;
+    }
+    if (n == m.count && known == n) {
+        assert_memory_equal(x, y, n * 4u);
+    }
+}
+
+static uint64_t soak_state = 0x243F6A8885A308D3ull;
+static uint32_t soak_next(uint32_t bound)
+{
+    soak_state = soak_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((soak_state >> 33) % bound); /* test driver only: bias irrelevant */
+}
+
+static void soak_one(void)
+{
+    char line[96];
+    const unsigned left = m.committed ? m.count - m.dealt_count : 0u;
+    const uint32_t pick = soak_next(100);
+    bool is_deal = false;
+    unsigned want = 0;
+    unsigned players = 1;
+    if (pick < 3u) {
+        static const char *const kinds[] = {"french", "spanish40", "spanish48", "French", "piquet"};
+        (void)snprintf(line, sizeof line, "NEW %s %u %u", kinds[soak_next(5)], soak_next(10), soak_next(3));
+    } else if (pick < 10u) {
+        (void)snprintf(line, sizeof line, "SHUFFLE%s", soak_next(8) == 0u ? " full" : "");
+    } else if (pick < 55u) {
+        is_deal = true;
+        players = soak_next(4) + 1u;
+        want = soak_next(6) + 1u;
+        if (left > 0u && left < 12u && soak_next(2) == 0u) {
+            want = left; /* finish the shoe */
+            players = 1;
+        }
+        if (players == 1u) {
+            (void)snprintf(line, sizeof line, "DEAL %u", want);
+        } else {
+            (void)snprintf(line, sizeof line, "DEAL %u %u", want, players);
+        }
+    } else if (pick < 62u) {
+        (void)snprintf(line, sizeof line, "BURN");
+        is_deal = true;
+        want = 1;
+    } else if (pick < 66u) {
+        (void)snprintf(line, sizeof line, "REVEAL");
+    } else if (pick < 70u) {
+        (void)snprintf(line, sizeof line, "CUT %u", soak_next(m.count + 3u));
+    } else if (pick < 80u) {
+        (void)snprintf(line, sizeof line, "STATUS");
+    } else {
+        static const char *const junk[] = {"DEAL", "DEAL 0", "deal 1 9", "SHUFFLE x", "XYZZY", "NEW", "CUT -1",
+                                           "REVEAL 1", "BURN 2", "DEAL 500", "HELP"};
+        (void)snprintf(line, sizeof line, "%s", junk[soak_next(11)]);
+    }
+
+    take_snapshot();
+    const char *r = cmd(line);
+    if (r[0] == 'E') {
+        m.errors++;
+        assert_unchanged();
+        assert_false(starts_with(r, "ERR entropy"));
+        if (is_deal && m.committed && want * players > left) {
+            assert_reply_starts(r, "ERR exhausted");
+        }
+        return;
+    }
+    if (starts_with(r, "OK NEW")) {
+        model_new_shoe(r);
+    } else if (starts_with(r, "OK SHUFFLE")) {
+        m.shuffles++;
+        assert_int_equal(field_num(r, "id"), m.shuffles);
+        assert_int_equal(field_num(r, "cards"), m.count);
+        assert_non_null(field(r, "commit", m.commit, sizeof m.commit));
+        m.committed = true;
+        m.dealt_count = 0;
+    } else if (starts_with(r, "OK DEAL")) {
+        static char codes[FD_SHOE_MAX_CARDS][4];
+        const size_t n = dealt_codes(r, codes, FD_SHOE_MAX_CARDS);
+        assert_int_equal(n, want * players);
+        /* reorder player-major reply into shoe order */
+        for (unsigned c = 0; c < want; c++) {
+            for (unsigned p = 0; p < players; p++) {
+                memcpy(m.dealt[m.dealt_count + c * players + p], codes[p * want + c], 4);
+            }
+        }
+        m.dealt_count += (unsigned)n;
+        assert_int_equal(field_num(r, "left"), m.count - m.dealt_count);
+        assert_within_the_shoe(m.dealt, m.dealt_count);
+        if (m.dealt_count == m.count) {
+            m.full_rounds++;
+        }
+    } else if (starts_with(r, "OK BURN")) {
+        m.dealt[m.dealt_count][0] = '?'; /* burned: revealed order tells which */
+        m.dealt_count++;
+        assert_int_equal(field_num(r, "left"), m.count - m.dealt_count);
+    } else if (starts_with(r, "OK REVEAL")) {
+        assert_true(m.committed);
+        assert_commitment_verifies(r, m.commit);
+        static char order[FD_SHOE_MAX_CARDS][4];
+        const size_t n = split_codes(strstr(r, " order=") + 7, order, FD_SHOE_MAX_CARDS);
+        assert_int_equal(n, m.count);
+        assert_within_the_shoe(order, (unsigned)n);
+        for (unsigned i = 0; i < m.dealt_count; i++) {
+            if (m.dealt[i][0] != '?') {
+                assert_string_equal(m.dealt[i], order[i]);
+            }
+        }
+        m.committed = false;
+        m.reveals++;
+    } else if (starts_with(r, "OK STATUS")) {
+        assert_int_equal(field_num(r, "left"), m.committed ? m.count - m.dealt_count : 0u);
+        assert_int_equal(field_num(r, "shuffles"), m.shuffles);
+        assert_int_equal(field_num(r, "cards"), m.count);
+    }
+}
+
+static void test_long_random_session(void **state)
+{
+    (void)state;
+    const char *env = getenv("FD_SOAK_COMMANDS");
+    const unsigned long commands = env != NULL ? strtoul(env, NULL, 10) : 100000ul;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    memset(&m, 0, sizeof m);
+    model_new_shoe(cmd("NEW french 1"));
+    for (unsigned long i = 0; i < commands; i++) {
+        soak_one();
+    }
+    printf("soak: %lu commands, %u shuffles, %u dealt to the last card, %u reveals verified, %u errors\n",
+           commands, m.shuffles, m.full_rounds, m.reveals, m.errors);
+    assert_true(m.full_rounds > commands / 1000u);
+    assert_true(m.reveals > commands / 100u);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_session_script),
+        cmocka_unit_test(test_dealing_to_the_last_card),
+        cmocka_unit_test(test_line_handling),
+        cmocka_unit_test(test_bad_input_changes_nothing),
+        cmocka_unit_test(test_fault_mid_session_needs_selftest),
+        cmocka_unit_test(test_fault_inside_full_entropy_shuffle),
+        cmocka_unit_test(test_fault_during_reseed_and_timeouts),
+        cmocka_unit_test(test_selftest_restarts_the_source),
+        cmocka_unit_test(test_fault_at_power_on),
+        cmocka_unit_test(test_emulation_banner_and_null_config),
+        cmocka_unit_test(test_long_random_session),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
