@@ -1,0 +1,124 @@
+#!/bin/sh
+# fairdeal-tool: published known answers through the command line, seeded
+# determinism, every algorithm's output shape, and exit status 2 with one
+# stderr line for each kind of bad argument.
+# usage: test_tool.sh PATH/TO/fairdeal-tool
+set -u
+tool=$1
+failures=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+same() { # NAME GOT WANT
+  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got $2, want $3"; fi
+}
+
+# RFC 8439 2.3.2 (one block) and 2.4.2 (keystream of the 114-byte example)
+key=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+same "chacha20 RFC 8439 2.3.2" "$("$tool" chacha20 --key $key --nonce 000000090000004a00000000 --counter 1 --bytes 64)" \
+  10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4ed2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e
+same "chacha20 RFC 8439 2.4.2 keystream" \
+  "$("$tool" chacha20 --key $key --nonce 000000000000004a00000000 --counter 1 --bytes 114 | cut -c1-64)" \
+  224f51f3401bd9e12fde276fb8631ded8c131f823d2c06e27e4fcaec9ef3cf78
+same "chacha20 --bytes 0" "$("$tool" chacha20 --key $key --nonce 000000000000004a00000000 --counter 1 --bytes 0)" ""
+
+# NIST CAVP HMAC_DRBG SHA-256, no reseed COUNT 0, and pr_false COUNT 0
+same "hmac-drbg CAVP no_reseed COUNT 0" \
+  "$("$tool" hmac-drbg --entropy ca851911349384bffe89de1cbdc46e6831e44d34a4fb935ee285dd14b71a7488 \
+      --nonce 659ba96c601dc69fc902940805ec0ca8 --bytes 128)" \
+  e528e9abf2dece54d47c7e75e5fe302149f817ea9fb4bee6f4199697d04d5b89d54fbb978a15b5c443c9ec21036d2460b6f73ebad0dc2aba6e624abf07745bc107694bb7547bb0995f70de25d6b29e2d3011bb19d27676c07162c8b5ccde0668961df86803482cb37ed6d5c0bb8d50cf1f50d476aa0458bdaba806f48be9dcb8
+same "hmac-drbg CAVP pr_false COUNT 0 (with reseed)" \
+  "$("$tool" hmac-drbg --entropy 06032cd5eed33f39265f49ecb142c511da9aff2af71203bffaf34a9ca5bd9c0d \
+      --nonce 0e66f71edc43e42a45ad3c6fc6cdc4df \
+      --reseed 01920a4e669ed3a85ae8a33b35a74ad7fb2a6bb4cf395ce00334a9c9a5a5d552 --bytes 128)" \
+  76fc79fe9b50beccc991a11b5635783a83536add03c157fb30645e611c2898bb2b1bc215000209208cd506cb28da2a51bdb03826aaf2bd2335d576d519160842e7158ad0949d1a9ec3e66ea1b1a064b005de914eac2e9d4f2d72a8616a80225422918250ff66a41bd2f864a6a38cc5b6499dc43f7f2bd09e1e0f8f5885935124
+
+# bytes: exact counts, seeded determinism, two DRBGs differ, TRNG runs differ
+for d in hmac chacha20; do
+  same "bytes --drbg $d count" "$("$tool" bytes --drbg $d --count 100000 --seed 01 | wc -c)" 100000
+  a=$("$tool" bytes --drbg $d --count 64 --seed 0badc0de | od -An -tx1 | tr -d ' \n')
+  b=$("$tool" bytes --drbg $d --count 64 --seed 0badc0de | od -An -tx1 | tr -d ' \n')
+  same "bytes --drbg $d seeded is deterministic" "$a" "$b"
+  c=$("$tool" bytes --drbg $d --count 64 | od -An -tx1 | tr -d ' \n')
+  e=$("$tool" bytes --drbg $d --count 64 | od -An -tx1 | tr -d ' \n')
+  [ "$c" != "$e" ] && [ "$c" != "$a" ] && pass "bytes --drbg $d from the TRNG differs run to run" ||
+    fail "bytes --drbg $d from the TRNG repeated"
+  # a prefix of a longer stream is the shorter stream
+  same "bytes --drbg $d prefix" "$("$tool" bytes --drbg $d --count 1000 --seed 0badc0de | head -c 64 | od -An -tx1 | tr -d ' \n')" "$a"
+done
+[ "$("$tool" bytes --drbg hmac --count 64 --seed 01 | od -An -tx1)" != "$("$tool" bytes --drbg chacha20 --count 64 --seed 01 | od -An -tx1)" ] &&
+  pass "hmac and chacha20 streams differ" || fail "hmac and chacha20 streams equal"
+same "bytes --count 0 streams until the reader stops" "$("$tool" bytes --drbg chacha20 --count 0 --seed 01 | head -c 300000 | wc -c)" 300000
+
+# perms: every line the right shape, for every algorithm and source
+check_perms() { # NAME AWK_CHECK ARGS...
+  name=$1
+  check=$2
+  shift 2
+  if "$tool" perms "$@" | awk "$check" >/dev/null; then pass "$name"; else fail "$name"; fi
+}
+perm='{ if (NF != n) exit 1; delete s; for (i = 1; i <= NF; i++) { if ($i < 0 || $i >= n || ($i in s)) exit 1; s[$i] = 1 } c++ } END { if (c != count) exit 1 }'
+for src in "--drbg hmac" "--drbg chacha20" "--full-entropy"; do
+  # shellcheck disable=SC2086
+  check_perms "perms durstenfeld $src" "BEGIN { n = 52; count = 200 } $perm" --algo durstenfeld --n 52 --count 200 $src --seed 02
+  # shellcheck disable=SC2086
+  check_perms "perms inside-out $src" "BEGIN { n = 9; count = 300 } $perm" --algo inside-out --n 9 --count 300 $src --seed 03
+done
+check_perms "perms sattolo: single cycles" \
+  'BEGIN { n = 8 } { if (NF != n) exit 1; j = 0; len = 0; do { j = $(j + 1); len++ } while (j != 0 && len <= n); if (len != n) exit 1 }' \
+  --algo sattolo --n 8 --count 500 --seed 04
+check_perms "perms partial k of n" \
+  '{ if (NF != 5) exit 1; delete s; for (i = 1; i <= NF; i++) { if ($i >= 52 || ($i in s)) exit 1; s[$i] = 1 } }' \
+  --algo partial --n 52 --k 5 --count 500 --seed 05
+check_perms "perms sample: sorted distinct" \
+  '{ if (NF != 6) exit 1; for (i = 2; i <= NF; i++) if ($i <= $(i - 1)) exit 1; if ($NF >= 49) exit 1 }' \
+  --algo sample --n 49 --k 6 --count 500 --full-entropy --seed 06
+same "perms seeded is deterministic" "$("$tool" perms --algo durstenfeld --n 10 --count 5 --seed aa | md5sum)" \
+  "$("$tool" perms --algo durstenfeld --n 10 --count 5 --seed aa | md5sum)"
+# all 6 orders of 3 appear
+same "perms n=3 reaches all 6 orders" "$("$tool" perms --algo durstenfeld --n 3 --count 600 --seed 07 | sort -u | wc -l)" 6
+
+# bad arguments: exit 2, one line on stderr, nothing on stdout
+bad() { # ARGS...
+  out=$("$tool" "$@" 2>/tmp/fd_tool_err.$$)
+  rc=$?
+  lines=$(wc -l </tmp/fd_tool_err.$$)
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ -z "$out" ]; then pass "rejects: $*"; else
+    fail "bad args '$*': status $rc, $lines stderr lines, stdout '$out'"
+  fi
+  rm -f /tmp/fd_tool_err.$$
+}
+bad
+bad frobnicate
+bad chacha20 --key $key --nonce 000000000000004a00000000 --counter 1
+bad chacha20 --key 00 --nonce 000000000000004a00000000 --counter 1 --bytes 1
+bad chacha20 --key $key --nonce 0000 --counter 1 --bytes 1
+bad chacha20 --key $key --nonce 000000000000004a00000000 --counter x --bytes 1
+bad chacha20 --key $key --nonce 000000000000004a00000000 --counter -1 --bytes 1
+bad chacha20 --key $key --nonce 000000000000004a00000000 --counter 4294967296 --bytes 1
+bad chacha20 --key $key --nonce 000000000000004a00000000 --counter 4294967295 --bytes 65
+bad chacha20 --key zz --nonce 000000000000004a00000000 --counter 1 --bytes 1
+bad chacha20 --key $key --key $key --nonce 000000000000004a00000000 --counter 1 --bytes 1
+bad chacha20 --key
+bad hmac-drbg --entropy 00 --nonce 00 --bytes 1
+bad hmac-drbg --nonce 00 --bytes 1
+bad hmac-drbg --entropy ca851911349384bffe89de1cbdc46e6831e44d34a4fb935ee285dd14b71a7488 --nonce 00 --bytes 65537
+bad hmac-drbg --entropy ca851911349384bffe89de1cbdc46e6831e44d34a4fb935ee285dd14b71a7488 --nonce 00 --reseed 00 --bytes 1
+bad bytes --count 10
+bad bytes --drbg aes --count 10
+bad bytes --drbg hmac --count 10 --seed xyz
+bad bytes --drbg hmac --count 10 --seed ""
+bad perms --algo bogo --n 5 --count 1
+bad perms --algo durstenfeld --n 0 --count 1
+bad perms --algo durstenfeld --n 513 --count 1
+bad perms --algo sattolo --n 1 --count 1
+bad perms --algo partial --n 5 --count 1
+bad perms --algo partial --n 5 --k 6 --count 1
+bad perms --algo durstenfeld --n 5 --k 2 --count 1
+bad perms --algo durstenfeld --n 5 --count 1 --drbg hmac --full-entropy
+bad perms --algo durstenfeld --n 5
+
+if [ $failures -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "PASS: fairdeal-tool"
