@@ -118,6 +118,7 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
     (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0);
+    d->factory = true;
     fd_status st = fd_entropy_init(&d->entropy, cfg->read_samples, cfg->read_ctx, &cfg->health,
                                    cfg->samples_per_block);
     if (st != FD_OK) {
@@ -316,6 +317,7 @@ static void cmd_new(fd_dealer *d, const token *t, size_t n, const writer *w)
         return;
     }
     (void)fd_shoe_init(&d->shoe, kind, decks, jokers);
+    d->factory = true;
     d->committed = false;
     d->revealed = false;
     put(w, "OK NEW deck=");
@@ -363,6 +365,7 @@ static void cmd_shuffle(fd_dealer *d, const token *t, size_t n, const writer *w)
         return;
     }
     d->shuffle_id++;
+    d->factory = false;
     d->committed = true;
     d->revealed = false;
     d->last_full = full;
@@ -526,7 +529,7 @@ static const char *shoe_state(const fd_dealer *d)
     if (d->shoe.shuffled) {
         return "shuffled";
     }
-    return d->shuffle_id == 0u ? "factory" : "unshuffled";
+    return d->factory ? "factory" : "unshuffled";
 }
 
 static void cmd_status(const fd_dealer *d, size_t n, const writer *w)

@@ -56,6 +56,7 @@ typedef struct fd_dealer {
     fd_health_failure fault_health;
     bool committed;        /* the shoe's order is committed and not yet revealed */
     bool revealed;
+    bool factory;          /* the shoe is in factory order (init or NEW) */
     bool last_full;        /* last shuffle used full-entropy mode */
     uint8_t salt[16];
     uint8_t commitment[32];

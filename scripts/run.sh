@@ -8,6 +8,14 @@ board=${1:-microbit}
 scripts/deps.sh run
 cmake --preset "$board" >/dev/null
 cmake --build --preset "$board" --target dealer >/dev/null
-exec qemu-system-arm -M "$board" -nographic \
+if [ -t 0 ]; then
+  console="-nographic" # serial and monitor on this terminal: Ctrl-A X quits
+else
+  # piped input: QEMU's -nographic multiplexer drops input that arrives
+  # before the guest's UART is ready, so give the serial port stdio alone
+  console="-display none -monitor none -serial stdio"
+fi
+# shellcheck disable=SC2086
+exec qemu-system-arm -M "$board" $console \
   -semihosting-config enable=on,target=native \
   -kernel "build/$board/firmware/dealer.elf"

@@ -503,6 +503,7 @@ static void test_fault_mid_session_needs_selftest(void **state)
     assert_non_null(strstr(r, " entropy=fault health=rct-fail "));
     /* NEW does not clear the fault */
     assert_reply_starts(cmd("NEW french"), "OK NEW");
+    assert_non_null(strstr(cmd("STATUS"), " left=0 state=factory shuffles=1 "));
     assert_reply_starts(cmd("SHUFFLE full"), "ERR entropy ");
     /* SELFTEST fails while the source is still stuck */
     assert_reply_starts(cmd("SELFTEST"), "ERR entropy health test failed (repetition count)");

@@ -29,6 +29,7 @@ void fd_fault_handler(void);
  * down) with a wrap interrupt that extends it; fd_systick_read() gives the
  * 32-bit count of elapsed processor clocks. */
 void fd_systick_start(void);
+/* Call from thread mode only (it keeps the last reading). */
 uint32_t fd_systick_read(void);
 void fd_systick_handler(void);
 

@@ -2,6 +2,8 @@
 
 /* Upper bits of the extended count; only the SysTick handler writes it. */
 static volatile uint32_t systick_wraps;
+/* The last reading, to keep readings monotonic (see below). */
+static uint32_t last_reading;
 
 void fd_systick_start(void)
 {
@@ -31,5 +33,15 @@ uint32_t fd_systick_read(void)
         hi += 1u;
         lo = SYSTICK_CVR;
     }
-    return (hi << 24) + (0x00FFFFFFu - lo);
+    uint32_t reading = (hi << 24) + (0x00FFFFFFu - lo);
+    /* QEMU computes CVR from its clock but raises the wrap interrupt from a
+     * timer callback that runs late when the host is busy, so CVR can have
+     * wrapped with nothing pending yet: the reading then falls back by almost
+     * 2^24. Time only goes forward; a fall of over 2^23 is that wrap. */
+    const uint32_t fall = last_reading - reading;
+    if (fall > 0x00800000u && fall < 0x80000000u) {
+        reading += 0x01000000u;
+    }
+    last_reading = reading;
+    return reading;
 }
