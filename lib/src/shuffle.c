@@ -5,16 +5,83 @@
 #include "fairdeal/bounded.h"
 
 /* Draws for bounds first_bound, first_bound-1, ..., first_bound-count+1,
- * each uniform in [0, bound). All draws happen before any element moves. */
+ * each uniform in [0, bound). All draws happen before any element moves.
+ *
+ * Byte sources are used in batches (fd_batch_map): consecutive bounds are
+ * grouped greedily while their product fits in 32 bits, and each group costs
+ * one word (52 cards: 10 words instead of 51). The words for up to 16
+ * groups are fetched in one call, so a DRBG pays its per-call cost once per
+ * 52-card shuffle; a rejected group (rare) fetches one more word at once. A source with its own exact
+ * uniform draw (full-entropy mode) is asked index by index instead: it spends
+ * only the bits each bound needs. */
+#define GROUPS_PER_FILL 16u
+
+static size_t batch_bounds(uint32_t first_bound, size_t count, uint32_t *bounds, uint64_t *product)
+{
+    size_t k = 0;
+    uint64_t p = 1;
+    while (k < count && k < FD_BATCH_MAX) {
+        const uint64_t next = p * (first_bound - (uint32_t)k);
+        if (next > 0x100000000ull) {
+            break;
+        }
+        bounds[k] = first_bound - (uint32_t)k;
+        k++;
+        p = next;
+    }
+    *product = p;
+    return k;
+}
+
 static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
 {
-    for (size_t t = 0; t < count; t++) {
-        uint32_t j;
-        fd_status st = fd_uniform_u32(rng, first_bound - (uint32_t)t, &j);
-        if (st != FD_OK) {
-            return st;
+    if (rng->uniform != NULL) {
+        for (size_t t = 0; t < count; t++) {
+            uint32_t j;
+            fd_status st = fd_uniform_u32(rng, first_bound - (uint32_t)t, &j);
+            if (st != FD_OK) {
+                return st;
+            }
+            draws[t] = (uint16_t)j;
         }
-        draws[t] = (uint16_t)j;
+        return FD_OK;
+    }
+    uint32_t bounds[FD_BATCH_MAX];
+    uint64_t product;
+    uint8_t words[4u * GROUPS_PER_FILL];
+    size_t in_buffer = 0;
+    size_t next_word = 0;
+    size_t t = 0;
+    while (t < count) {
+        const size_t k = batch_bounds(first_bound - (uint32_t)t, count - t, bounds, &product);
+        if (next_word == in_buffer) {
+            /* words for up to GROUPS_PER_FILL groups in one call */
+            size_t groups = 0;
+            uint32_t scratch_bounds[FD_BATCH_MAX];
+            uint64_t scratch_product;
+            for (size_t u = t; u < count && groups < GROUPS_PER_FILL; groups++) {
+                u += batch_bounds(first_bound - (uint32_t)u, count - u, scratch_bounds, &scratch_product);
+            }
+            fd_status st = rng->fill(rng->ctx, words, 4u * groups);
+            if (st != FD_OK) {
+                return st;
+            }
+            in_buffer = groups;
+            next_word = 0;
+        }
+        const uint8_t *w = words + 4u * next_word++;
+        uint32_t word = (uint32_t)w[0] | ((uint32_t)w[1] << 8) | ((uint32_t)w[2] << 16) | ((uint32_t)w[3] << 24);
+        uint32_t out[FD_BATCH_MAX];
+        while (!fd_batch_map(word, bounds, k, product, 32u, out)) {
+            fd_status st = fd_rng_u32(rng, &word);
+            if (st != FD_OK) {
+                return st;
+            }
+        }
+        for (size_t i = 0; i < k; i++) {
+            draws[t + i] = (uint16_t)out[i];
+        }
+        t += k;
     }
     return FD_OK;
 }

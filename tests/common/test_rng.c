@@ -32,6 +32,26 @@ uint32_t test_word_for(uint32_t j, uint32_t bound)
     return (uint32_t)((((uint64_t)j << 33) + (1ull << 32)) / (2u * (uint64_t)bound));
 }
 
+size_t test_words_for_batches(const uint32_t *j, const uint32_t *bounds, size_t count, uint32_t *words)
+{
+    size_t n = 0;
+    size_t t = 0;
+    while (t < count) {
+        uint64_t product = 1;
+        uint64_t value = 0; /* the group's digits, first most significant */
+        size_t k = 0;
+        while (t + k < count && k < 32u && product * bounds[t + k] <= (1ull << 32)) {
+            product *= bounds[t + k];
+            value = value * bounds[t + k] + j[t + k];
+            k++;
+        }
+        /* floor(word * product / 2^32) == value, low part mid-bucket */
+        words[n++] = (uint32_t)(((2u * value + 1u) << 31) / product);
+        t += k;
+    }
+    return n;
+}
+
 void test_words_to_bytes(const uint32_t *words, size_t count, uint8_t *bytes)
 {
     for (size_t i = 0; i < count; i++) {

@@ -24,6 +24,12 @@ fd_rng test_script_rng_init(test_script_rng *s, const uint8_t *bytes, size_t len
  * sits in the middle of j's bucket, far from the rejection zone). */
 uint32_t test_word_for(uint32_t j, uint32_t bound);
 
+/* The words a shuffle needs to draw exactly j[t] in [0, bounds[t]) for
+ * t < count from a byte source: bounds grouped greedily while their product
+ * fits in 32 bits, one word per group (as lib/src/shuffle.c batches them),
+ * each in the middle of its bucket. Returns the number of words. */
+size_t test_words_for_batches(const uint32_t *j, const uint32_t *bounds, size_t count, uint32_t *words);
+
 /* Store words little-endian into bytes (4 per word), as fd_rng_u32 reads. */
 void test_words_to_bytes(const uint32_t *words, size_t count, uint8_t *bytes);
 

@@ -48,6 +48,109 @@ static void test_exhaustive_width16_bounds_to_256(void **state)
     enumerate_width(16, 256);
 }
 
+/* Batched draws: for the bounds bounds[0..count) (product P <= 2^width),
+ * every word of the width: each output tuple must come from exactly
+ * floor(2^width / P) accepted words, rejected words must number exactly
+ * 2^width mod P, and every digit must lie in its range. */
+#if defined(FD_TARGET_CORTEX_M)
+#define BATCH_WIDTH 10u
+#else
+#define BATCH_WIDTH 16u
+#endif
+static uint16_t tuple_counts[1u << BATCH_WIDTH];
+
+static void enumerate_batch(const uint32_t *bounds, size_t count, unsigned width)
+{
+    uint64_t product = 1;
+    for (size_t i = 0; i < count; i++) {
+        product *= bounds[i];
+    }
+    assert_true(product <= (1ull << width));
+    memset(tuple_counts, 0, (size_t)product * sizeof tuple_counts[0]);
+    const uint32_t words = 1u << width;
+    uint32_t rejected = 0;
+    for (uint32_t x = 0; x < words; x++) {
+        uint32_t out[FD_BATCH_MAX];
+        if (!fd_batch_map(x, bounds, count, product, width, out)) {
+            rejected++;
+            continue;
+        }
+        uint64_t tuple = 0;
+        for (size_t i = 0; i < count; i++) {
+            assert_true(out[i] < bounds[i]);
+            tuple = tuple * bounds[i] + out[i];
+        }
+        tuple_counts[tuple]++;
+    }
+    for (uint64_t t = 0; t < product; t++) {
+        assert_int_equal(tuple_counts[t], words / product);
+    }
+    assert_int_equal(rejected, words % product);
+}
+
+/* Every pair and triple of bounds whose product fits 8 bits (bounds of 1
+ * included, as Sattolo's last draw has). */
+static void test_batch_exhaustive_width8_pairs_triples(void **state)
+{
+    (void)state;
+    for (uint32_t a = 1; a <= 256u; a++) {
+        for (uint32_t b = 1; a * b <= 256u; b++) {
+            const uint32_t pair[2] = {a, b};
+            enumerate_batch(pair, 2, 8);
+            for (uint32_t c = 1; a * b * c <= 256u; c++) {
+                const uint32_t triple[3] = {a, b, c};
+                enumerate_batch(triple, 3, 8);
+            }
+        }
+    }
+}
+
+/* The groups a shuffle forms: descending bounds from n, as many as fit the
+ * word, for every n up to 2^BATCH_WIDTH's reach. */
+static void test_batch_exhaustive_descending_groups(void **state)
+{
+    (void)state;
+    const uint32_t max_n = BATCH_WIDTH >= 16u ? 256u : 32u;
+    for (uint32_t n = 2; n <= max_n; n++) {
+        uint32_t bounds[FD_BATCH_MAX];
+        uint64_t product = 1;
+        size_t k = 0;
+        while (k < n && k < FD_BATCH_MAX && product * (n - k) <= (1ull << BATCH_WIDTH)) {
+            bounds[k] = n - (uint32_t)k;
+            product *= bounds[k];
+            k++;
+        }
+        assert_true(k >= 1u);
+        enumerate_batch(bounds, k, BATCH_WIDTH);
+    }
+}
+
+/* With a 32-bit word: the batch equals Lemire's single draw for the
+ * product, split into mixed-radix digits. */
+static void test_batch_matches_single_draw_of_product(void **state)
+{
+    (void)state;
+    const uint32_t bounds[5] = {52, 51, 50, 49, 48};
+    const uint64_t product = 52ull * 51 * 50 * 49 * 48;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 9);
+    for (int i = 0; i < 10000; i++) {
+        uint32_t word;
+        assert_int_equal(fd_rng_u32(&rng, &word), FD_OK);
+        uint32_t out[5];
+        uint32_t single;
+        const bool batch_ok = fd_batch_map(word, bounds, 5, product, 32, out);
+        assert_int_equal(batch_ok, fd_lemire_map(word, (uint32_t)product, 32, &single));
+        if (batch_ok) {
+            uint64_t tuple = 0;
+            for (size_t d = 0; d < 5u; d++) {
+                tuple = tuple * bounds[d] + out[d];
+            }
+            assert_int_equal(tuple, single);
+        }
+    }
+}
+
 static void test_scripted_words_give_exact_values(void **state)
 {
     (void)state;
@@ -131,6 +234,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exhaustive_width8_all_bounds),
         cmocka_unit_test(test_exhaustive_width16_bounds_to_256),
+        cmocka_unit_test(test_batch_exhaustive_width8_pairs_triples),
+        cmocka_unit_test(test_batch_exhaustive_descending_groups),
+        cmocka_unit_test(test_batch_matches_single_draw_of_product),
         cmocka_unit_test(test_scripted_words_give_exact_values),
         cmocka_unit_test(test_rejected_word_draws_again),
         cmocka_unit_test(test_largest_bound),

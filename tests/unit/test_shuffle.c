@@ -21,11 +21,9 @@ typedef struct script {
 static void script_draws(script *s, const uint32_t *draws, const uint32_t *bounds, size_t count)
 {
     uint32_t words[16];
-    for (size_t i = 0; i < count; i++) {
-        words[i] = test_word_for(draws[i], bounds[i]);
-    }
-    test_words_to_bytes(words, count, s->bytes);
-    s->rng = test_script_rng_init(&s->src, s->bytes, 4u * count);
+    const size_t n = test_words_for_batches(draws, bounds, count, words);
+    test_words_to_bytes(words, n, s->bytes);
+    s->rng = test_script_rng_init(&s->src, s->bytes, 4u * n);
 }
 
 /* shared/seeds/001: Durstenfeld on 4 elements with j = 0, 1, 1 drawn at
@@ -39,7 +37,7 @@ static void test_durstenfeld_walkthrough_u8(void **state)
     uint8_t a[4] = {'A', 'B', 'C', 'D'};
     assert_int_equal(fd_shuffle_u8(a, 4, &s.rng), FD_OK);
     assert_memory_equal(a, "DCBA", 4);
-    assert_int_equal(s.src.pos, 12);
+    assert_int_equal(s.src.pos, 4); /* bounds 4*3*2 fit one batched word */
 }
 
 static void test_durstenfeld_walkthrough_u16_and_generic(void **state)
@@ -88,7 +86,7 @@ static void test_partial_scripted(void **state)
     assert_int_equal(fd_shuffle_partial_u8(a, 5, 2, &s.rng), FD_OK);
     const uint8_t want[5] = {3, 1, 2, 0, 4};
     assert_memory_equal(a, want, 5);
-    assert_int_equal(s.src.pos, 8); /* exactly k draws */
+    assert_int_equal(s.src.pos, 4); /* k draws, batched into one word */
 }
 
 /* Inside-out, n = 4: j = 1 at i = 1, 0 at i = 2, 2 at i = 3 (drawn with
@@ -114,8 +112,10 @@ static void test_sample_scripted(void **state)
 {
     (void)state;
     script s;
-    const uint32_t j[] = {5, 5, 2}, b[] = {8, 9, 10};
-    script_draws(&s, j, b, 3);
+    /* Floyd draws index by index (not batched): one word per draw */
+    const uint32_t words[3] = {test_word_for(5, 8), test_word_for(5, 9), test_word_for(2, 10)};
+    test_words_to_bytes(words, 3, s.bytes);
+    s.rng = test_script_rng_init(&s.src, s.bytes, sizeof words);
     uint32_t out[3];
     assert_int_equal(fd_sample_indices(out, 3, 10, &s.rng), FD_OK);
     assert_int_equal(out[0], 2);
@@ -246,40 +246,57 @@ static void test_argument_errors_change_nothing(void **state)
     assert_int_equal(p.state, 1); /* not one random byte was consumed */
 }
 
-/* The source fails on its third call: two draws made, none applied. */
+/* The source fails part-way: the shuffles fetch batched words 16 groups per
+ * call, so 300 elements need several calls and the second one fails after
+ * the first 16 groups were drawn; Floyd draws per index and fails on its
+ * third. Nothing drawn is applied. */
+static uint8_t big[300];
+static uint8_t big_orig[300];
+static uint8_t big_dst[300];
+
 static void test_source_failure_changes_nothing(void **state)
 {
     (void)state;
-    uint8_t bytes[64];
+    static uint8_t bytes[4096];
     memset(bytes, 0x5A, sizeof bytes);
     test_script_rng s;
-    fd_rng rng = test_script_rng_init(&s, bytes, sizeof bytes);
-    uint8_t a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    const uint8_t orig[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    uint8_t dst[8] = {9, 9, 9, 9, 9, 9, 9, 9};
-    const uint8_t nines[8] = {9, 9, 9, 9, 9, 9, 9, 9};
-
-    s.fail_on_call = 3;
-    assert_int_equal(fd_shuffle_u8(a, 8, &rng), FD_ERR_RNG);
-    assert_memory_equal(a, orig, 8);
+    fd_rng rng;
+    for (size_t i = 0; i < sizeof big; i++) {
+        big[i] = big_orig[i] = (uint8_t)i;
+        big_dst[i] = 9;
+    }
     rng = test_script_rng_init(&s, bytes, sizeof bytes);
-    s.fail_on_call = 3;
-    assert_int_equal(fd_sattolo_u8(a, 8, &rng), FD_ERR_RNG);
-    assert_memory_equal(a, orig, 8);
+    s.fail_on_call = 2;
+    assert_int_equal(fd_shuffle_u8(big, sizeof big, &rng), FD_ERR_RNG);
+    assert_int_equal(s.calls, 2);
+    assert_memory_equal(big, big_orig, sizeof big);
     rng = test_script_rng_init(&s, bytes, sizeof bytes);
-    s.fail_on_call = 3;
-    assert_int_equal(fd_shuffle_partial_u8(a, 8, 5, &rng), FD_ERR_RNG);
-    assert_memory_equal(a, orig, 8);
+    s.fail_on_call = 2;
+    assert_int_equal(fd_sattolo_u8(big, sizeof big, &rng), FD_ERR_RNG);
+    assert_memory_equal(big, big_orig, sizeof big);
     rng = test_script_rng_init(&s, bytes, sizeof bytes);
-    s.fail_on_call = 3;
-    assert_int_equal(fd_shuffle_copy_u8(dst, a, 8, &rng), FD_ERR_RNG);
-    assert_memory_equal(dst, nines, 8);
+    s.fail_on_call = 2;
+    assert_int_equal(fd_shuffle_partial_u8(big, sizeof big, 250, &rng), FD_ERR_RNG);
+    assert_memory_equal(big, big_orig, sizeof big);
+    rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    s.fail_on_call = 2;
+    assert_int_equal(fd_shuffle_copy_u8(big_dst, big, sizeof big, &rng), FD_ERR_RNG);
+    for (size_t i = 0; i < sizeof big; i++) {
+        assert_int_equal(big_dst[i], 9);
+    }
     rng = test_script_rng_init(&s, bytes, sizeof bytes);
     s.fail_on_call = 3;
     uint32_t out[4] = {7, 7, 7, 7};
     assert_int_equal(fd_sample_indices(out, 4, 100, &rng), FD_ERR_RNG);
     const uint32_t zeros[4] = {0, 0, 0, 0};
     assert_memory_equal(out, zeros, sizeof zeros);
+    /* a failure on the first call of a small shuffle, too */
+    uint8_t a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const uint8_t orig[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    s.fail_on_call = 1;
+    assert_int_equal(fd_shuffle_u8(a, 8, &rng), FD_ERR_RNG);
+    assert_memory_equal(a, orig, 8);
 }
 
 int main(void)

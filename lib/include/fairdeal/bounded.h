@@ -8,6 +8,7 @@
 #define FAIRDEAL_BOUNDED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fairdeal/rng.h"
@@ -23,5 +24,19 @@ fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out);
  * width 32; it is exported so tests can enumerate every word at a small
  * width and prove exact uniformity. Preconditions are the caller's. */
 bool fd_lemire_map(uint32_t word, uint32_t bound, unsigned width, uint32_t *out);
+
+/* Most indices one word can give in fd_batch_map. */
+#define FD_BATCH_MAX 32u
+
+/* Several bounded integers from one word (Brackett-Rozinsky and Lemire,
+ * "Batched Ranged Random Integer Generation", 2024): out[i] uniform in
+ * [0, bounds[i]) for i < count, all independent, when product (= the
+ * product of the bounds, at most 2^width) fits. One multiply per index; the
+ * final low part decides rejection of the whole batch, exactly as Lemire's
+ * method does for the single bound `product`. Returns false when the word
+ * must be rejected (then out holds nothing meaningful). width 1..32, count
+ * 1..FD_BATCH_MAX, bounds >= 1; preconditions are the caller's. */
+bool fd_batch_map(uint32_t word, const uint32_t *bounds, size_t count, uint64_t product, unsigned width,
+                  uint32_t *out);
 
 #endif
