@@ -46,42 +46,42 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
         }
         return FD_OK;
     }
-    uint32_t bounds[FD_BATCH_MAX];
-    uint64_t product;
     uint8_t words[4u * GROUPS_PER_FILL];
-    size_t in_buffer = 0;
-    size_t next_word = 0;
+    uint8_t group_len[GROUPS_PER_FILL];
+    uint64_t group_product[GROUPS_PER_FILL];
     size_t t = 0;
     while (t < count) {
-        const size_t k = batch_bounds(first_bound - (uint32_t)t, count - t, bounds, &product);
-        if (next_word == in_buffer) {
-            /* words for up to GROUPS_PER_FILL groups in one call */
-            size_t groups = 0;
-            uint32_t scratch_bounds[FD_BATCH_MAX];
-            uint64_t scratch_product;
-            for (size_t u = t; u < count && groups < GROUPS_PER_FILL; groups++) {
-                u += batch_bounds(first_bound - (uint32_t)u, count - u, scratch_bounds, &scratch_product);
-            }
-            fd_status st = rng->fill(rng->ctx, words, 4u * groups);
-            if (st != FD_OK) {
-                return st;
-            }
-            in_buffer = groups;
-            next_word = 0;
+        /* plan up to GROUPS_PER_FILL groups, fetch their words in one call */
+        uint32_t bounds[FD_BATCH_MAX];
+        size_t groups = 0;
+        for (size_t u = t; u < count && groups < GROUPS_PER_FILL; groups++) {
+            group_len[groups] = (uint8_t)batch_bounds(first_bound - (uint32_t)u, count - u, bounds,
+                                                      &group_product[groups]);
+            u += group_len[groups];
         }
-        const uint8_t *w = words + 4u * next_word++;
-        uint32_t word = (uint32_t)w[0] | ((uint32_t)w[1] << 8) | ((uint32_t)w[2] << 16) | ((uint32_t)w[3] << 24);
-        uint32_t out[FD_BATCH_MAX];
-        while (!fd_batch_map(word, bounds, k, product, 32u, out)) {
-            fd_status st = fd_rng_u32(rng, &word);
-            if (st != FD_OK) {
-                return st;
+        fd_status st = rng->fill(rng->ctx, words, 4u * groups);
+        if (st != FD_OK) {
+            return st;
+        }
+        for (size_t g = 0; g < groups; g++) {
+            const size_t k = group_len[g];
+            for (size_t i = 0; i < k; i++) {
+                bounds[i] = first_bound - (uint32_t)(t + i);
             }
+            const uint8_t *w = words + 4u * g;
+            uint32_t word = (uint32_t)w[0] | ((uint32_t)w[1] << 8) | ((uint32_t)w[2] << 16) | ((uint32_t)w[3] << 24);
+            uint32_t out[FD_BATCH_MAX];
+            while (!fd_batch_map(word, bounds, k, group_product[g], 32u, out)) {
+                st = fd_rng_u32(rng, &word);
+                if (st != FD_OK) {
+                    return st;
+                }
+            }
+            for (size_t i = 0; i < k; i++) {
+                draws[t + i] = (uint16_t)out[i];
+            }
+            t += k;
         }
-        for (size_t i = 0; i < k; i++) {
-            draws[t + i] = (uint16_t)out[i];
-        }
-        t += k;
     }
     return FD_OK;
 }
@@ -288,8 +288,42 @@ fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *r
     return FD_OK;
 }
 
-fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng) { return fd_shuffle(a, n, 1u, rng); }
-fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng) { return fd_shuffle(a, n, 2u, rng); }
+/* Typed fast paths for the dealer's card arrays: same draws as fd_shuffle,
+ * plain swaps. */
+fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
+{
+    fd_status st = check_array(a, n, 1u, rng);
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    if (st == FD_OK) {
+        st = draw_descending(rng, (uint32_t)n, n - 1u, draws);
+    }
+    if (st == FD_OK) {
+        for (size_t t = 0; t + 1u < n; t++) {
+            const uint8_t x = a[n - 1u - t];
+            a[n - 1u - t] = a[draws[t]];
+            a[draws[t]] = x;
+        }
+    }
+    return st;
+}
+
+fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
+{
+    fd_status st = check_array(a, n, 2u, rng);
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    if (st == FD_OK) {
+        st = draw_descending(rng, (uint32_t)n, n - 1u, draws);
+    }
+    if (st == FD_OK) {
+        for (size_t t = 0; t + 1u < n; t++) {
+            const uint16_t x = a[n - 1u - t];
+            a[n - 1u - t] = a[draws[t]];
+            a[draws[t]] = x;
+        }
+    }
+    return st;
+}
+
 fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 1u, rng); }
 fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 2u, rng); }
 fd_status fd_shuffle_partial_u8(uint8_t *a, size_t n, size_t k, const fd_rng *rng) { return fd_shuffle_partial(a, n, k, 1u, rng); }
