@@ -1,12 +1,13 @@
 #!/bin/sh
 # Install the Debian packages fairdeal needs, when missing. As root it runs
 # apt-get; otherwise it prints the exact command and fails.
-# usage: scripts/deps.sh [run|test]
+# usage: scripts/deps.sh [run|test|bench]
 set -eu
 need="cmake make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
-if [ "${1:-test}" = "test" ]; then
-  need="$need libcmocka-dev"
-fi
+case "${1:-test}" in
+  test) need="$need libcmocka-dev" ;;
+  bench) need="$need libcmocka-dev g++" ;;
+esac
 missing=""
 for pkg in $need; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

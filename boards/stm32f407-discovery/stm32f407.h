@@ -45,7 +45,7 @@
 #define RNG_DR FD_REG32(RNG_BASE + 0x08u)
 
 /* After reset the core runs from HSI at 16 MHz; we keep it there. */
-#define STM32_HCLK_HZ 16000000u
+#define STM32_HCLK_HZ FD_CPU_HZ
 
 void stm32_usart2_init(void);
 void stm32_pll48_init(void);
