@@ -18,13 +18,8 @@ static void put(const writer *w, const char *s) { w->fn(w->ctx, s, strlen(s)); }
 
 static void put_u32(const writer *w, uint32_t v)
 {
-    char buf[11];
-    size_t i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + (int)(v % 10u));
-        v /= 10u;
-    } while (v != 0u);
-    w->fn(w->ctx, buf + i, sizeof buf - i);
+    char digits[10];
+    w->fn(w->ctx, digits, fd_dec_encode(v, digits));
 }
 
 static void put_hex(const writer *w, const uint8_t *bin, size_t len)

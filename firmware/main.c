@@ -36,7 +36,7 @@ int main(void)
         .read_samples = read_raw_samples,
         .restart_source = restart_trng,
         .read_ctx = NULL,
-        .health = {FD_TRNG_RCT_CUTOFF, FD_TRNG_APT_WINDOW, FD_TRNG_APT_CUTOFF, FD_TRNG_STARTUP_SAMPLES},
+        .health = FD_TRNG_HEALTH_CONFIG,
         .samples_per_block = FD_TRNG_SAMPLES_PER_BLOCK,
         .drbg_kind = FD_DEALER_DRBG,
         .board = hal_board_name(),

@@ -198,8 +198,7 @@ static void source_open(source *src, const option *seed_opt)
         }
         return;
     }
-    const fd_health_config cfg = {FD_TRNG_RCT_CUTOFF, FD_TRNG_APT_WINDOW, FD_TRNG_APT_CUTOFF,
-                                  FD_TRNG_STARTUP_SAMPLES};
+    const fd_health_config cfg = FD_TRNG_HEALTH_CONFIG;
     fd_status st = hal_trng_init();
     if (st == FD_OK) {
         st = fd_entropy_init(&src->pipeline, host_read_samples, NULL, &cfg, FD_TRNG_SAMPLES_PER_BLOCK);

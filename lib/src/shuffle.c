@@ -16,18 +16,15 @@
  * only the bits each bound needs. */
 #define GROUPS_PER_FILL 16u
 
-static size_t batch_bounds(uint32_t first_bound, size_t count, uint32_t *bounds, uint64_t *product)
+/* How many consecutive bounds first_bound, first_bound-1, ... (at most
+ * count) fit one 32-bit word: their product, at most 2^32, in *product. */
+static size_t batch_size(uint32_t first_bound, size_t count, uint64_t *product)
 {
     size_t k = 0;
     uint64_t p = 1;
-    while (k < count && k < FD_BATCH_MAX) {
-        const uint64_t next = p * (first_bound - (uint32_t)k);
-        if (next > 0x100000000ull) {
-            break;
-        }
-        bounds[k] = first_bound - (uint32_t)k;
+    while (k < count && k < FD_BATCH_MAX && p * (first_bound - (uint32_t)k) <= 0x100000000ull) {
+        p *= first_bound - (uint32_t)k;
         k++;
-        p = next;
     }
     *product = p;
     return k;
@@ -52,11 +49,9 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
     size_t t = 0;
     while (t < count) {
         /* plan up to GROUPS_PER_FILL groups, fetch their words in one call */
-        uint32_t bounds[FD_BATCH_MAX];
         size_t groups = 0;
         for (size_t u = t; u < count && groups < GROUPS_PER_FILL; groups++) {
-            group_len[groups] = (uint8_t)batch_bounds(first_bound - (uint32_t)u, count - u, bounds,
-                                                      &group_product[groups]);
+            group_len[groups] = (uint8_t)batch_size(first_bound - (uint32_t)u, count - u, &group_product[groups]);
             u += group_len[groups];
         }
         fd_status st = rng->fill(rng->ctx, words, 4u * groups);
@@ -65,6 +60,7 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
         }
         for (size_t g = 0; g < groups; g++) {
             const size_t k = group_len[g];
+            uint32_t bounds[FD_BATCH_MAX];
             for (size_t i = 0; i < k; i++) {
                 bounds[i] = first_bound - (uint32_t)(t + i);
             }
@@ -138,15 +134,21 @@ static fd_status check_array(const void *base, size_t n, size_t size, const fd_r
     return FD_OK;
 }
 
-fd_status fd_shuffle(void *base, size_t n, size_t size, const fd_rng *rng)
+/* Checks and all draws of Durstenfeld's shuffle: draws[t] is the partner
+ * of position n-1-t (i = n-1 .. 1 uses bound i+1 = n .. 2). */
+static fd_status durstenfeld_draws(const void *base, size_t n, size_t size, const fd_rng *rng, uint16_t *draws)
 {
     fd_status st = check_array(base, n, size, rng);
     if (st != FD_OK) {
         return st;
     }
+    return draw_descending(rng, (uint32_t)n, n - 1u, draws);
+}
+
+fd_status fd_shuffle(void *base, size_t n, size_t size, const fd_rng *rng)
+{
     uint16_t draws[FD_SHUFFLE_MAX_N];
-    /* i = n-1 .. 1 uses bound i+1 = n .. 2 */
-    st = draw_descending(rng, (uint32_t)n, n - 1u, draws);
+    fd_status st = durstenfeld_draws(base, n, size, rng, draws);
     if (st != FD_OK) {
         return st;
     }
@@ -292,11 +294,8 @@ fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *r
  * plain swaps. */
 fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
 {
-    fd_status st = check_array(a, n, 1u, rng);
     uint16_t draws[FD_SHUFFLE_MAX_N];
-    if (st == FD_OK) {
-        st = draw_descending(rng, (uint32_t)n, n - 1u, draws);
-    }
+    const fd_status st = durstenfeld_draws(a, n, 1u, rng, draws);
     if (st == FD_OK) {
         for (size_t t = 0; t + 1u < n; t++) {
             const uint8_t x = a[n - 1u - t];
@@ -309,11 +308,8 @@ fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
 
 fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
 {
-    fd_status st = check_array(a, n, 2u, rng);
     uint16_t draws[FD_SHUFFLE_MAX_N];
-    if (st == FD_OK) {
-        st = draw_descending(rng, (uint32_t)n, n - 1u, draws);
-    }
+    const fd_status st = durstenfeld_draws(a, n, 2u, rng, draws);
     if (st == FD_OK) {
         for (size_t t = 0; t + 1u < n; t++) {
             const uint16_t x = a[n - 1u - t];

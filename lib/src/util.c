@@ -61,3 +61,17 @@ fd_status fd_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t ou
     *len = hex_len / 2u;
     return FD_OK;
 }
+
+size_t fd_dec_encode(uint32_t v, char out[10])
+{
+    char reversed[10];
+    size_t n = 0;
+    do {
+        reversed[n++] = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v != 0u);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = reversed[n - 1u - i];
+    }
+    return n;
+}

@@ -12,6 +12,8 @@
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/shuffle.h"
+#include "fairdeal/util.h"
+#include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
 #include "hal/counter.h"
@@ -22,13 +24,8 @@ static void say(const char *s) { hal_console_write(s, strlen(s)); }
 
 static void say_u32(uint32_t v)
 {
-    char buf[11];
-    size_t i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + (int)(v % 10u));
-        v /= 10u;
-    } while (v != 0u);
-    hal_console_write(buf + i, sizeof buf - i);
+    char digits[10];
+    hal_console_write(digits, fd_dec_encode(v, digits));
 }
 
 static uint32_t insns(uint32_t ticks) { return (uint32_t)((uint64_t)ticks * 1000000000u / FD_CPU_HZ); }
@@ -168,7 +165,7 @@ int main(void)
     say(" |\r\n");
 
     uint32_t lcg = 1;
-    const fd_dealer_config cfg = {pattern_samples, NULL, &lcg, {11, 512, 177, 1024}, 160,
+    const fd_dealer_config cfg = {pattern_samples, NULL, &lcg, FD_TRNG_HEALTH_CONFIG, FD_TRNG_SAMPLES_PER_BLOCK,
                                   FD_DRBG_CHACHA20, "bench", "pattern", false};
     paint_stack();
     (void)fd_dealer_init(&dealer, &cfg);

@@ -30,6 +30,18 @@ static void assert_hex(const uint8_t *got, size_t len, const char *want_hex)
     assert_memory_equal(got, want, len);
 }
 
+static void test_decimal_helper(void **state)
+{
+    (void)state;
+    char d[10];
+    assert_int_equal(fd_dec_encode(0, d), 1);
+    assert_memory_equal(d, "0", 1);
+    assert_int_equal(fd_dec_encode(1536, d), 4);
+    assert_memory_equal(d, "1536", 4);
+    assert_int_equal(fd_dec_encode(4294967295u, d), 10);
+    assert_memory_equal(d, "4294967295", 10);
+}
+
 static void test_hex_helpers(void **state)
 {
     (void)state;
@@ -352,6 +364,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hex_helpers),
+        cmocka_unit_test(test_decimal_helper),
         cmocka_unit_test(test_sha256_fips180_examples),
         cmocka_unit_test(test_hmac_sha256_rfc4231),
         cmocka_unit_test(test_chacha20_rfc8439),

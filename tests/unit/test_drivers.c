@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "fairdeal/health.h"
+#include "fairdeal/util.h"
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
@@ -24,20 +25,14 @@ static void say(const char *s) { hal_console_write(s, strlen(s)); }
 
 static void say_u32(uint32_t v)
 {
-    char buf[11];
-    size_t i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + (int)(v % 10u));
-        v /= 10u;
-    } while (v != 0u);
-    hal_console_write(buf + i, sizeof buf - i);
+    char digits[10];
+    hal_console_write(digits, fd_dec_encode(v, digits));
 }
 
 static void test_trng_samples_pass_health_tests(void **state)
 {
     (void)state;
-    const fd_health_config cfg = {FD_TRNG_RCT_CUTOFF, FD_TRNG_APT_WINDOW, FD_TRNG_APT_CUTOFF,
-                                  FD_TRNG_STARTUP_SAMPLES};
+    const fd_health_config cfg = FD_TRNG_HEALTH_CONFIG;
     fd_health health;
     assert_int_equal(fd_health_init(&health, &cfg), FD_OK);
     assert_int_equal(hal_trng_init(), FD_OK);
