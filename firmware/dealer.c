@@ -291,7 +291,10 @@ static void cmd_new(fd_dealer *d, const token *t, size_t n, const writer *w)
     }
     for (size_t i = 0; i < t[1].len; i++) {
         char c = t[1].text[i];
-        lower[i] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+        if (c >= 'A' && c <= 'Z') {
+            c = (char)(c - 'A' + 'a');
+        }
+        lower[i] = c;
     }
     if (fd_deck_parse_kind(lower, t[1].len, &kind) != FD_OK) {
         reply_err(w, "syntax", "unknown deck: use french, spanish40 or spanish48");
@@ -657,9 +660,7 @@ bool fd_dealer_feed(fd_dealer *d, uint8_t byte, fd_write_fn out, void *ctx)
         lb->bad_byte = false;
         return replied;
     }
-    if (byte < 0x20u && byte != '\t') {
-        lb->bad_byte = true;
-    } else if (byte >= 0x7Fu) {
+    if ((byte < 0x20u && byte != '\t') || byte >= 0x7Fu) {
         lb->bad_byte = true;
     } else if (lb->len >= FD_DEALER_MAX_LINE) {
         lb->too_long = true;

@@ -1,12 +1,12 @@
 /* micro:bit (nRF51822) vector table: 16 core entries, 32 peripheral IRQs. */
 #include "nrf51.h"
 
-extern uint32_t __stack_top__[];
+extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
 
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 32] = {
-    [0] = (vector_fn)(uintptr_t)__stack_top__,
+    [0] = (vector_fn)(uintptr_t)fd_stack_top,
     [1] = fd_reset_handler,
     [2] = fd_fault_handler,  /* NMI */
     [3] = fd_fault_handler,  /* HardFault */

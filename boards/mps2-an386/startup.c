@@ -2,13 +2,13 @@
  * (the console is polled), so every one reports a fault. */
 #include "mps2.h"
 
-extern uint32_t __stack_top__[];
+extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
 
 #define F fd_fault_handler
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 32] = {
-    (vector_fn)(uintptr_t)__stack_top__, fd_reset_handler,
+    (vector_fn)(uintptr_t)fd_stack_top, fd_reset_handler,
     F, F, F, F, F, 0, 0, 0, 0, F, F, 0, F, fd_systick_handler,
     F, F, F, F, F, F, F, F, F, F, F, F, F, F, F, F,
     F, F, F, F, F, F, F, F, F, F, F, F, F, F, F, F,

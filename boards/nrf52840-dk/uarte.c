@@ -21,7 +21,10 @@ void nrf52_uarte_init(void)
 void hal_console_write(const char *data, size_t len)
 {
     while (len > 0u) {
-        size_t chunk = len < sizeof tx_buf ? len : sizeof tx_buf;
+        size_t chunk = sizeof(tx_buf);
+        if (len < chunk) {
+            chunk = len;
+        }
         for (size_t i = 0; i < chunk; i++) {
             tx_buf[i] = (uint8_t)data[i];
         }

@@ -18,7 +18,7 @@ bool hal_board_emulation_only(void) { return false; }
 void stm32_pll48_init(void)
 {
     RCC_CR &= ~RCC_CR_PLLON;
-    RCC_PLLCFGR = (16u << 0) | (336u << 6) | (0u << 16) | (0u << 22) | (7u << 24);
+    RCC_PLLCFGR = RCC_PLLCFGR_PLLM(16u) | RCC_PLLCFGR_PLLN(336u) | RCC_PLLCFGR_PLLQ(7u);
     RCC_CR |= RCC_CR_PLLON;
     uint32_t start = fd_systick_read();
     while ((RCC_CR & RCC_CR_PLLRDY) == 0u) {

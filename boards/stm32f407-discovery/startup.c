@@ -2,14 +2,14 @@
  * used (console and RNG are polled), so each reports a fault. */
 #include "stm32f407.h"
 
-extern uint32_t __stack_top__[];
+extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
 
 #define F fd_fault_handler
 #define F8 F, F, F, F, F, F, F, F
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 82] = {
-    (vector_fn)(uintptr_t)__stack_top__, fd_reset_handler,
+    (vector_fn)(uintptr_t)fd_stack_top, fd_reset_handler,
     F, F, F, F, F, 0, 0, 0, 0, F, F, 0, F, fd_systick_handler,
     F8, F8, F8, F8, F8, F8, F8, F8, F8, F8, F, F,
 };

@@ -10,6 +10,10 @@
 #define RCC_CR_PLLON (1u << 24)
 #define RCC_CR_PLLRDY (1u << 25)
 #define RCC_PLLCFGR FD_REG32(RCC_BASE + 0x04u)
+/* PLLP = 0 (divide by 2) and PLLSRC = 0 (HSI) are the zero encodings. */
+#define RCC_PLLCFGR_PLLM(m) ((uint32_t)(m) << 0)
+#define RCC_PLLCFGR_PLLN(n) ((uint32_t)(n) << 6)
+#define RCC_PLLCFGR_PLLQ(q) ((uint32_t)(q) << 24)
 #define RCC_AHB1ENR FD_REG32(RCC_BASE + 0x30u)
 #define RCC_AHB1ENR_GPIOAEN (1u << 0)
 #define RCC_AHB2ENR FD_REG32(RCC_BASE + 0x34u)

@@ -13,21 +13,21 @@ static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)
 
 #define QUARTER(a, b, c, d)                                                                        \
     do {                                                                                           \
-        a += b; d ^= a; d = rotl(d, 16);                                                           \
-        c += d; b ^= c; b = rotl(b, 12);                                                           \
-        a += b; d ^= a; d = rotl(d, 8);                                                            \
-        c += d; b ^= c; b = rotl(b, 7);                                                            \
+        (a) += (b); (d) ^= (a); (d) = rotl((d), 16);                                               \
+        (c) += (d); (b) ^= (c); (b) = rotl((b), 12);                                               \
+        (a) += (b); (d) ^= (a); (d) = rotl((d), 8);                                                \
+        (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
     } while (0)
 
 void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
                        uint8_t out[64])
 {
     uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
-    for (unsigned i = 0; i < 8u; i++) {
+    for (size_t i = 0; i < 8u; i++) {
         in[4u + i] = load32(key + 4u * i);
     }
     in[12] = counter;
-    for (unsigned i = 0; i < 3u; i++) {
+    for (size_t i = 0; i < 3u; i++) {
         in[13u + i] = load32(nonce + 4u * i);
     }
     uint32_t x[16];
@@ -42,7 +42,7 @@ void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t no
         QUARTER(x[2], x[7], x[8], x[13]);
         QUARTER(x[3], x[4], x[9], x[14]);
     }
-    for (unsigned i = 0; i < 16u; i++) {
+    for (size_t i = 0; i < 16u; i++) {
         uint32_t v = x[i] + in[i];
         out[4u * i] = (uint8_t)v;
         out[4u * i + 1u] = (uint8_t)(v >> 8);
@@ -78,8 +78,8 @@ static void derive_key(fd_chacha_drbg *d, uint8_t op, bool chain, const uint8_t 
 static void refill(fd_chacha_drbg *d)
 {
     static const uint8_t zero_nonce[12] = {0};
-    for (uint32_t blk = 0; blk < FD_CHACHA_DRBG_BLOCKS; blk++) {
-        fd_chacha20_block(d->key, blk, zero_nonce, d->buffer + 64u * blk);
+    for (size_t blk = 0; blk < FD_CHACHA_DRBG_BLOCKS; blk++) {
+        fd_chacha20_block(d->key, (uint32_t)blk, zero_nonce, d->buffer + 64u * blk);
     }
     memcpy(d->key, d->buffer, sizeof d->key);
     fd_wipe(d->buffer, sizeof d->key);
@@ -99,7 +99,8 @@ fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, 
         return FD_ERR_EMPTY;
     }
     if (entropy_len > FD_CHACHA_DRBG_MAX_INPUT || nonce_len > FD_CHACHA_DRBG_MAX_INPUT ||
-        pers_len > FD_CHACHA_DRBG_MAX_INPUT || reseed_interval == 0u) {
+        pers_len > FD_CHACHA_DRBG_MAX_INPUT || reseed_interval == 0u ||
+        reseed_interval > FD_CHACHA_DRBG_MAX_RESEED_INTERVAL) {
         return FD_ERR_TOO_LARGE;
     }
     derive_key(d, 0x00, false, entropy, entropy_len, nonce, nonce_len, pers, pers_len);

@@ -48,15 +48,21 @@ static fd_status latch(fd_entropy *e, fd_status why)
 /* Read `count` samples through the health tests; if hmac is non-NULL, the
  * samples also go into the conditioner in blocks. Returns the number of
  * blocks completed via *blocks. */
+/* Conditioned blocks one health window may fill: the pool never holds more
+ * than one window's worth, so one failed window discards all of it. */
+static uint8_t pool_capacity(const fd_entropy *e)
+{
+    const uint32_t blocks_per_window = (uint32_t)e->health.cfg.apt_window / e->samples_per_block;
+    return (uint8_t)(blocks_per_window < FD_ENTROPY_POOL_BLOCKS ? blocks_per_window : FD_ENTROPY_POOL_BLOCKS);
+}
+
 static fd_status run_samples(fd_entropy *e, uint32_t count, bool condition, uint8_t *blocks)
 {
     uint8_t chunk[READ_CHUNK];
     fd_hmac_sha256_ctx mac;
     uint32_t in_block = 0;
     uint8_t done_blocks = 0;
-    const uint8_t max_blocks = (uint8_t)((e->health.cfg.apt_window / e->samples_per_block) < FD_ENTROPY_POOL_BLOCKS
-                                             ? e->health.cfg.apt_window / e->samples_per_block
-                                             : FD_ENTROPY_POOL_BLOCKS);
+    const uint8_t max_blocks = pool_capacity(e);
     if (condition) {
         fd_hmac_sha256_init(&mac, conditioning_key, sizeof conditioning_key);
     }

@@ -18,11 +18,18 @@ static uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32u - n)
 static void compress(uint32_t h[8], const uint8_t block[64])
 {
     uint32_t w[16];
-    for (unsigned i = 0; i < 16u; i++) {
+    for (size_t i = 0; i < 16u; i++) {
         w[i] = ((uint32_t)block[4u * i] << 24) | ((uint32_t)block[4u * i + 1u] << 16) |
                ((uint32_t)block[4u * i + 2u] << 8) | (uint32_t)block[4u * i + 3u];
     }
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    uint32_t a = h[0];
+    uint32_t b = h[1];
+    uint32_t c = h[2];
+    uint32_t d = h[3];
+    uint32_t e = h[4];
+    uint32_t f = h[5];
+    uint32_t g = h[6];
+    uint32_t hh = h[7];
     for (unsigned i = 0; i < 64u; i++) {
         uint32_t wi;
         if (i < 16u) {
@@ -102,7 +109,7 @@ void fd_sha256_final(fd_sha256_ctx *ctx, uint8_t out[FD_SHA256_SIZE])
         pad[pad_len + i] = (uint8_t)(bits >> (56u - 8u * i));
     }
     fd_sha256_update(ctx, pad, pad_len + 8u);
-    for (unsigned i = 0; i < 8u; i++) {
+    for (size_t i = 0; i < 8u; i++) {
         out[4u * i] = (uint8_t)(ctx->h[i] >> 24);
         out[4u * i + 1u] = (uint8_t)(ctx->h[i] >> 16);
         out[4u * i + 2u] = (uint8_t)(ctx->h[i] >> 8);

@@ -25,18 +25,20 @@ fd_status fd_hex_encode(const uint8_t *bin, size_t len, char *out, size_t out_si
     return FD_OK;
 }
 
-static int hex_value(char c)
+/* 0..15 for a hex digit, HEX_INVALID for anything else. */
+#define HEX_INVALID 0xFFu
+static unsigned hex_value(char c)
 {
     if (c >= '0' && c <= '9') {
-        return c - '0';
+        return (unsigned)(c - '0');
     }
     if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
+        return (unsigned)(c - 'a') + 10u;
     }
     if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
+        return (unsigned)(c - 'A') + 10u;
     }
-    return -1;
+    return HEX_INVALID;
 }
 
 fd_status fd_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t out_size, size_t *len)
@@ -48,7 +50,7 @@ fd_status fd_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t ou
         return FD_ERR_PARSE;
     }
     for (size_t i = 0; i < hex_len; i++) {
-        if (hex_value(hex[i]) < 0) {
+        if (hex_value(hex[i]) == HEX_INVALID) {
             return FD_ERR_PARSE;
         }
     }

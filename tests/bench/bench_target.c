@@ -18,7 +18,7 @@
 #include "hal/console.h"
 #include "hal/counter.h"
 
-extern uint32_t __stack_bottom__[];
+extern uint32_t fd_stack_bottom[];
 
 static void say(const char *s) { hal_console_write(s, strlen(s)); }
 
@@ -67,7 +67,7 @@ static fd_status pattern_samples(void *ctx, uint8_t *samples, size_t count)
 static void paint_stack(void)
 {
     volatile uint32_t here;
-    uint32_t *p = __stack_bottom__;
+    uint32_t *p = fd_stack_bottom;
     uint32_t *limit = (uint32_t *)((uintptr_t)&here - 64u);
     while (p < limit) {
         *p++ = PAINT;
@@ -76,7 +76,7 @@ static void paint_stack(void)
 
 static uint32_t stack_used_below(uintptr_t base)
 {
-    const uint32_t *p = __stack_bottom__;
+    const uint32_t *p = fd_stack_bottom;
     while (*p == PAINT) {
         p++;
     }

@@ -291,6 +291,11 @@ static void test_chacha_drbg_state_machine(void **state)
     assert_int_equal(fd_chacha_drbg_generate(&a, out, 16, (const uint8_t *)"addl", 4), FD_OK);
     assert_int_equal(fd_chacha_drbg_generate(&a, out, 16, NULL, 0), FD_OK);
     assert_int_equal(fd_chacha_drbg_reseed(&a, seed, 16, NULL, 0), FD_ERR_EMPTY);
+    /* the interval limit is HMAC_DRBG's (found by fuzz_drbg: it was unchecked) */
+    assert_int_equal(fd_chacha_drbg_instantiate(&b, seed, 32, NULL, 0, NULL, 0, FD_CHACHA_DRBG_MAX_RESEED_INTERVAL + 1u),
+                     FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_chacha_drbg_instantiate(&b, seed, 32, NULL, 0, NULL, 0, FD_CHACHA_DRBG_MAX_RESEED_INTERVAL),
+                     FD_OK);
     fd_chacha_drbg_uninstantiate(&a);
     static const uint8_t zeros[sizeof(fd_chacha_drbg)] = {0};
     assert_memory_equal(&a, zeros, sizeof a);

@@ -3,19 +3,19 @@
 #include "cortex_m.h"
 #include "hal/board.h"
 
-extern uint32_t __data_load__[];
-extern uint32_t __data_start__[];
-extern uint32_t __data_end__[];
-extern uint32_t __bss_start__[];
-extern uint32_t __bss_end__[];
+extern uint32_t fd_data_load[];
+extern uint32_t fd_data_start[];
+extern uint32_t fd_data_end[];
+extern uint32_t fd_bss_start[];
+extern uint32_t fd_bss_end[];
 
 int main(void);
 
 void fd_reset_handler(void)
 {
-    memcpy(__data_start__, __data_load__,
-           (size_t)((uintptr_t)__data_end__ - (uintptr_t)__data_start__));
-    memset(__bss_start__, 0, (size_t)((uintptr_t)__bss_end__ - (uintptr_t)__bss_start__));
+    memcpy(fd_data_start, fd_data_load,
+           (size_t)((uintptr_t)fd_data_end - (uintptr_t)fd_data_start));
+    memset(fd_bss_start, 0, (size_t)((uintptr_t)fd_bss_end - (uintptr_t)fd_bss_start));
 #if defined(FD_HAS_FPU)
     SCB_CPACR |= (0xFu << 20); /* CP10, CP11 full access */
     __asm volatile("dsb\n isb" ::: "memory");

@@ -33,6 +33,7 @@ void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t no
 #define FD_CHACHA_DRBG_MAX_REQUEST 65536u
 #define FD_CHACHA_DRBG_MIN_ENTROPY 32u
 #define FD_CHACHA_DRBG_MAX_INPUT 1024u
+#define FD_CHACHA_DRBG_MAX_RESEED_INTERVAL (1ull << 48)
 
 typedef struct fd_chacha_drbg {
     uint8_t key[32];
