@@ -71,6 +71,9 @@ fd_status fd_card_format(fd_card card, fd_deck_kind kind, char out[FD_CARD_CODE_
         return FD_ERR_NULL;
     }
     const unsigned face = card & ((1u << FD_CARD_COPY_SHIFT) - 1u);
+    if ((card >> FD_CARD_COPY_SHIFT) >= FD_SHOE_MAX_DECKS) {
+        return FD_ERR_PARSE;
+    }
     if (kind == FD_DECK_FRENCH) {
         if (face == 52u || face == 53u) {
             memcpy(out, "JK", 3);

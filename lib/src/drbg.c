@@ -11,7 +11,8 @@ fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_
         return FD_ERR_NULL;
     }
     if ((cfg->kind != FD_DRBG_HMAC_SHA256 && cfg->kind != FD_DRBG_CHACHA20) ||
-        cfg->reseed_interval == 0u || cfg->reseed_interval > FD_HMAC_DRBG_MAX_RESEED_INTERVAL) {
+        cfg->reseed_interval == 0u || cfg->reseed_interval > FD_HMAC_DRBG_MAX_RESEED_INTERVAL ||
+        pers_len > FD_HMAC_DRBG_MAX_INPUT) {
         return FD_ERR_TOO_LARGE;
     }
     uint8_t seed[64];

@@ -69,6 +69,8 @@ static void test_french_codes(void **state)
     assert_int_equal(fd_card_format((fd_card)((7u << FD_CARD_COPY_SHIFT) | 14u), FD_DECK_FRENCH, code), FD_OK);
     assert_string_equal(code, "2H");
     assert_int_equal(fd_card_format(54, FD_DECK_FRENCH, code), FD_ERR_PARSE);
+    /* found by fuzz_cards: a copy number no shoe can hold */
+    assert_int_equal(fd_card_format((fd_card)(8u << FD_CARD_COPY_SHIFT), FD_DECK_FRENCH, code), FD_ERR_PARSE);
     assert_int_equal(fd_card_format(0, FD_DECK_FRENCH, NULL), FD_ERR_NULL);
     for (fd_card face = 0; face < 52u; face++) {
         fd_card back = 999;

@@ -40,7 +40,8 @@ fd_status fd_deck_parse_kind(const char *name, size_t len, fd_deck_kind *kind);
 const char *fd_deck_kind_name(fd_deck_kind kind);
 
 /* Code of a card for a deck kind into out[FD_CARD_CODE_SIZE].
- * Errors: FD_ERR_NULL, FD_ERR_PARSE (not a card of this kind). */
+ * Errors: FD_ERR_NULL, FD_ERR_PARSE (not a card of this kind, or a copy
+ * number of FD_SHOE_MAX_DECKS or more: no shoe holds such a card). */
 fd_status fd_card_format(fd_card card, fd_deck_kind kind, char out[FD_CARD_CODE_SIZE]);
 
 /* Parse a code (exactly len chars) back to its face (copy 0).

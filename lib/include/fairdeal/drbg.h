@@ -43,7 +43,9 @@ typedef struct fd_drbg {
 
 /* Instantiate: 32 bytes of entropy input and a 16-byte nonce from the
  * source, plus an optional personalization string. Errors: FD_ERR_NULL,
- * FD_ERR_TOO_LARGE (bad kind or interval), the source's error. */
+ * FD_ERR_TOO_LARGE (bad kind, interval or personalization length), the
+ * source's error. On any error *d is unchanged (an instantiated DRBG stays
+ * usable with its old state; the caller decides whether to stop using it). */
 fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
                               void *entropy_ctx, const uint8_t *pers, size_t pers_len);
 

@@ -1,0 +1,249 @@
+/* libFuzzer target: the dealer's console, byte by byte, over a fake TRNG that
+ * may fail part-way. Input: byte 0 picks the DRBG and a TRNG fault scenario,
+ * two bytes place the fault; every byte after that is console input.
+ * After every reply: one well-formed line (printable ASCII, CR LF); an ERR (other than an entropy
+ * fault) changed nothing; the shoe still holds exactly its deck's cards;
+ * dealt cards are the next cards of the order, never one twice; nothing is
+ * shuffled or dealt while an entropy fault is latched; a REVEAL verifies
+ * against the commitment SHUFFLE published. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "dealer.h"
+#include "fairdeal/sha256.h"
+#include "fairdeal/util.h"
+#include "fake_trng.h"
+#include "fuzz_support.h"
+
+typedef struct capture {
+    char text[8192];
+    size_t len;
+} capture;
+
+static void capture_write(void *ctx, const char *data, size_t len)
+{
+    capture *c = ctx;
+    FUZZ_CHECK(len <= sizeof c->text - c->len);
+    memcpy(c->text + c->len, data, len);
+    c->len += len;
+}
+
+static fd_status restart_ok(void *ctx)
+{
+    (void)ctx;
+    return FD_OK;
+}
+
+static fake_trng trng;
+static fd_dealer dealer;
+static fd_dealer before;
+static fd_dealer pristine[2];
+static fake_trng pristine_trng[2];
+
+static void make_pristine(unsigned i, fd_drbg_kind kind)
+{
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, 0x5eed + i);
+    const fd_dealer_config cfg = {
+        .read_samples = fake_trng_read,
+        .restart_source = restart_ok,
+        .read_ctx = &trng,
+        .health = {11, 512, 177, 1024}, /* H = 2 bits per sample, as on microbit */
+        .samples_per_block = 160,
+        .drbg_kind = kind,
+        .board = "fuzz",
+        .trng_name = "fake",
+        .emulation_only = false,
+    };
+    FUZZ_CHECK(fd_dealer_init(&pristine[i], &cfg) == FD_OK);
+    pristine_trng[i] = trng;
+}
+
+static bool starts_with(const capture *c, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return c->len >= n && memcmp(c->text, prefix, n) == 0;
+}
+
+static int compare_codes(const void *a, const void *b) { return strcmp(a, b); }
+
+static int compare_cards(const void *a, const void *b)
+{
+    const fd_card x = *(const fd_card *)a;
+    const fd_card y = *(const fd_card *)b;
+    return (x > y) - (x < y);
+}
+
+/* The shoe holds exactly the cards of a fresh shoe of its kind. */
+static void check_shoe_complete(const fd_shoe *s)
+{
+    static fd_shoe fresh;
+    static fd_card have[FD_SHOE_MAX_CARDS];
+    FUZZ_CHECK(fd_shoe_init(&fresh, s->kind, s->decks, s->jokers) == FD_OK);
+    FUZZ_CHECK(fresh.count == s->count);
+    FUZZ_CHECK(s->position <= s->count);
+    memcpy(have, s->order, sizeof(fd_card) * s->count);
+    qsort(have, s->count, sizeof have[0], compare_cards);
+    qsort(fresh.order, fresh.count, sizeof fresh.order[0], compare_cards);
+    FUZZ_CHECK(memcmp(have, fresh.order, sizeof(fd_card) * s->count) == 0);
+}
+
+/* Codes of a DEAL reply ("7H QS" or "1:7H,2C 2:QS") up to " left=". */
+static size_t dealt_codes(const capture *c, char codes[][FD_CARD_CODE_SIZE], size_t max)
+{
+    const char *p = c->text + strlen("OK DEAL ");
+    const char *end = strstr(p, " left=");
+    FUZZ_CHECK(end != NULL);
+    size_t n = 0;
+    while (p < end) {
+        const char *tok = p;
+        while (p < end && *p != ' ' && *p != ',') {
+            p++;
+        }
+        const char *colon = memchr(tok, ':', (size_t)(p - tok));
+        if (colon != NULL) {
+            tok = colon + 1;
+        }
+        size_t len = (size_t)(p - tok);
+        FUZZ_CHECK(len > 0u && len < FD_CARD_CODE_SIZE && n < max);
+        memcpy(codes[n], tok, len);
+        codes[n][len] = '\0';
+        n++;
+        if (p < end) {
+            p++;
+        }
+    }
+    return n;
+}
+
+static void check_deal(const capture *c, uint16_t from, uint16_t to, const fd_shoe *s)
+{
+    static char got[FD_SHOE_MAX_CARDS][FD_CARD_CODE_SIZE];
+    static char want[FD_SHOE_MAX_CARDS][FD_CARD_CODE_SIZE];
+    const size_t n = dealt_codes(c, got, FD_SHOE_MAX_CARDS);
+    FUZZ_CHECK(to > from && n == (size_t)(to - from));
+    for (size_t i = 0; i < n; i++) {
+        FUZZ_CHECK(fd_card_format(s->order[from + i], s->kind, want[i]) == FD_OK);
+    }
+    qsort(got, n, sizeof got[0], compare_codes);
+    qsort(want, n, sizeof want[0], compare_codes);
+    FUZZ_CHECK(memcmp(got, want, n * sizeof got[0]) == 0);
+}
+
+/* REVEAL's salt and order hash to the commitment SHUFFLE published, and the
+ * order is the shoe's. */
+static void check_reveal(const capture *c, const fd_dealer *was, const fd_shoe *s)
+{
+    const char *salt = strstr(c->text, " salt=");
+    const char *order = strstr(c->text, " order=");
+    FUZZ_CHECK(salt != NULL && order != NULL && order - salt == 6 + 32);
+    salt += 6;
+    order += 7;
+    const size_t order_len = (size_t)(c->text + c->len - 2 - order); /* without CR LF */
+    uint8_t digest[FD_SHA256_SIZE];
+    fd_sha256_ctx h;
+    fd_sha256_init(&h);
+    fd_sha256_update(&h, salt, 32);
+    fd_sha256_update(&h, " ", 1);
+    fd_sha256_update(&h, order, order_len);
+    fd_sha256_final(&h, digest);
+    FUZZ_CHECK(memcmp(digest, was->commitment, sizeof digest) == 0);
+    const char *p = order;
+    for (size_t i = 0; i < s->count; i++) {
+        char code[FD_CARD_CODE_SIZE];
+        FUZZ_CHECK(fd_card_format(s->order[i], s->kind, code) == FD_OK);
+        size_t len = strlen(code);
+        FUZZ_CHECK(strncmp(p, code, len) == 0);
+        p += len;
+        FUZZ_CHECK(*p == (i + 1u < s->count ? ' ' : '\r'));
+        p++;
+    }
+}
+
+static void check_reply(const capture *c)
+{
+    if (getenv("FUZZ_VERBOSE") != NULL) {
+        fprintf(stderr, "reply: %.*s", (int)c->len, c->text);
+    }
+    FUZZ_CHECK(c->len >= 5u && c->text[c->len - 2] == '\r' && c->text[c->len - 1] == '\n');
+    for (size_t i = 0; i + 2u < c->len; i++) {
+        FUZZ_CHECK(c->text[i] >= 0x20 && c->text[i] < 0x7F);
+    }
+    FUZZ_CHECK(starts_with(c, "OK ") || starts_with(c, "ERR "));
+    FUZZ_CHECK(c->text[c->len - 3] != ' ');
+}
+
+static void check_after_reply(const capture *c)
+{
+    const fd_dealer *d = &dealer;
+    check_reply(c);
+    check_shoe_complete(&d->shoe);
+    if (starts_with(c, "ERR entropy")) {
+        FUZZ_CHECK(d->fault);
+        FUZZ_CHECK(!d->shoe.shuffled || before.shoe.shuffled);
+        FUZZ_CHECK(d->shoe.position == before.shoe.position);
+        FUZZ_CHECK(memcmp(d->shoe.order, before.shoe.order, sizeof d->shoe.order) == 0);
+    } else if (starts_with(c, "ERR ")) {
+        fd_dealer expect = before;
+        expect.commands = d->commands;
+        expect.line = d->line;
+        FUZZ_CHECK(memcmp(&expect, d, sizeof expect) == 0);
+    }
+    if (before.fault) {
+        FUZZ_CHECK(!starts_with(c, "OK SHUFFLE") && !starts_with(c, "OK DEAL") && !starts_with(c, "OK BURN"));
+    }
+    if (starts_with(c, "OK SHUFFLE")) {
+        FUZZ_CHECK(d->shoe.shuffled && d->shoe.position == 0u && d->committed);
+        FUZZ_CHECK(d->shuffle_id == before.shuffle_id + 1u);
+    } else if (starts_with(c, "OK DEAL")) {
+        FUZZ_CHECK(before.shoe.shuffled && before.committed);
+        check_deal(c, before.shoe.position, d->shoe.position, &d->shoe);
+    } else if (starts_with(c, "OK BURN")) {
+        FUZZ_CHECK(before.shoe.shuffled && d->shoe.position == before.shoe.position + 1u);
+    } else if (starts_with(c, "OK REVEAL")) {
+        FUZZ_CHECK(before.committed && !d->committed && !d->shoe.shuffled);
+        check_reveal(c, &before, &d->shoe);
+    } else {
+        /* nothing else moves the deal position forward */
+        FUZZ_CHECK(d->shoe.position <= before.shoe.position || d->shoe.position == 0u);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static bool ready;
+    if (!ready) {
+        make_pristine(0, FD_DRBG_CHACHA20);
+        make_pristine(1, FD_DRBG_HMAC_SHA256);
+        ready = true;
+    }
+    fuzz_input in = {data, size, 0};
+    const uint8_t setup = fuzz_u8(&in);
+    const unsigned kind = setup & 1u;
+    const uint64_t fault_offset = 1u + (uint64_t)fuzz_u16(&in) * 4u;
+    dealer = pristine[kind];
+    trng = pristine_trng[kind];
+    const uint64_t at = trng.delivered + fault_offset;
+    switch ((setup >> 1) & 7u) {
+    case 4: trng.fault_at = at; trng.fault_status = FD_ERR_TRNG_HW; break;
+    case 5: trng.fault_at = at; trng.fault_every = 1u + (setup >> 4); trng.fault_status = FD_ERR_TRNG_HW; break;
+    case 6: trng.fault_at = at; trng.fault_status = FD_ERR_TRNG_TIMEOUT; break;
+    case 7: trng.switch_at = at; trng.later_mode = FAKE_TRNG_STUCK; trng.value = setup; break;
+    default: break; /* a healthy source */
+    }
+
+    capture reply;
+    while (fuzz_left(&in) > 0u) {
+        const uint8_t byte = fuzz_u8(&in);
+        before = dealer;
+        reply.len = 0;
+        if (fd_dealer_feed(&dealer, byte, capture_write, &reply)) {
+            check_after_reply(&reply);
+        } else {
+            FUZZ_CHECK(reply.len == 0u);
+        }
+        if (dealer.quit) {
+            break;
+        }
+    }
+    return 0;
+}
