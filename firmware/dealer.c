@@ -51,8 +51,9 @@ static const char *fault_reason(const fd_dealer *d)
 {
     switch (d->fault_status) {
     case FD_ERR_HEALTH:
-        return d->fault_health == FD_HEALTH_RCT ? "health test failed (repetition count)"
-                                                : "health test failed (adaptive proportion)";
+        return d->fault_health == FD_HEALTH_RCT   ? "health test failed (repetition count)"
+               : d->fault_health == FD_HEALTH_LAG ? "health test failed (repeating pattern)"
+                                                  : "health test failed (adaptive proportion)";
     case FD_ERR_TRNG_HW:
         return "TRNG hardware error";
     case FD_ERR_TRNG_TIMEOUT:
@@ -557,7 +558,10 @@ static void cmd_status(const fd_dealer *d, size_t n, const writer *w)
     put(w, d->fault ? "fault" : "ok");
     put(w, " health=");
     const fd_health_failure hf = d->fault ? d->fault_health : FD_HEALTH_NONE;
-    put(w, hf == FD_HEALTH_RCT ? "rct-fail" : hf == FD_HEALTH_APT ? "apt-fail" : "ok");
+    put(w, hf == FD_HEALTH_RCT   ? "rct-fail"
+           : hf == FD_HEALTH_APT ? "apt-fail"
+           : hf == FD_HEALTH_LAG ? "lag-fail"
+                                 : "ok");
     put(w, " reseeds=");
     put_u32(w, d->drbg.reseeds);
     put(w, " raw_samples=");

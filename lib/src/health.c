@@ -33,6 +33,21 @@ fd_status fd_health_feed(fd_health *h, uint8_t sample)
         h->rct_value = sample;
         h->rct_run = 1;
     }
+    /* Lag test: see health.h. Sample s-p sits in history[(s-p) % MAX_LAG],
+     * read before sample s overwrites the slot of s - MAX_LAG. */
+    const uint16_t lag_runs_to_fail = (uint16_t)(FD_HEALTH_LAG_CUTOFF((unsigned)h->cfg.rct_cutoff) - 1u);
+    for (uint32_t lag = 2; lag <= FD_HEALTH_MAX_LAG; lag++) {
+        uint16_t *run = &h->lag_run[lag - 2u];
+        if (h->samples > lag && sample == h->history[(h->samples - lag) % FD_HEALTH_MAX_LAG]) {
+            (*run)++;
+            if (*run >= lag_runs_to_fail && h->failure == FD_HEALTH_NONE) {
+                h->failure = FD_HEALTH_LAG;
+            }
+        } else {
+            *run = 0;
+        }
+    }
+    h->history[h->samples % FD_HEALTH_MAX_LAG] = sample;
     /* APT (§4.4.2): the window's first sample reappearing C times fails. */
     if (h->apt_seen == 0u) {
         h->apt_value = sample;

@@ -610,6 +610,179 @@ static void test_emulation_banner_and_null_config(void **state)
     assert_non_null(strstr(b.text, "*** EMULATION ONLY"));
 }
 
+/* ---- the fault matrix (docs/RELIABILITY.md) ---- */
+
+typedef enum fault_phase {
+    PHASE_STARTUP,      /* inside the power-on start-up tests */
+    PHASE_RESEED,       /* from a SHUFFLE's DRBG reseed on */
+    PHASE_FULL_SHUFFLE  /* in the middle of a 432-card full-entropy SHUFFLE */
+} fault_phase;
+
+typedef struct fault_case {
+    const char *name;
+    fault_phase phase;
+    fake_trng_mode mode;        /* the source after onset (RANDOM: read errors only) */
+    uint8_t value;
+    size_t pattern_len;
+    unsigned p1_per_mille;
+    fd_status read_error;       /* FD_OK: none */
+    uint64_t error_every;       /* 0: once */
+    const char *reason;         /* in the ERR reply */
+    uint32_t bound;             /* documented worst case, faulty samples read before detection */
+    bool persists;              /* SELFTEST must fail until healed (a biased source
+                                 * can pass 1,024 start-up samples: the APT only
+                                 * counts each window's first value) */
+} fault_case;
+
+static const uint8_t matrix_pattern[3] = {0x3C, 0x96, 0xE1};
+
+static const fault_case fault_matrix[] = {
+    {"stuck at 0", PHASE_RESEED, FAKE_TRNG_STUCK, 0x00, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
+    {"stuck at 1", PHASE_RESEED, FAKE_TRNG_STUCK, 0xFF, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
+    {"pattern, period 3", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 3, 0, FD_OK, 0, "(repeating pattern)", 15, true},
+    {"bias P(1) = 0.9", PHASE_RESEED, FAKE_TRNG_BIASED, 0, 0, 900, FD_OK, 0, "health test failed", 20480, false},
+    {"intermittent HW error", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 97, "hardware error", 0, true},
+    {"timeout", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0, false},
+    {"stuck during start-up", PHASE_STARTUP, FAKE_TRNG_STUCK, 0x42, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
+    {"HW error during start-up", PHASE_STARTUP, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 0, "hardware error", 0, false},
+    {"stuck mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_STUCK, 0x00, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
+    {"bias mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_BIASED, 0, 0, 900, FD_OK, 0, "health test failed", 20480, false},
+    {"HW error mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 0, "hardware error", 0, false},
+    {"timeout mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0, false},
+};
+
+/* Make the source go bad from sample number `onset` (1-based) on. */
+static void inject(const fault_case *fc, uint64_t onset)
+{
+    if (fc->read_error != FD_OK) {
+        trng.fault_at = onset;
+        trng.fault_every = fc->error_every;
+        trng.fault_status = fc->read_error;
+    } else {
+        trng.switch_at = onset - 1u; /* switch_at counts samples already delivered */
+        trng.later_mode = fc->mode;
+        trng.value = fc->value;
+        trng.pattern = matrix_pattern;
+        trng.pattern_len = fc->pattern_len;
+        trng.p1_per_mille = fc->p1_per_mille;
+    }
+}
+
+static void heal(void)
+{
+    trng.fault_at = 0;
+    trng.switch_at = 0;
+    trng.mode = FAKE_TRNG_RANDOM;
+}
+
+/* Faulty samples read up to and including the one that failed a health
+ * test (the health tests restart with the start-up tests: at power-on,
+ * sample 1 of the fake source is the tests' sample 1). Read errors: 0. */
+static uint32_t detection_latency(const fault_case *fc, uint64_t onset)
+{
+    if (fc->read_error != FD_OK) {
+        return 0;
+    }
+    assert_int_equal(dealer.entropy.health.failure != FD_HEALTH_NONE, true);
+    return (uint32_t)(dealer.entropy.health.failed_at_sample - onset + 1u);
+}
+
+/* One row: the fault is seen within its bound, the dealer fails closed,
+ * nothing is dealt from the affected shuffle, and only a passing SELFTEST
+ * (once the source is good again) brings dealing back. */
+static uint32_t run_fault_case(const fault_case *fc, uint64_t seed, unsigned detected_by[4])
+{
+    restarts = 0;
+    restart_result = FD_OK;
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, seed);
+    uint64_t onset = 0;
+    const char *r;
+    char want[96];
+    (void)snprintf(want, sizeof want, "ERR entropy ");
+    if (fc->phase == PHASE_STARTUP) {
+        onset = 200;
+        inject(fc, onset);
+        const fd_dealer_config cfg = {fake_trng_read, fake_restart, &trng, {11, 512, 177, 1024}, 160,
+                                      FD_DRBG_CHACHA20, "test", "fake", false};
+        assert_int_not_equal(fd_dealer_init(&dealer, &cfg), FD_OK);
+        r = cmd("SHUFFLE");
+    } else {
+        assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+        trng.prng = seed;
+        if (fc->phase == PHASE_FULL_SHUFFLE) {
+            assert_reply_starts(cmd("NEW french 8 2"), "OK NEW");
+        }
+        assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+        assert_reply_starts(cmd("DEAL 5"), "OK DEAL");
+        onset = trng.delivered + (fc->phase == PHASE_FULL_SHUFFLE ? 700u : 1u);
+        inject(fc, onset);
+        /* pooled blocks from windows that passed before the onset may serve a
+         * few reseeds; the first SHUFFLE that reads the source must fail */
+        r = cmd(fc->phase == PHASE_FULL_SHUFFLE ? "SHUFFLE full" : "SHUFFLE");
+        for (int i = 0; i < 64 && starts_with(r, "OK SHUFFLE"); i++) {
+            assert_reply_starts(cmd("DEAL 1"), "OK DEAL");
+            r = cmd("SHUFFLE");
+        }
+    }
+    assert_reply_starts(r, "ERR entropy ");
+    assert_non_null(strstr(r, fc->reason));
+    assert_true(dealer.fault);
+    assert_false(dealer.shoe.shuffled);
+    const uint32_t latency = detection_latency(fc, onset);
+    detected_by[fc->read_error != FD_OK ? 0u : (unsigned)dealer.entropy.health.failure]++;
+    assert_true(latency <= fc->bound);
+    assert_non_null(strstr(cmd("STATUS"), " left=0 "));
+    assert_non_null(strstr(cmd("STATUS"), " entropy=fault "));
+    assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
+    assert_reply_starts(cmd("BURN"), "ERR entropy ");
+    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    if (fc->persists) {
+        assert_reply_starts(cmd("SELFTEST"), "ERR entropy ");
+    }
+    heal();
+    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy "); /* latched: healing alone is not enough */
+    assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST kat=pass startup=pass");
+    assert_reply_starts(cmd("DEAL 1"), "ERR state");
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    assert_reply_starts(cmd("DEAL 1"), "OK DEAL");
+    return latency;
+}
+
+static void test_fault_matrix(void **state)
+{
+    (void)state;
+    const char *env = getenv("FD_FAULT_SEEDS");
+    const unsigned seeds = env != NULL ? (unsigned)strtoul(env, NULL, 10) : 200u;
+    printf("| fault | when | reply contains | caught by | bound (samples) | latency min / mean / max over %u seeds |\n",
+           seeds);
+    printf("|---|---|---|---|---|---|\n");
+    static const char *const phases[] = {"start-up", "SHUFFLE reseed", "mid full-entropy SHUFFLE"};
+    for (size_t i = 0; i < sizeof fault_matrix / sizeof fault_matrix[0]; i++) {
+        const fault_case *fc = &fault_matrix[i];
+        uint32_t lo = UINT32_MAX;
+        uint32_t hi = 0;
+        uint64_t sum = 0;
+        unsigned detected_by[4] = {0};
+        for (unsigned s = 0; s < seeds; s++) {
+            const uint32_t l = run_fault_case(fc, 1000u + s, detected_by);
+            lo = l < lo ? l : lo;
+            hi = l > hi ? l : hi;
+            sum += l;
+        }
+        char by[64];
+        if (detected_by[0] > 0u) {
+            (void)snprintf(by, sizeof by, "driver (read error)");
+        } else {
+            (void)snprintf(by, sizeof by, "%s%s%s", detected_by[FD_HEALTH_RCT] ? "RCT " : "",
+                           detected_by[FD_HEALTH_APT] ? "APT " : "", detected_by[FD_HEALTH_LAG] ? "lag " : "");
+            by[strlen(by) - 1u] = '\0';
+        }
+        printf("| %s | %s | `%s` | %s | %u | %u / %.1f / %u |\n", fc->name, phases[fc->phase], fc->reason, by,
+               fc->bound, lo, (double)sum / seeds, hi);
+    }
+}
+
 /* ---- a long random session ---- */
 
 typedef struct model {
@@ -817,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_fault_during_reseed_and_timeouts),
         cmocka_unit_test(test_selftest_restarts_the_source),
         cmocka_unit_test(test_fault_at_power_on),
+        cmocka_unit_test(test_fault_matrix),
         cmocka_unit_test(test_emulation_banner_and_null_config),
         cmocka_unit_test(test_long_random_session),
     };

@@ -70,21 +70,32 @@ static void test_stuck_detected_at_rct_cutoff(void **state)
     }
 }
 
-/* A short repeating pattern evades the RCT; the APT sees the window's first
- * value C times: with period 2 at sample 2C - 1. */
-static void test_pattern_detected_by_apt(void **state)
+/* A short repeating pattern evades the RCT, and with 3 or more distinct
+ * values the APT too (512/3 < 177 at H = 2). The lag test sees every
+ * sample equal the one p back: period p fails at sample p + LAG_CUTOFF - 1.
+ * Period 9 is beyond it: that limit is stated, and tested, here. */
+static void test_patterns_detected_by_lag_test(void **state)
 {
     (void)state;
-    static const uint8_t pattern[2] = {0x5A, 0xA5};
-    fake_trng t;
-    fake_trng_init(&t, FAKE_TRNG_PATTERN, 1);
-    t.pattern = pattern;
-    t.pattern_len = 2;
-    fd_health h;
-    assert_int_equal(fd_health_init(&h, &h2), FD_OK);
-    feed_until_fail(&h, &t, 10000);
-    assert_int_equal(h.failure, FD_HEALTH_APT);
-    assert_int_equal(h.failed_at_sample, 2u * h2.apt_cutoff - 1u);
+    static const uint8_t pattern[9] = {0x5A, 0xA5, 0x3C, 0xC3, 0x0F, 0xF0, 0x66, 0x99, 0x11};
+    const uint32_t matches_to_fail = FD_HEALTH_LAG_CUTOFF(h2.rct_cutoff) - 1u;
+    assert_int_equal(FD_HEALTH_LAG_CUTOFF(11u), 13u);
+    assert_int_equal(FD_HEALTH_LAG_CUTOFF(21u), 24u);
+    for (size_t period = 2; period <= 9u; period++) {
+        fake_trng t;
+        fake_trng_init(&t, FAKE_TRNG_PATTERN, 1);
+        t.pattern = pattern;
+        t.pattern_len = period;
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+        feed_until_fail(&h, &t, 10000);
+        if (period <= FD_HEALTH_MAX_LAG) {
+            assert_int_equal(h.failure, FD_HEALTH_LAG);
+            assert_int_equal(h.failed_at_sample, period + matches_to_fail);
+        } else {
+            assert_int_equal(h.failure, FD_HEALTH_NONE);
+        }
+    }
 }
 
 /* Bits with P(1) = 0.9: the byte 0xFF has probability 0.43, far above the
@@ -371,7 +382,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_health_config_checked),
         cmocka_unit_test(test_stuck_detected_at_rct_cutoff),
-        cmocka_unit_test(test_pattern_detected_by_apt),
+        cmocka_unit_test(test_patterns_detected_by_lag_test),
         cmocka_unit_test(test_bias_detected),
         cmocka_unit_test(test_healthy_source_passes_long_run),
         cmocka_unit_test(test_pipeline_needs_startup_and_delivers),

@@ -22,8 +22,19 @@ typedef struct fd_health_config {
 typedef enum fd_health_failure {
     FD_HEALTH_NONE = 0,
     FD_HEALTH_RCT = 1,
-    FD_HEALTH_APT = 2
+    FD_HEALTH_APT = 2,
+    FD_HEALTH_LAG = 3 /* a repeating pattern of period 2..FD_HEALTH_MAX_LAG */
 } fd_health_failure;
+
+/* Lag test (ours, on top of SP 800-90B §4.4, as §4.5 allows): the RCT is a
+ * run of lag-1 matches; this counts runs of x[i] == x[i-p] for p = 2..8 and
+ * fails at FD_HEALTH_LAG_CUTOFF(C) - 1 consecutive matches, so a stuck
+ * short cycle (period-3 patterns evade both approved tests at H = 2) is
+ * caught within p + that many samples. The cutoff adds ceil(3 (C-1) / 20)
+ * to the RCT's C: about 3 / H more matches, a factor 2^-3 that pays for the
+ * seven extra lags, keeping the false-alarm rate near the RCT's 2^-20. */
+#define FD_HEALTH_MAX_LAG 8u
+#define FD_HEALTH_LAG_CUTOFF(rct_cutoff) ((rct_cutoff) + (3u * ((rct_cutoff) - 1u) + 19u) / 20u)
 
 typedef struct fd_health {
     fd_health_config cfg;
@@ -32,6 +43,8 @@ typedef struct fd_health {
     uint8_t apt_value;
     uint16_t apt_matches;
     uint16_t apt_seen; /* samples of the current window so far; 0 = at a boundary */
+    uint8_t history[FD_HEALTH_MAX_LAG];     /* sample s at history[s % MAX_LAG] */
+    uint16_t lag_run[FD_HEALTH_MAX_LAG - 1u]; /* consecutive matches at lag 2.. */
     fd_health_failure failure;
     uint32_t samples;          /* fed since init */
     uint32_t failed_at_sample; /* 1-based index of the sample that failed */
@@ -42,7 +55,8 @@ typedef struct fd_health {
  * or not a whole number of windows). */
 fd_status fd_health_init(fd_health *h, const fd_health_config *cfg);
 
-/* Run both tests on one sample. FD_OK, or FD_ERR_HEALTH once failed. */
+/* Run the RCT, the APT and the lag test on one sample. FD_OK, or
+ * FD_ERR_HEALTH once failed (latched). */
 fd_status fd_health_feed(fd_health *h, uint8_t sample);
 
 /* True when the last APT window is complete (nothing pending in it). */
