@@ -1,5 +1,7 @@
 #include "perm.h"
 
+#include <string.h>
+
 #include "fairdeal/bounded.h"
 
 uint32_t test_factorial(unsigned n)
@@ -59,17 +61,24 @@ bool test_perm_is_single_cycle(const uint8_t *order, size_t n)
     return len == n;
 }
 
-fd_status test_naive_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
+fd_status test_naive_shuffle(void *base, size_t n, size_t size, const fd_rng *rng)
 {
+    uint8_t *a = base;
+    uint8_t tmp[16];
+    if (size > sizeof tmp) {
+        return FD_ERR_ELEM_SIZE;
+    }
     for (size_t i = 0; i < n; i++) {
         uint32_t j;
         fd_status st = fd_uniform_u32(rng, (uint32_t)n, &j);
         if (st != FD_OK) {
             return st;
         }
-        uint8_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
+        memcpy(tmp, a + i * size, size);
+        memcpy(a + i * size, a + (size_t)j * size, size);
+        memcpy(a + (size_t)j * size, tmp, size);
     }
     return FD_OK;
 }
+
+fd_status test_naive_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng) { return test_naive_shuffle(a, n, 1, rng); }
