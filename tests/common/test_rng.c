@@ -27,6 +27,17 @@ fd_rng test_script_rng_init(test_script_rng *s, const uint8_t *bytes, size_t len
     return (fd_rng){script_fill, s, NULL};
 }
 
+fd_status test_entropy_block(void *ctx, uint8_t out[32])
+{
+    test_entropy_source *s = ctx;
+    s->calls++;
+    if (s->fail_on != 0u && s->calls >= s->fail_on) {
+        return s->failure;
+    }
+    memset(out, (int)(s->calls & 0xFFu), 32);
+    return FD_OK;
+}
+
 uint32_t test_word_for(uint32_t j, uint32_t bound)
 {
     return (uint32_t)((((uint64_t)j << 33) + (1ull << 32)) / (2u * (uint64_t)bound));

@@ -33,6 +33,17 @@ size_t test_words_for_batches(const uint32_t *j, const uint32_t *bounds, size_t 
 /* Store words little-endian into bytes (4 per word), as fd_rng_u32 reads. */
 void test_words_to_bytes(const uint32_t *words, size_t count, uint8_t *bytes);
 
+/* A full-entropy block source for fd_drbg (an fd_entropy_fn): block number
+ * `calls` is that byte repeated; from call fail_on on (0 = never) it returns
+ * `failure` instead. */
+typedef struct test_entropy_source {
+    unsigned calls;
+    unsigned fail_on;
+    fd_status failure;
+} test_entropy_source;
+
+fd_status test_entropy_block(void *ctx, uint8_t out[32]);
+
 /* splitmix64: fast, deterministic, NOT cryptographic. */
 typedef struct test_prng {
     uint64_t state;

@@ -14,6 +14,7 @@
 #include "fairdeal/util.h"
 #include "fake_trng.h"
 #include "fuzz_support.h"
+#include "test_dealer_config.h"
 
 typedef struct capture {
     char text[8192];
@@ -43,17 +44,7 @@ static fake_trng pristine_trng[2];
 static void make_pristine(unsigned i, fd_drbg_kind kind)
 {
     fake_trng_init(&trng, FAKE_TRNG_RANDOM, 0x5eed + i);
-    const fd_dealer_config cfg = {
-        .read_samples = fake_trng_read,
-        .restart_source = restart_ok,
-        .read_ctx = &trng,
-        .health = {11, 512, 177, 1024}, /* H = 2 bits per sample, as on microbit */
-        .samples_per_block = 160,
-        .drbg_kind = kind,
-        .board = "fuzz",
-        .trng_name = "fake",
-        .emulation_only = false,
-    };
+    const fd_dealer_config cfg = test_dealer_config(&trng, restart_ok, kind);
     FUZZ_CHECK(fd_dealer_init(&pristine[i], &cfg) == FD_OK);
     pristine_trng[i] = trng;
 }

@@ -14,6 +14,7 @@
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/sha256.h"
 #include "fuzz_support.h"
+#include "test_rng.h"
 
 #define MAX_REQUEST (FD_HMAC_DRBG_MAX_REQUEST + 2u)
 
@@ -140,30 +141,11 @@ static void run_mechanism(mechanism *m, fuzz_input *in, fd_sha256_ctx *transcrip
     }
 }
 
-/* fd_drbg's source: full-entropy blocks, failing on the call the input says. */
-typedef struct source {
-    unsigned calls;
-    unsigned fail_on;
-    fd_status failure;
-} source;
-
-static fd_status source_get(void *ctx, uint8_t block[32])
-{
-    source *s = ctx;
-    s->calls++;
-    if (s->fail_on != 0u && s->calls >= s->fail_on) {
-        return s->failure;
-    }
-    for (unsigned i = 0; i < 32u; i++) {
-        block[i] = (uint8_t)(s->calls * 131u + i);
-    }
-    return FD_OK;
-}
-
 static void run_policy(fuzz_input *in, fd_sha256_ctx *transcript)
 {
     static fd_drbg d;
-    source src = {0, fuzz_u8(in) % 40u, (fuzz_u8(in) & 1u) != 0u ? FD_ERR_HEALTH : FD_ERR_TRNG_TIMEOUT};
+    /* the source fails from the call the input says on */
+    test_entropy_source src = {0, fuzz_u8(in) % 40u, (fuzz_u8(in) & 1u) != 0u ? FD_ERR_HEALTH : FD_ERR_TRNG_TIMEOUT};
     memset(&d, 0, sizeof d);
     bool instantiated = false;
     while (fuzz_left(in) > 0u) {
@@ -178,7 +160,7 @@ static void run_policy(fuzz_input *in, fd_sha256_ctx *transcript)
                 .reseed_interval = interval_from(fuzz_u8(in)),
                 .reseed_bytes = (uint32_t)fuzz_u8(in) * 8u,
             };
-            const fd_status st = fd_drbg_instantiate(&d, &cfg, source_get, &src, material, input_len(in) % 48u);
+            const fd_status st = fd_drbg_instantiate(&d, &cfg, test_entropy_block, &src, material, input_len(in) % 48u);
             const bool cfg_ok = (cfg.kind == FD_DRBG_HMAC_SHA256 || cfg.kind == FD_DRBG_CHACHA20) &&
                                 cfg.reseed_interval != 0u && cfg.reseed_interval <= FD_HMAC_DRBG_MAX_RESEED_INTERVAL;
             if (!cfg_ok) {

@@ -13,6 +13,7 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/sha256.h"
+#include "test_rng.h"
 #include "fairdeal/util.h"
 #include "hmac_drbg_vectors.h"
 
@@ -302,35 +303,18 @@ static void test_chacha_drbg_state_machine(void **state)
     assert_int_equal(fd_chacha_drbg_generate(&a, out, 16, NULL, 0), FD_ERR_NOT_READY);
 }
 
-/* A counting entropy source for the unified interface. */
-typedef struct counting_source {
-    unsigned calls;
-    unsigned fail_on;
-} counting_source;
-
-static fd_status counting_entropy(void *ctx, uint8_t out[32])
-{
-    counting_source *s = ctx;
-    s->calls++;
-    if (s->fail_on != 0u && s->calls >= s->fail_on) {
-        return FD_ERR_HEALTH;
-    }
-    memset(out, (int)s->calls, 32);
-    return FD_OK;
-}
-
 static void test_unified_drbg_policy(void **state)
 {
     (void)state;
     const fd_drbg_kind kinds[2] = {FD_DRBG_HMAC_SHA256, FD_DRBG_CHACHA20};
     for (int k = 0; k < 2; k++) {
-        counting_source src = {0, 0};
+        test_entropy_source src = {0, 0, FD_ERR_HEALTH};
         fd_drbg d;
         memset(&d, 0, sizeof d);
         fd_drbg_config cfg = {kinds[k], false, 3, 0};
         uint8_t out[100];
         assert_int_equal(fd_drbg_generate(&d, out, 10), FD_ERR_NOT_READY);
-        assert_int_equal(fd_drbg_instantiate(&d, &cfg, counting_entropy, &src, NULL, 0), FD_OK);
+        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &src, NULL, 0), FD_OK);
         assert_int_equal(src.calls, 2); /* entropy input + nonce */
         for (int i = 0; i < 3; i++) {
             assert_int_equal(fd_drbg_generate(&d, out, 10), FD_OK);
@@ -361,7 +345,7 @@ static void test_unified_drbg_policy(void **state)
         fd_drbg_uninstantiate(&d);
         assert_int_equal(fd_drbg_generate(&d, out, 10), FD_ERR_NOT_READY);
         fd_drbg_config bad = {(fd_drbg_kind)9, false, 3, 0};
-        assert_int_equal(fd_drbg_instantiate(&d, &bad, counting_entropy, &src, NULL, 0), FD_ERR_TOO_LARGE);
+        assert_int_equal(fd_drbg_instantiate(&d, &bad, test_entropy_block, &src, NULL, 0), FD_ERR_TOO_LARGE);
     }
 }
 

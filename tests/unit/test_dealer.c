@@ -17,6 +17,7 @@
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
 #include "fake_trng.h"
+#include "test_dealer_config.h"
 
 /* ---- harness ---- */
 
@@ -49,23 +50,25 @@ static fd_status fake_restart(void *ctx)
     return restart_result;
 }
 
-static fd_status start_dealer(fd_drbg_kind kind, fake_trng_mode mode)
+/* A fresh fake source, then (separately, so a fault can be placed before
+ * power-on) the dealer's init over it. */
+static void prepare_source(fake_trng_mode mode)
 {
     restarts = 0;
     restart_result = FD_OK;
     fake_trng_init(&trng, mode, 0x5eed);
-    const fd_dealer_config cfg = {
-        .read_samples = fake_trng_read,
-        .restart_source = fake_restart,
-        .read_ctx = &trng,
-        .health = {11, 512, 177, 1024}, /* H = 2 bits per sample, as on microbit */
-        .samples_per_block = 160,
-        .drbg_kind = kind,
-        .board = "test",
-        .trng_name = "fake",
-        .emulation_only = false,
-    };
+}
+
+static fd_status init_dealer(fd_drbg_kind kind)
+{
+    const fd_dealer_config cfg = test_dealer_config(&trng, fake_restart, kind);
     return fd_dealer_init(&dealer, &cfg);
+}
+
+static fd_status start_dealer(fd_drbg_kind kind, fake_trng_mode mode)
+{
+    prepare_source(mode);
+    return init_dealer(kind);
 }
 
 /* Feed raw bytes; return what the dealer wrote. */
@@ -692,19 +695,14 @@ static uint32_t detection_latency(const fault_case *fc, uint64_t onset)
  * (once the source is good again) brings dealing back. */
 static uint32_t run_fault_case(const fault_case *fc, uint64_t seed, unsigned detected_by[4])
 {
-    restarts = 0;
-    restart_result = FD_OK;
-    fake_trng_init(&trng, FAKE_TRNG_RANDOM, seed);
     uint64_t onset = 0;
     const char *r;
-    char want[96];
-    (void)snprintf(want, sizeof want, "ERR entropy ");
     if (fc->phase == PHASE_STARTUP) {
+        prepare_source(FAKE_TRNG_RANDOM);
+        trng.prng = seed;
         onset = 200;
         inject(fc, onset);
-        const fd_dealer_config cfg = {fake_trng_read, fake_restart, &trng, {11, 512, 177, 1024}, 160,
-                                      FD_DRBG_CHACHA20, "test", "fake", false};
-        assert_int_not_equal(fd_dealer_init(&dealer, &cfg), FD_OK);
+        assert_int_not_equal(init_dealer(FD_DRBG_CHACHA20), FD_OK);
         r = cmd("SHUFFLE");
     } else {
         assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
