@@ -14,14 +14,22 @@ cmake --preset host >/dev/null
 cmake --build --preset host --target fairness fairdeal-tool
 out=build/fairness
 rm -rf "$out" && mkdir -p "$out" docs/fairness
-build/host/tests/fairness --full --seed "$seed" --out "$out"
-for dat in "$out"/articles_*.dat; do
-  name=$(basename "$dat" .dat)
-  gnuplot -e "datafile='$dat'; outfile='docs/fairness/$name.png'; title='$name'" tests/stats/articles.gp
-done
 battery=full
 [ "${SKIP_DIEHARDER_ALL:-0}" = 1 ] && battery=quick
-tests/stats/batteries.sh $battery build/host/bin/fairdeal-tool "$out/batteries.md"
+# The batteries (mostly dieharder -a) run alongside the harness.
+tests/stats/batteries.sh $battery build/host/bin/fairdeal-tool "$out/batteries.md" & batteries_pid=$!
+harness_status=0
+build/host/tests/fairness --full --seed "$seed" --out "$out" || harness_status=$?
+rm -f docs/fairness/*.png
+for dat in "$out"/articles_*.dat; do
+  name=$(basename "$dat" .dat)
+  cards=$(echo "$name" | sed 's/articles_n\([0-9]*\)_.*/\1/')
+  shuffles=$(echo "$name" | sed 's/.*_//')
+  gnuplot -e "datafile='$dat'; outfile='docs/fairness/$name.png'; title='$cards cards, $shuffles shuffles: count per order'" \
+    tests/stats/articles.gp
+done
+batteries_status=0
+wait $batteries_pid || batteries_status=$?
 {
   cat tests/stats/FAIRNESS.head.md
   echo
@@ -39,4 +47,5 @@ tests/stats/batteries.sh $battery build/host/bin/fairdeal-tool "$out/batteries.m
   echo
   cat "$out/batteries.md"
 } >docs/FAIRNESS.md
-echo "wrote docs/FAIRNESS.md"
+echo "wrote docs/FAIRNESS.md (harness exit $harness_status, batteries exit $batteries_status)"
+[ "$harness_status" = 0 ] && [ "$batteries_status" = 0 ]
