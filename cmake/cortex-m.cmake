@@ -5,7 +5,7 @@ if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_C_COMPILER MATCHES "arm-n
 endif()
 
 add_compile_options(${FD_BOARD_CPU_FLAGS} -ffreestanding -ffunction-sections -fdata-sections
-  -fstack-usage -Os -g)
+  -fstack-usage -Os -g -fbuiltin)
 add_compile_definitions(FD_TARGET_CORTEX_M=1)
 add_link_options(${FD_BOARD_CPU_FLAGS} -nostartfiles --specs=nano.specs
   -Wl,--gc-sections -Wl,--print-memory-usage)

@@ -1,41 +1,70 @@
 #include "fairdeal/bounded.h"
 
+#include "word.h"
+
+/* (hi, lo) = low * bound: the digit above `width` bits, and the new low
+ * part below them in *low. */
+FD_HOT_INLINE uint32_t split_digit(uint32_t hi, uint32_t lo, unsigned width, uint32_t *low)
+{
+    if (width >= 32u) {
+        *low = lo;
+        return hi;
+    }
+    *low = lo & ((1u << width) - 1u);
+    return (hi << (32u - width)) | (lo >> width);
+}
+
+/* Lemire's test on the final low part of word * product: reject the
+ * (2^width mod product) words whose low part is below that remainder. Only
+ * a low part below the product can be one, so the division is paid only
+ * then. A product of exactly 2^width (span 0) rejects nothing. */
+static bool low_accepted(uint32_t low, uint32_t product, unsigned width)
+{
+    if (low >= product) {
+        return true;
+    }
+    const uint32_t span = (width >= 32u ? 0u : (1u << width)) - product; /* 2^width - product */
+    return low >= span % product;
+}
+
 bool fd_lemire_map(uint32_t word, uint32_t bound, unsigned width, uint32_t *out)
 {
-    const uint64_t mask = (width >= 32u) ? 0xFFFFFFFFu : ((1u << width) - 1u);
-    const uint64_t product = (uint64_t)word * bound;
-    const uint64_t low = product & mask;
-    if (low < bound) {
-        /* (2^width - bound) mod bound: the count of words that would make
-         * the high half non-uniform; only here do we pay for a division. */
-        const uint64_t threshold = ((mask + 1u) - bound) % bound;
-        if (low < threshold) {
-            return false;
-        }
+    uint32_t lo;
+    const uint32_t hi = fd_mul_wide(word, bound, &lo);
+    uint32_t low;
+    const uint32_t value = split_digit(hi, lo, width, &low);
+    if (!low_accepted(low, bound, width)) {
+        return false;
     }
-    *out = (uint32_t)(product >> width);
+    *out = value;
     return true;
 }
 
-bool fd_batch_map(uint32_t word, const uint32_t *bounds, size_t count, uint64_t product, unsigned width,
-                  uint32_t *out)
+bool fd_batch_map(uint32_t word, uint32_t first_bound, size_t count, unsigned width, uint16_t *out)
 {
-    const uint64_t mask = (width >= 32u) ? 0xFFFFFFFFu : ((1u << width) - 1u);
-    /* r * bounds[0] * ... * bounds[i] in mixed radix: each high part is one
-     * digit of floor(word * product / 2^width), most significant first. */
-    uint64_t low = word;
-    for (size_t i = 0; i < count; i++) {
-        const uint64_t m = low * bounds[i];
-        out[i] = (uint32_t)(m >> width);
-        low = m & mask;
-    }
-    if (low < product) {
-        const uint64_t threshold = ((mask + 1u) - product) % product;
-        if (low < threshold) {
-            return false;
+    /* word * first_bound * (first_bound - 1) * ... in mixed radix: each high
+     * part is one digit of floor(word * product / 2^width), most
+     * significant first. The width-32 loop is the shuffles' hot path. */
+    uint32_t low = word;
+    uint32_t bound = first_bound;
+    uint32_t product = 1;
+    uint16_t *const end = out + count;
+    if (width >= 32u) {
+        while (out < end) {
+            uint32_t lo;
+            *out++ = (uint16_t)fd_mul_wide_small(low, bound, &lo);
+            low = lo;
+            product *= bound--;
+        }
+    } else {
+        while (out < end) {
+            uint32_t lo;
+            const uint32_t hi = fd_mul_wide_small(low, bound, &lo);
+            *out++ = (uint16_t)split_digit(hi, lo, width, &low);
+            product *= bound--;
         }
     }
-    return true;
+    return low_accepted(low, product, width);
 }
 
 fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out)

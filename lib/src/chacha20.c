@@ -3,11 +3,8 @@
 #include <string.h>
 
 #include "fairdeal/sha256.h"
-
-static uint32_t load32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
+#include "fairdeal/util.h"
+#include "word.h"
 
 static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
 
@@ -19,17 +16,9 @@ static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)
         (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
     } while (0)
 
-void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
-                       uint8_t out[64])
+/* The block function on words: out = 20 rounds of in, plus in. */
+static void block_words(const uint32_t in[16], uint32_t out[16])
 {
-    uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
-    for (size_t i = 0; i < 8u; i++) {
-        in[4u + i] = load32(key + 4u * i);
-    }
-    in[12] = counter;
-    for (size_t i = 0; i < 3u; i++) {
-        in[13u + i] = load32(nonce + 4u * i);
-    }
     uint32_t x[16];
     memcpy(x, in, sizeof x);
     for (unsigned r = 0; r < 10u; r++) {
@@ -43,13 +32,31 @@ void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t no
         QUARTER(x[3], x[4], x[9], x[14]);
     }
     for (size_t i = 0; i < 16u; i++) {
-        uint32_t v = x[i] + in[i];
-        out[4u * i] = (uint8_t)v;
-        out[4u * i + 1u] = (uint8_t)(v >> 8);
-        out[4u * i + 2u] = (uint8_t)(v >> 16);
-        out[4u * i + 3u] = (uint8_t)(v >> 24);
+        out[i] = x[i] + in[i];
     }
     fd_wipe(x, sizeof x);
+}
+
+/* "expand 32-byte k" */
+#define CHACHA_CONSTANTS 0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u
+
+void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
+                       uint8_t out[64])
+{
+    uint32_t in[16] = {CHACHA_CONSTANTS};
+    for (size_t i = 0; i < 8u; i++) {
+        in[4u + i] = fd_load_le32(key + 4u * i);
+    }
+    in[12] = counter;
+    for (size_t i = 0; i < 3u; i++) {
+        in[13u + i] = fd_load_le32(nonce + 4u * i);
+    }
+    uint32_t words[16];
+    block_words(in, words);
+    for (size_t i = 0; i < 16u; i++) {
+        fd_store_le32(out + 4u * i, words[i]);
+    }
+    fd_wipe(words, sizeof words);
     fd_wipe(in, sizeof in);
 }
 
@@ -63,13 +70,21 @@ static void derive_key(fd_chacha_drbg *d, uint8_t op, bool chain, const uint8_t 
     fd_sha256_init(&h);
     fd_sha256_update(&h, drbg_tag, sizeof drbg_tag - 1u);
     fd_sha256_update(&h, &op, 1);
+    uint8_t key[32];
     if (chain) {
-        fd_sha256_update(&h, d->key, sizeof d->key);
+        for (size_t i = 0; i < 8u; i++) {
+            fd_store_le32(key + 4u * i, d->key[i]);
+        }
+        fd_sha256_update(&h, key, sizeof key);
     }
     fd_sha256_update(&h, a, a_len);
     fd_sha256_update(&h, b, b_len);
     fd_sha256_update(&h, c, c_len);
-    fd_sha256_final(&h, d->key);
+    fd_sha256_final(&h, key);
+    for (size_t i = 0; i < 8u; i++) {
+        d->key[i] = fd_load_le32(key + 4u * i);
+    }
+    fd_wipe(key, sizeof key);
     /* Bytes buffered under the old key must never be served. */
     fd_wipe(d->buffer, sizeof d->buffer);
     d->pos = FD_CHACHA_DRBG_BUFFER;
@@ -77,13 +92,41 @@ static void derive_key(fd_chacha_drbg *d, uint8_t op, bool chain, const uint8_t 
 
 static void refill(fd_chacha_drbg *d)
 {
-    static const uint8_t zero_nonce[12] = {0};
+    uint32_t in[16] = {CHACHA_CONSTANTS}; /* nonce 0 */
+    memcpy(in + 4, d->key, sizeof d->key);
     for (size_t blk = 0; blk < FD_CHACHA_DRBG_BLOCKS; blk++) {
-        fd_chacha20_block(d->key, (uint32_t)blk, zero_nonce, d->buffer + 64u * blk);
+        in[12] = (uint32_t)blk;
+        block_words(in, d->buffer + 16u * blk);
     }
     memcpy(d->key, d->buffer, sizeof d->key);
     fd_wipe(d->buffer, sizeof d->key);
+    fd_wipe(in, sizeof in);
     d->pos = sizeof d->key;
+}
+
+/* Hand out buffered bytes and zero each at once: whole words while the
+ * position is word-aligned, else one byte. */
+static void take(fd_chacha_drbg *d, uint8_t *out, size_t len)
+{
+    while (len > 0u) {
+        uint32_t *w = &d->buffer[d->pos / 4u];
+        const unsigned shift = 8u * (d->pos % 4u);
+        if (shift == 0u && len >= 4u) {
+            const size_t words = len / 4u;
+            for (size_t i = 0; i < words; i++) {
+                fd_store_le32(out + 4u * i, w[i]);
+                w[i] = 0;
+            }
+            d->pos = (uint16_t)(d->pos + 4u * words);
+            out += 4u * words;
+            len -= 4u * words;
+        } else {
+            *out++ = (uint8_t)(*w >> shift);
+            *w &= ~(0xFFu << shift);
+            d->pos++;
+            len--;
+        }
+    }
 }
 
 static bool input_ok(const uint8_t *p, size_t len) { return (p != NULL || len == 0u); }
@@ -152,13 +195,11 @@ fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, c
         if (d->pos >= FD_CHACHA_DRBG_BUFFER) {
             refill(d);
         }
-        size_t avail = FD_CHACHA_DRBG_BUFFER - d->pos;
-        size_t take = len < avail ? len : avail;
-        memcpy(out, d->buffer + d->pos, take);
-        fd_wipe(d->buffer + d->pos, take);
-        d->pos = (uint16_t)(d->pos + take);
-        out += take;
-        len -= take;
+        const size_t avail = FD_CHACHA_DRBG_BUFFER - d->pos;
+        const size_t part = len < avail ? len : avail;
+        take(d, out, part);
+        out += part;
+        len -= part;
     }
     d->reseed_counter++;
     return FD_OK;

@@ -1,5 +1,7 @@
 #include "fairdeal/rng.h"
 
+#include "word.h"
+
 fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out)
 {
     if (rng == NULL || rng->fill == NULL || out == NULL) {
@@ -10,6 +12,6 @@ fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out)
     if (st != FD_OK) {
         return st;
     }
-    *out = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+    *out = fd_load_le32(b);
     return FD_OK;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fairdeal/bounded.h"
+#include "word.h"
 
 /* Draws for bounds first_bound, first_bound-1, ..., first_bound-count+1,
  * each uniform in [0, bound). All draws happen before any element moves.
@@ -16,18 +17,26 @@
  * only the bits each bound needs. */
 #define GROUPS_PER_FILL 16u
 
-/* How many consecutive bounds first_bound, first_bound-1, ... (at most
- * count) fit one 32-bit word: their product, at most 2^32, in *product. */
-static size_t batch_size(uint32_t first_bound, size_t count, uint64_t *product)
+/* The greedy grouping: a group starting at bound b takes the most
+ * consecutive bounds b, b-1, ... whose product stays below 2^32 (at most b
+ * of them, and never more than count). That length, for b <= 65535, is
+ * min(b, 2 + the number of entries of batch_top that are >= b): entry i is
+ * the largest b whose group holds i + 3 bounds. Shuffles visit bounds in
+ * descending order, so the count of entries >= b only ever grows: a walk,
+ * not a search, and no multiplication to plan a group. */
+static const uint16_t batch_top[] = {1626, 257, 86, 42, 26, 19, 16, 14, 13, 12};
+#define BATCH_TOP_LEN (sizeof batch_top / sizeof batch_top[0])
+
+static size_t batch_len(uint32_t bound, size_t count, size_t *level)
 {
-    size_t k = 0;
-    uint64_t p = 1;
-    while (k < count && k < FD_BATCH_MAX && p * (first_bound - (uint32_t)k) <= 0x100000000ull) {
-        p *= first_bound - (uint32_t)k;
-        k++;
+    while (*level < BATCH_TOP_LEN && batch_top[*level] >= bound) {
+        (*level)++;
     }
-    *product = p;
-    return k;
+    size_t len = 2u + *level;
+    if (len > bound) {
+        len = bound;
+    }
+    return len < count ? len : count;
 }
 
 static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
@@ -45,13 +54,13 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
     }
     uint8_t words[4u * GROUPS_PER_FILL];
     uint8_t group_len[GROUPS_PER_FILL];
-    uint64_t group_product[GROUPS_PER_FILL];
+    size_t level = 0;
     size_t t = 0;
     while (t < count) {
         /* plan up to GROUPS_PER_FILL groups, fetch their words in one call */
         size_t groups = 0;
         for (size_t u = t; u < count && groups < GROUPS_PER_FILL; groups++) {
-            group_len[groups] = (uint8_t)batch_size(first_bound - (uint32_t)u, count - u, &group_product[groups]);
+            group_len[groups] = (uint8_t)batch_len(first_bound - (uint32_t)u, count - u, &level);
             u += group_len[groups];
         }
         fd_status st = rng->fill(rng->ctx, words, 4u * groups);
@@ -60,21 +69,12 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
         }
         for (size_t g = 0; g < groups; g++) {
             const size_t k = group_len[g];
-            uint32_t bounds[FD_BATCH_MAX];
-            for (size_t i = 0; i < k; i++) {
-                bounds[i] = first_bound - (uint32_t)(t + i);
-            }
-            const uint8_t *w = words + 4u * g;
-            uint32_t word = (uint32_t)w[0] | ((uint32_t)w[1] << 8) | ((uint32_t)w[2] << 16) | ((uint32_t)w[3] << 24);
-            uint32_t out[FD_BATCH_MAX];
-            while (!fd_batch_map(word, bounds, k, group_product[g], 32u, out)) {
+            uint32_t word = fd_load_le32(words + 4u * g);
+            while (!fd_batch_map(word, first_bound - (uint32_t)t, k, 32u, draws + t)) {
                 st = fd_rng_u32(rng, &word);
                 if (st != FD_OK) {
                     return st;
                 }
-            }
-            for (size_t i = 0; i < k; i++) {
-                draws[t + i] = (uint16_t)out[i];
             }
             t += k;
         }

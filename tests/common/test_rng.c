@@ -56,8 +56,10 @@ size_t test_words_for_batches(const uint32_t *j, const uint32_t *bounds, size_t 
             value = value * bounds[t + k] + j[t + k];
             k++;
         }
-        /* floor(word * product / 2^32) == value, low part mid-bucket */
-        words[n++] = (uint32_t)(((2u * value + 1u) << 31) / product);
+        /* the last word w with floor(w * product / 2^32) == value: its low
+         * part is at least 2^32 - product >= 2^32 mod product, so Lemire's
+         * test accepts it for any product */
+        words[n++] = (uint32_t)((((value + 1u) << 32) - 1u) / product);
         t += k;
     }
     return n;

@@ -192,21 +192,18 @@ static void fuzz_uniform(fuzz_input *in, const fd_rng *rng)
     /* the batched map agrees with its contract at every width */
     const unsigned w = 1u + fuzz_u8(in) % 32u;
     const uint32_t word = w == 32u ? fuzz_u32(in) : fuzz_u32(in) & ((1u << w) - 1u);
-    uint32_t bounds[FD_BATCH_MAX];
-    uint32_t outs[FD_BATCH_MAX];
+    const uint32_t first = 1u + (uint32_t)fuzz_u16(in) % 65535u;
+    uint16_t outs[FD_BATCH_MAX];
     size_t count = 0;
     uint64_t product = 1;
-    while (count < FD_BATCH_MAX && fuzz_left(in) > 0u) {
-        const uint32_t b = 1u + fuzz_u8(in) % 64u;
-        if (product * b > (1ull << w)) {
-            break;
-        }
-        product *= b;
-        bounds[count++] = b;
+    const size_t wanted = 1u + fuzz_u8(in) % FD_BATCH_MAX;
+    while (count < wanted && count < first && product * (first - count) <= (1ull << w)) {
+        product *= first - count;
+        count++;
     }
-    if (count > 0u && fd_batch_map(word, bounds, count, product, w, outs)) {
+    if (count > 0u && product < (1ull << 32) && fd_batch_map(word, first, count, w, outs)) {
         for (size_t i = 0; i < count; i++) {
-            FUZZ_CHECK(outs[i] < bounds[i]);
+            FUZZ_CHECK(outs[i] < first - i);
         }
     }
 }

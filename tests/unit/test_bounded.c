@@ -9,6 +9,7 @@
 
 #include "fairdeal/bounded.h"
 #include "test_rng.h"
+#include "word.h"
 
 /* Every word of the given width, every bound in [1, max_bound]: each output
  * must be reached by exactly floor(2^width / bound) accepted words, and the
@@ -48,10 +49,10 @@ static void test_exhaustive_width16_bounds_to_256(void **state)
     enumerate_width(16, 256);
 }
 
-/* Batched draws: for the bounds bounds[0..count) (product P <= 2^width),
- * every word of the width: each output tuple must come from exactly
- * floor(2^width / P) accepted words, rejected words must number exactly
- * 2^width mod P, and every digit must lie in its range. */
+/* Batched draws: for the descending bounds first, first-1, ... (count of
+ * them, product P <= 2^width), every word of the width: each output tuple
+ * must come from exactly floor(2^width / P) accepted words, rejected words
+ * must number exactly 2^width mod P, and every digit must lie in its range. */
 #if defined(FD_TARGET_CORTEX_M)
 #define BATCH_WIDTH 10u
 #else
@@ -59,26 +60,26 @@ static void test_exhaustive_width16_bounds_to_256(void **state)
 #endif
 static uint16_t tuple_counts[1u << BATCH_WIDTH];
 
-static void enumerate_batch(const uint32_t *bounds, size_t count, unsigned width)
+static void enumerate_batch(uint32_t first, size_t count, unsigned width)
 {
     uint64_t product = 1;
     for (size_t i = 0; i < count; i++) {
-        product *= bounds[i];
+        product *= first - i;
     }
     assert_true(product <= (1ull << width));
     memset(tuple_counts, 0, (size_t)product * sizeof tuple_counts[0]);
     const uint32_t words = 1u << width;
     uint32_t rejected = 0;
     for (uint32_t x = 0; x < words; x++) {
-        uint32_t out[FD_BATCH_MAX];
-        if (!fd_batch_map(x, bounds, count, product, width, out)) {
+        uint16_t out[FD_BATCH_MAX];
+        if (!fd_batch_map(x, first, count, width, out)) {
             rejected++;
             continue;
         }
         uint64_t tuple = 0;
         for (size_t i = 0; i < count; i++) {
-            assert_true(out[i] < bounds[i]);
-            tuple = tuple * bounds[i] + out[i];
+            assert_true(out[i] < first - i);
+            tuple = tuple * (first - i) + out[i];
         }
         tuple_counts[tuple]++;
     }
@@ -88,18 +89,17 @@ static void enumerate_batch(const uint32_t *bounds, size_t count, unsigned width
     assert_int_equal(rejected, words % product);
 }
 
-/* Every pair and triple of bounds whose product fits 8 bits (bounds of 1
- * included, as Sattolo's last draw has). */
-static void test_batch_exhaustive_width8_pairs_triples(void **state)
+/* Every descending run whose product fits the width (bounds of 1
+ * included, as Sattolo's last draw has), at widths 1 to 8. */
+static void test_batch_exhaustive_small_widths_all_runs(void **state)
 {
     (void)state;
-    for (uint32_t a = 1; a <= 256u; a++) {
-        for (uint32_t b = 1; a * b <= 256u; b++) {
-            const uint32_t pair[2] = {a, b};
-            enumerate_batch(pair, 2, 8);
-            for (uint32_t c = 1; a * b * c <= 256u; c++) {
-                const uint32_t triple[3] = {a, b, c};
-                enumerate_batch(triple, 3, 8);
+    for (unsigned width = 1; width <= 8u; width++) {
+        for (uint32_t first = 1; first <= (1u << width); first++) {
+            uint64_t product = first;
+            for (size_t count = 1; count <= first && count <= FD_BATCH_MAX && product <= (1ull << width); count++) {
+                enumerate_batch(first, count, width);
+                product *= first - count;
             }
         }
     }
@@ -112,16 +112,14 @@ static void test_batch_exhaustive_descending_groups(void **state)
     (void)state;
     const uint32_t max_n = BATCH_WIDTH >= 16u ? 256u : 32u;
     for (uint32_t n = 2; n <= max_n; n++) {
-        uint32_t bounds[FD_BATCH_MAX];
         uint64_t product = 1;
         size_t k = 0;
         while (k < n && k < FD_BATCH_MAX && product * (n - k) <= (1ull << BATCH_WIDTH)) {
-            bounds[k] = n - (uint32_t)k;
-            product *= bounds[k];
+            product *= n - (uint32_t)k;
             k++;
         }
         assert_true(k >= 1u);
-        enumerate_batch(bounds, k, BATCH_WIDTH);
+        enumerate_batch(n, k, BATCH_WIDTH);
     }
 }
 
@@ -131,16 +129,18 @@ static void test_batch_matches_single_draw_of_product(void **state)
 {
     (void)state;
     const uint32_t bounds[5] = {52, 51, 50, 49, 48};
-    const uint64_t product = 52ull * 51 * 50 * 49 * 48;
+    const uint64_t product = 52ull * 51 * 50 * 49 * 48; /* 311,875,200 */
+    uint32_t rejections = 0;
     test_prng p;
     const fd_rng rng = test_prng_init(&p, 9);
     for (int i = 0; i < 10000; i++) {
         uint32_t word;
         assert_int_equal(fd_rng_u32(&rng, &word), FD_OK);
-        uint32_t out[5];
+        uint16_t out[5];
         uint32_t single;
-        const bool batch_ok = fd_batch_map(word, bounds, 5, product, 32, out);
+        const bool batch_ok = fd_batch_map(word, 52, 5, 32, out);
         assert_int_equal(batch_ok, fd_lemire_map(word, (uint32_t)product, 32, &single));
+        rejections += batch_ok ? 0u : 1u;
         if (batch_ok) {
             uint64_t tuple = 0;
             for (size_t d = 0; d < 5u; d++) {
@@ -148,6 +148,55 @@ static void test_batch_matches_single_draw_of_product(void **state)
             }
             assert_int_equal(tuple, single);
         }
+    }
+    /* the words that must be rejected: low part of word * P below 2^32 mod P */
+    const uint32_t remainder = (uint32_t)((1ull << 32) % product);
+    for (uint32_t low = 0; low < 3u; low++) {
+        /* word = ceil((k * 2^32 + low) / P) hits low part (P * word) mod 2^32 = small values */
+        uint32_t out_single;
+        uint16_t out[5];
+        const uint32_t word = (uint32_t)(((uint64_t)low << 32) / product) + 1u;
+        const uint32_t word_low = (uint32_t)((uint64_t)word * product);
+        assert_int_equal(fd_batch_map(word, 52, 5, 32, out), word_low >= remainder);
+        assert_int_equal(fd_lemire_map(word, (uint32_t)product, 32, &out_single), word_low >= remainder);
+    }
+    /* 2^32 mod P = 240,589,696: 5.6% of words are rejected */
+    const double expected = 10000.0 * remainder / 4294967296.0;
+    assert_true(rejections > expected - 6.0 * 23.0 && rejections < expected + 6.0 * 23.0);
+}
+
+static void check_halves(uint32_t a, uint32_t b)
+{
+    const uint64_t want = (uint64_t)a * b;
+    uint32_t lo;
+    uint32_t hi = fd_mul_halves(a, b, &lo);
+    assert_int_equal(hi, (uint32_t)(want >> 32));
+    assert_int_equal(lo, (uint32_t)want);
+    if (b <= 0xFFFFu) {
+        hi = fd_mul_halves_small(a, b, &lo);
+        assert_int_equal(hi, (uint32_t)(want >> 32));
+        assert_int_equal(lo, (uint32_t)want);
+    }
+}
+
+/* The 16-bit-halves products Cortex-M0 uses equal the native 64-bit one. */
+static void test_wide_product_halves(void **state)
+{
+    (void)state;
+    static const uint32_t edges[] = {0u, 1u, 2u, 0xFFFFu, 0x10000u, 0x10001u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
+            check_halves(edges[i], edges[j]);
+        }
+    }
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 10);
+    for (int i = 0; i < 100000; i++) {
+        uint32_t a;
+        uint32_t b;
+        assert_int_equal(fd_rng_u32(&rng, &a), FD_OK);
+        assert_int_equal(fd_rng_u32(&rng, &b), FD_OK);
+        check_halves(a, b >> (unsigned)(i % 32)); /* small and large multipliers */
     }
 }
 
@@ -234,7 +283,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exhaustive_width8_all_bounds),
         cmocka_unit_test(test_exhaustive_width16_bounds_to_256),
-        cmocka_unit_test(test_batch_exhaustive_width8_pairs_triples),
+        cmocka_unit_test(test_batch_exhaustive_small_widths_all_runs),
+        cmocka_unit_test(test_wide_product_halves),
         cmocka_unit_test(test_batch_exhaustive_descending_groups),
         cmocka_unit_test(test_batch_matches_single_draw_of_product),
         cmocka_unit_test(test_scripted_words_give_exact_values),

@@ -235,6 +235,16 @@ static void test_hmac_drbg_state_machine(void **state)
     assert_int_equal(fd_hmac_drbg_generate(&d, out, 16, NULL, 0), FD_ERR_NOT_READY);
 }
 
+/* The DRBG keeps K as little-endian words. */
+static void assert_key_is(const fd_chacha_drbg *d, const uint8_t want[32])
+{
+    for (unsigned i = 0; i < 8u; i++) {
+        const uint32_t w = (uint32_t)want[4u * i] | ((uint32_t)want[4u * i + 1u] << 8) |
+                           ((uint32_t)want[4u * i + 2u] << 16) | ((uint32_t)want[4u * i + 3u] << 24);
+        assert_int_equal(d->key[i], w);
+    }
+}
+
 static void test_chacha_drbg_construction(void **state)
 {
     (void)state;
@@ -251,7 +261,7 @@ static void test_chacha_drbg_construction(void **state)
     msg[20] = 0x00;
     memcpy(msg + 21, seed, 32);
     fd_sha256(msg, sizeof msg, k0);
-    assert_memory_equal(d.key, k0, 32);
+    assert_key_is(&d, k0);
     /* First refill: blocks 0..3 under K0; new key = first 32 bytes; the
      * caller gets bytes 32.. of block 0. */
     static const uint8_t zero_nonce[12] = {0};
@@ -260,18 +270,24 @@ static void test_chacha_drbg_construction(void **state)
     uint8_t out[40];
     assert_int_equal(fd_chacha_drbg_generate(&d, out, 40, NULL, 0), FD_OK);
     assert_memory_equal(out, b0 + 32, 32);
-    assert_memory_equal(d.key, b0, 32);
+    assert_key_is(&d, b0);
     uint8_t b1[64];
     fd_chacha20_block(k0, 1, zero_nonce, b1);
     assert_memory_equal(out + 32, b1, 8);
     /* every byte handed out is already wiped from the buffer */
     for (unsigned i = 0; i < d.pos; i++) {
-        assert_int_equal(d.buffer[i], 0);
+        assert_int_equal((d.buffer[i / 4u] >> (8u * (i % 4u))) & 0xFFu, 0);
     }
+    assert_int_not_equal(d.buffer[d.pos / 4u], 0); /* the next bytes are still there */
     /* output spanning a refill continues under the erased-and-replaced key */
     static uint8_t big[600];
     assert_int_equal(fd_chacha_drbg_generate(&d, big, sizeof big, NULL, 0), FD_OK);
     assert_memory_not_equal(d.key, b0, 32);
+    /* an odd-sized request leaves a word half served: its served bytes are zero */
+    assert_int_equal(fd_chacha_drbg_generate(&d, out, 3, NULL, 0), FD_OK);
+    assert_int_equal(d.pos % 4u, 3u);
+    assert_int_equal(d.buffer[d.pos / 4u] & 0xFFFFFFu, 0);
+    assert_int_not_equal(d.buffer[d.pos / 4u] >> 24, 0);
 }
 
 static void test_chacha_drbg_state_machine(void **state)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fairdeal/bounded.h"
 #include "fairdeal/shuffle.h"
 #include "perm.h"
 #include "test_rng.h"
@@ -299,9 +300,55 @@ static void test_source_failure_changes_nothing(void **state)
     assert_memory_equal(a, orig, 8);
 }
 
+/* Every n: scripted draws encoded by the greedy rule as the tests state it
+ * (test_words_for_batches, independent of the library) must come back as
+ * the same swaps, one word per group: a grouping that differed anywhere
+ * would decode other digits. */
+#if defined(FD_TARGET_CORTEX_M)
+#define GREEDY_MAX_N 64u /* 10 KiB of scripts at 512 would not fit a 16 KiB part; the host runs all */
+#else
+#define GREEDY_MAX_N FD_SHUFFLE_MAX_N
+#endif
+static void test_every_n_decodes_greedy_groups(void **state)
+{
+    (void)state;
+    static uint16_t a[GREEDY_MAX_N];
+    static uint16_t want[GREEDY_MAX_N];
+    static uint32_t bounds[GREEDY_MAX_N];
+    static uint32_t j[GREEDY_MAX_N];
+    static uint32_t words[GREEDY_MAX_N];
+    static uint8_t bytes[4u * GREEDY_MAX_N];
+    test_prng p;
+    const fd_rng draws = test_prng_init(&p, 77);
+    for (uint32_t n = 2; n <= GREEDY_MAX_N; n++) {
+        for (int sattolo = 0; sattolo < 2; sattolo++) {
+            for (uint32_t t = 0; t + 1u < n; t++) {
+                bounds[t] = sattolo ? n - 1u - t : n - t; /* partner of position n-1-t */
+                assert_int_equal(fd_uniform_u32(&draws, bounds[t], &j[t]), FD_OK);
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                a[i] = want[i] = (uint16_t)i;
+            }
+            for (uint32_t t = 0; t + 1u < n; t++) {
+                const uint16_t x = want[n - 1u - t];
+                want[n - 1u - t] = want[j[t]];
+                want[j[t]] = x;
+            }
+            const size_t count = test_words_for_batches(j, bounds, n - 1u, words);
+            test_words_to_bytes(words, count, bytes);
+            test_script_rng src;
+            const fd_rng rng = test_script_rng_init(&src, bytes, 4u * count);
+            assert_int_equal(sattolo ? fd_sattolo_u16(a, n, &rng) : fd_shuffle_u16(a, n, &rng), FD_OK);
+            assert_memory_equal(a, want, n * sizeof a[0]);
+            assert_int_equal(src.pos, 4u * count);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_n_decodes_greedy_groups),
         cmocka_unit_test(test_durstenfeld_walkthrough_u8),
         cmocka_unit_test(test_durstenfeld_walkthrough_u16_and_generic),
         cmocka_unit_test(test_sattolo_scripted),

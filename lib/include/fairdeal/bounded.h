@@ -25,18 +25,19 @@ fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out);
  * width and prove exact uniformity. Preconditions are the caller's. */
 bool fd_lemire_map(uint32_t word, uint32_t bound, unsigned width, uint32_t *out);
 
-/* Most indices one word can give in fd_batch_map. */
-#define FD_BATCH_MAX 32u
+/* Most indices one word can give in fd_batch_map: 12! < 2^32 < 13!. */
+#define FD_BATCH_MAX 12u
 
 /* Several bounded integers from one word (Brackett-Rozinsky and Lemire,
- * "Batched Ranged Random Integer Generation", 2024): out[i] uniform in
- * [0, bounds[i]) for i < count, all independent, when product (= the
- * product of the bounds, at most 2^width) fits. One multiply per index; the
- * final low part decides rejection of the whole batch, exactly as Lemire's
- * method does for the single bound `product`. Returns false when the word
- * must be rejected (then out holds nothing meaningful). width 1..32, count
- * 1..FD_BATCH_MAX, bounds >= 1; preconditions are the caller's. */
-bool fd_batch_map(uint32_t word, const uint32_t *bounds, size_t count, uint64_t product, unsigned width,
-                  uint32_t *out);
+ * "Batched Ranged Random Integer Generation", 2024), for the descending
+ * bounds a shuffle uses: out[i] uniform in [0, first_bound - i) for
+ * i < count, all independent. The product P = first_bound *
+ * (first_bound - 1) * ... (count factors) must be at most 2^width and
+ * below 2^32. One multiply per index; the final low part decides rejection
+ * of the whole batch, exactly as Lemire's method does for the single bound
+ * P. Returns false when the word must be rejected (then out holds nothing
+ * meaningful). width 1..32, count 1..FD_BATCH_MAX, count <= first_bound <=
+ * 65535; preconditions are the caller's. */
+bool fd_batch_map(uint32_t word, uint32_t first_bound, size_t count, unsigned width, uint16_t *out);
 
 #endif

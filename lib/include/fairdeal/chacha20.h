@@ -36,9 +36,9 @@ void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t no
 #define FD_CHACHA_DRBG_MAX_RESEED_INTERVAL (1ull << 48)
 
 typedef struct fd_chacha_drbg {
-    uint8_t key[32];
-    uint8_t buffer[FD_CHACHA_DRBG_BUFFER];
-    uint16_t pos; /* next unread byte of buffer; FD_CHACHA_DRBG_BUFFER = empty */
+    uint32_t key[8];                              /* K as little-endian words */
+    uint32_t buffer[FD_CHACHA_DRBG_BUFFER / 4u]; /* B as words, byte i in word i / 4 */
+    uint16_t pos; /* next unread byte of B; FD_CHACHA_DRBG_BUFFER = empty */
     uint64_t reseed_counter;
     uint64_t reseed_interval;
     bool instantiated;

@@ -7,8 +7,8 @@
 
 #include "fairdeal/status.h"
 
-/* Overwrite len bytes with zeros through a volatile pointer, so the
- * compiler cannot drop the stores as dead (secret state wiping). */
+/* Overwrite len bytes with zeros in a way the compiler cannot drop as dead
+ * stores (secret state wiping). */
 void fd_wipe(void *p, size_t len);
 
 /* Lowercase hex of bin[0..len) into out, NUL-terminated; out must hold

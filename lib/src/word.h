@@ -1,0 +1,101 @@
+/* Internal word helpers for the library's hot paths: little-endian loads
+ * and stores, and the full 64-bit product of two 32-bit words as two
+ * halves. Bounded integers need one product per index; keeping both halves
+ * in 32-bit registers avoids 64-bit shifts and masks, which are library
+ * calls on Cortex-M0. */
+#ifndef FAIRDEAL_WORD_H
+#define FAIRDEAL_WORD_H
+
+#include <stdint.h>
+
+/* Inlined even at -Os: each is a handful of instructions on a hot path. */
+#if defined(__GNUC__)
+#define FD_HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define FD_HOT_INLINE static inline
+#endif
+
+/* Little-endian targets that allow unaligned word access move a word in
+ * one instruction; the others assemble it byte by byte. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                        \
+    (defined(__ARM_FEATURE_UNALIGNED) || defined(__x86_64__) || defined(__i386__))
+#define FD_LE_UNALIGNED 1
+#else
+#define FD_LE_UNALIGNED 0
+#endif
+
+FD_HOT_INLINE uint32_t fd_load_le32(const uint8_t *p)
+{
+#if FD_LE_UNALIGNED
+    uint32_t v;
+    __builtin_memcpy(&v, p, sizeof v); /* one load: plain memcpy is a call under -ffreestanding */
+    return v;
+#else
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
+}
+
+FD_HOT_INLINE void fd_store_le32(uint8_t *p, uint32_t v)
+{
+#if FD_LE_UNALIGNED
+    __builtin_memcpy(p, &v, sizeof v);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+#endif
+}
+
+/* a * b as (high, low) halves from 16x16 products: the portable form, and
+ * the one Thumb-1 uses (it has no 32x32->64 multiply, and libgcc's 64x64
+ * __aeabi_lmul costs several times as much). */
+FD_HOT_INLINE uint32_t fd_mul_halves(uint32_t a, uint32_t b, uint32_t *lo)
+{
+    const uint32_t ll = (a & 0xFFFFu) * (b & 0xFFFFu);
+    const uint32_t hl = (a >> 16) * (b & 0xFFFFu);
+    const uint32_t lh = (a & 0xFFFFu) * (b >> 16);
+    const uint32_t hh = (a >> 16) * (b >> 16);
+    const uint32_t mid = (ll >> 16) + (hl & 0xFFFFu) + (lh & 0xFFFFu);
+    *lo = (mid << 16) | (ll & 0xFFFFu);
+    return hh + (hl >> 16) + (lh >> 16) + (mid >> 16);
+}
+
+/* The same for b < 2^16 (every shuffle bound): two products. */
+FD_HOT_INLINE uint32_t fd_mul_halves_small(uint32_t a, uint32_t b, uint32_t *lo)
+{
+    const uint32_t ll = (a & 0xFFFFu) * b;
+    const uint32_t hl = (a >> 16) * b; /* below 2^32 - 2^16 */
+    *lo = (hl << 16) + ll;
+    return (hl + (ll >> 16)) >> 16;
+}
+
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+#define FD_MUL_BY_HALVES 1
+#else
+#define FD_MUL_BY_HALVES 0
+#endif
+
+/* Returns the high half of a * b and stores the low half in *lo. */
+FD_HOT_INLINE uint32_t fd_mul_wide(uint32_t a, uint32_t b, uint32_t *lo)
+{
+#if FD_MUL_BY_HALVES
+    return fd_mul_halves(a, b, lo);
+#else
+    const uint64_t p = (uint64_t)a * b;
+    *lo = (uint32_t)p;
+    return (uint32_t)(p >> 32);
+#endif
+}
+
+/* fd_mul_wide for b < 2^16. */
+FD_HOT_INLINE uint32_t fd_mul_wide_small(uint32_t a, uint32_t b, uint32_t *lo)
+{
+#if FD_MUL_BY_HALVES
+    return fd_mul_halves_small(a, b, lo);
+#else
+    return fd_mul_wide(a, b, lo);
+#endif
+}
+
+#endif
