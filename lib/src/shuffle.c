@@ -12,9 +12,9 @@
  * grouped greedily while their product fits in 32 bits, and each group costs
  * one word (52 cards: 10 words instead of 51). The words for up to 16
  * groups are fetched in one call, so a DRBG pays its per-call cost once per
- * 52-card shuffle; a rejected group (rare) fetches one more word at once. A source with its own exact
- * uniform draw (full-entropy mode) is asked index by index instead: it spends
- * only the bits each bound needs. */
+ * 52-card shuffle; a rejected group fetches one more word at once. A source
+ * with its own exact uniform draw (full-entropy mode) is asked index by
+ * index instead: it spends only the bits each bound needs. */
 #define GROUPS_PER_FILL 16u
 
 /* The greedy grouping: a group starting at bound b takes the most
