@@ -16,11 +16,11 @@ static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)
         (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
     } while (0)
 
-/* The block function on words: out = 20 rounds of in, plus in. */
-static void block_words(const uint32_t in[16], uint32_t out[16])
+/* The block function on words: out = 20 rounds of in, plus in. The rounds
+ * run in out itself: no stack copy of the state to wipe. */
+static void block_words(const uint32_t *restrict in, uint32_t *restrict x)
 {
-    uint32_t x[16];
-    memcpy(x, in, sizeof x);
+    memcpy(x, in, 16u * sizeof x[0]);
     for (unsigned r = 0; r < 10u; r++) {
         QUARTER(x[0], x[4], x[8], x[12]);
         QUARTER(x[1], x[5], x[9], x[13]);
@@ -32,9 +32,8 @@ static void block_words(const uint32_t in[16], uint32_t out[16])
         QUARTER(x[3], x[4], x[9], x[14]);
     }
     for (size_t i = 0; i < 16u; i++) {
-        out[i] = x[i] + in[i];
+        x[i] += in[i];
     }
-    fd_wipe(x, sizeof x);
 }
 
 /* "expand 32-byte k" */
