@@ -16,18 +16,7 @@
 #include "fuzz_support.h"
 #include "test_dealer_config.h"
 
-typedef struct capture {
-    char text[8192];
-    size_t len;
-} capture;
-
-static void capture_write(void *ctx, const char *data, size_t len)
-{
-    capture *c = ctx;
-    FUZZ_CHECK(len <= sizeof c->text - c->len);
-    memcpy(c->text + c->len, data, len);
-    c->len += len;
-}
+static void capture_write(void *ctx, const char *data, size_t len) { FUZZ_CHECK(capture_append(ctx, data, len)); }
 
 static fd_status restart_ok(void *ctx)
 {

@@ -16,6 +16,7 @@
 #include "test_rng.h"
 #include "fairdeal/util.h"
 #include "hmac_drbg_vectors.h"
+#include "word.h"
 
 static size_t unhex(const char *hex, uint8_t *out, size_t cap)
 {
@@ -239,9 +240,7 @@ static void test_hmac_drbg_state_machine(void **state)
 static void assert_key_is(const fd_chacha_drbg *d, const uint8_t want[32])
 {
     for (unsigned i = 0; i < 8u; i++) {
-        const uint32_t w = (uint32_t)want[4u * i] | ((uint32_t)want[4u * i + 1u] << 8) |
-                           ((uint32_t)want[4u * i + 2u] << 16) | ((uint32_t)want[4u * i + 3u] << 24);
-        assert_int_equal(d->key[i], w);
+        assert_int_equal(d->key[i], fd_load_le32(want + 4u * i));
     }
 }
 

@@ -21,19 +21,7 @@
 
 /* ---- harness ---- */
 
-typedef struct capture {
-    char text[8192];
-    size_t len;
-} capture;
-
-static void capture_write(void *ctx, const char *data, size_t len)
-{
-    capture *c = ctx;
-    assert_true(c->len + len < sizeof c->text);
-    memcpy(c->text + c->len, data, len);
-    c->len += len;
-    c->text[c->len] = '\0';
-}
+static void capture_write(void *ctx, const char *data, size_t len) { assert_true(capture_append(ctx, data, len)); }
 
 static fd_dealer dealer;
 static fd_dealer snapshot;
