@@ -24,6 +24,8 @@ const char *fd_status_name(fd_status status)
     case FD_ERR_EXHAUSTED: return "exhausted";
     case FD_ERR_OVERLAP: return "overlap";
     case FD_ERR_KAT: return "kat";
+    case FD_ERR_OVERRUN: return "overrun";
+    case FD_ERR_CORRUPT: return "corrupt";
     }
     return "unknown";
 }

@@ -273,7 +273,7 @@ static void test_status_names(void **state)
     assert_string_equal(fd_status_name(FD_OK), "ok");
     assert_string_equal(fd_status_name(FD_ERR_HEALTH), "health");
     assert_string_equal(fd_status_name((fd_status)999), "unknown");
-    for (int s = 0; s <= FD_ERR_KAT; s++) {
+    for (int s = 0; s <= FD_STATUS_LAST; s++) {
         assert_true(strcmp(fd_status_name((fd_status)s), "unknown") != 0);
     }
 }

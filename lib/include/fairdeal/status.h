@@ -25,8 +25,13 @@ typedef enum fd_status {
     FD_ERR_STATE = 17,          /* call not allowed in the current state */
     FD_ERR_EXHAUSTED = 18,      /* no cards left to deal */
     FD_ERR_OVERLAP = 19,        /* source and destination buffers overlap */
-    FD_ERR_KAT = 20             /* a known-answer self-test failed */
+    FD_ERR_KAT = 20,            /* a known-answer self-test failed */
+    FD_ERR_OVERRUN = 21,        /* received bytes were lost (buffer or hardware overrun) */
+    FD_ERR_CORRUPT = 22         /* stored or in-memory state failed its integrity check */
 } fd_status;
+
+/* The last status value; tests walk 0..FD_STATUS_LAST. */
+#define FD_STATUS_LAST FD_ERR_CORRUPT
 
 /* Short, stable, lowercase name of a status ("ok", "null", ...); never NULL. */
 const char *fd_status_name(fd_status status);
