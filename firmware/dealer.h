@@ -1,7 +1,10 @@
-/* The dealer: console protocol, game state and fail-closed behaviour.
- * Board-independent: the raw TRNG and the console come in as callbacks, so
- * the same code runs on every board, on the host, and in tests with a fake
- * TRNG. The protocol is documented in docs/PROTOCOL.md. */
+/* The dealer's game core: one state machine over the shoe, the entropy
+ * pipeline and the round's commitment. Commands are typed calls with typed
+ * results; no text. A transport (the console's text protocol in
+ * protocol.h, a binary framing, ...) parses its input, calls these, and
+ * formats the results. Board-independent: the raw TRNG comes in as a
+ * callback. The states and the transition table are documented in
+ * docs/PROTOCOL.md. */
 #ifndef FD_DEALER_H
 #define FD_DEALER_H
 
@@ -9,17 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fairdeal/commit.h"
 #include "fairdeal/deck.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/entropy.h"
 #include "fairdeal/fullentropy.h"
 
-#define FD_DEALER_MAX_LINE 80u  /* longer lines are discarded whole */
 #define FD_DEALER_MAX_PLAYERS 8u
-#define FD_DEALER_VERSION "0.1.0"
-
-/* Where replies go: the UART, stdout, or a test buffer. */
-typedef void (*fd_write_fn)(void *ctx, const char *data, size_t len);
+#define FD_DEALER_VERSION "0.2.0"
 
 /* (Re)initialise the raw source before start-up tests, e.g. the driver's
  * recovery sequence after a hardware error. */
@@ -37,12 +37,55 @@ typedef struct fd_dealer_config {
     bool emulation_only;
 } fd_dealer_config;
 
-typedef struct fd_linebuf {
-    char text[FD_DEALER_MAX_LINE + 1u];
-    size_t len;
-    bool too_long;
-    bool bad_byte;
-} fd_linebuf;
+/* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only
+ * by REVEAL; a fault keeps the open round's order so it can be revealed. */
+typedef enum fd_dealer_state {
+    FD_DEALER_FACTORY = 0,        /* no round; shoe fresh from power-on or NEW */
+    FD_DEALER_ROUND_OPEN = 1,     /* committed order, dealing allowed */
+    FD_DEALER_REVEALED = 2,       /* no round; the shoe holds the revealed order */
+    FD_DEALER_UNSHUFFLED = 3,     /* no round; left the fault state, SHUFFLE next */
+    FD_DEALER_FAULT = 4,          /* fault latched, no round open */
+    FD_DEALER_FAULT_ROUND_OPEN = 5, /* fault latched with a committed round: REVEAL it */
+    FD_DEALER_STATE_COUNT = 6
+} fd_dealer_state;
+
+typedef enum fd_dealer_cmd {
+    FD_CMD_HELP = 0,
+    FD_CMD_NEW,
+    FD_CMD_SHUFFLE,
+    FD_CMD_DEAL,
+    FD_CMD_BURN,
+    FD_CMD_CUT,
+    FD_CMD_REVEAL,
+    FD_CMD_STATUS,
+    FD_CMD_SELFTEST,
+    FD_CMD_QUIT,
+    FD_CMD_COUNT
+} fd_dealer_cmd;
+
+/* What the table says about a command in a state. */
+typedef enum fd_verdict {
+    FD_ALLOW = 0,        /* run it; on success go to `next` */
+    FD_REFUSE_STATE,     /* refused: FD_ERR_STATE, `why` says what to do */
+    FD_REFUSE_FAULT      /* refused: the latched fault (fd_dealer_fault_status) */
+} fd_verdict;
+
+typedef struct fd_transition {
+    fd_verdict verdict;
+    fd_dealer_state next; /* after success; any entropy or memory fault goes to a FAULT state */
+    const char *why;      /* FD_REFUSE_STATE: the reason, for the reply */
+} fd_transition;
+
+/* The round-critical fields and their checksum (kept beside them). */
+typedef struct fd_round {
+    fd_dealer_state state;
+    uint32_t id;                /* successful SHUFFLEs since power-on = the open or last round */
+    uint32_t revealed_rounds;   /* rounds revealed since power-on */
+    bool full;                  /* the round's order came from full-entropy mode */
+    uint8_t salt[FD_COMMIT_SALT_SIZE];
+    uint8_t commitment[FD_COMMIT_SIZE];
+    uint32_t check;             /* over the fields above and the shoe's; see dealer.c */
+} fd_round;
 
 typedef struct fd_dealer {
     fd_dealer_config cfg;
@@ -50,18 +93,9 @@ typedef struct fd_dealer {
     fd_drbg drbg;
     fd_fullentropy full;
     fd_shoe shoe;
-    fd_linebuf line;
-    bool fault;            /* entropy fault latched: no SHUFFLE/DEAL until SELFTEST passes */
-    fd_status fault_status;
+    fd_round round;
+    fd_status fault_status;     /* why the fault state was entered */
     fd_health_failure fault_health;
-    bool committed;        /* the shoe's order is committed and not yet revealed */
-    bool revealed;
-    bool factory;          /* the shoe is in factory order (init or NEW) */
-    bool last_full;        /* last shuffle used full-entropy mode */
-    uint8_t salt[16];
-    uint8_t commitment[32];
-    uint32_t shuffle_id;
-    uint32_t commands;
     bool quit;
 } fd_dealer;
 
@@ -71,20 +105,61 @@ typedef struct fd_dealer {
  * status says why. Errors: FD_ERR_NULL; otherwise the fault status. */
 fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg);
 
-/* The banner: version, board, entropy source, DRBG, and a loud warning on
- * emulation-only boards. Several lines. */
-void fd_dealer_banner(const fd_dealer *d, fd_write_fn out, void *ctx);
+/* The transition table's entry for a command in a state (both in range). */
+const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd);
 
-/* Execute one command line (without its line ending) and write exactly one
- * reply line ("OK ..." or "ERR <code> <message>", ending in CR LF). An ERR
- * reply leaves the state unchanged, except that an entropy failure during
- * SHUFFLE or SELFTEST latches the fault state. */
-void fd_dealer_command(fd_dealer *d, const char *line, size_t len, fd_write_fn out, void *ctx);
+/* Every command call below first consults the table: a refused command
+ * returns FD_ERR_STATE or the latched fault's status and changes nothing.
+ * Otherwise an error return changes nothing, except that an entropy failure
+ * (SHUFFLE, SELFTEST) or a memory check failure (FD_ERR_CORRUPT, DEAL and
+ * BURN) latches the fault state; an open round stays open and revealable. */
 
-/* Feed one console byte. A complete line (ended by LF or CR) runs as a
- * command; empty lines are ignored; a line over FD_DEALER_MAX_LINE chars or
- * holding NUL, other control or non-ASCII bytes is discarded whole and gets
- * ERR toolong / ERR badbyte. Returns true when a reply was written. */
-bool fd_dealer_feed(fd_dealer *d, uint8_t byte, fd_write_fn out, void *ctx);
+/* A fresh shoe in factory order. Errors: FD_ERR_PARSE, FD_ERR_TOO_LARGE,
+ * FD_ERR_EMPTY (fd_shoe_init's), refusals. */
+fd_status fd_dealer_new(fd_dealer *d, fd_deck_kind kind, unsigned decks, unsigned jokers);
+
+/* Shuffle the whole shoe and commit to the order (full: straight from the
+ * conditioned TRNG, else a freshly reseeded DRBG). Errors: refusals; the
+ * source's error (the fault state is latched). */
+fd_status fd_dealer_shuffle(fd_dealer *d, bool full);
+
+/* Check memory (fd_dealer_check), then take count * players cards off the
+ * top (the deal position moves on); *first is the position of the first.
+ * The caller reads them with fd_dealer_card_at. Errors: refusals,
+ * FD_ERR_EXHAUSTED (not enough left; nothing dealt), FD_ERR_CORRUPT. */
+fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_t *first);
+
+/* DEAL of one card, face down. Errors as fd_dealer_deal. */
+fd_status fd_dealer_burn(fd_dealer *d);
+
+/* Place the cut card (0 removes it). Errors: FD_ERR_TOO_LARGE. */
+fd_status fd_dealer_cut(fd_dealer *d, uint16_t cut);
+
+/* End the open round: the order is published by the caller (the salt and
+ * order stay readable: fd_dealer_card_at) and is never dealt from again.
+ * Allowed in the fault state. Errors: refusals. */
+fd_status fd_dealer_reveal(fd_dealer *d);
+
+/* Known-answer tests, source restart, start-up tests, a new DRBG; a pass
+ * leaves the fault state. *samples: raw samples it read. Errors: refusals
+ * (an open round), FD_ERR_KAT or the source's error (fault latched). */
+fd_status fd_dealer_selftest(fd_dealer *d, uint32_t *samples);
+
+/* Ask the firmware to stop. Errors: refusals (an open round). */
+fd_status fd_dealer_quit(fd_dealer *d);
+
+/* Memory integrity: the shoe is a permutation of its composition
+ * (fd_shoe_check) and the round fields match their checksum. FD_OK or
+ * FD_ERR_CORRUPT; changes nothing (the caller decides to fail closed). */
+fd_status fd_dealer_check(const fd_dealer *d);
+
+/* Card at position i of the shoe's order (i < count). */
+fd_card fd_dealer_card_at(const fd_dealer *d, uint16_t i);
+
+fd_dealer_state fd_dealer_get_state(const fd_dealer *d);
+bool fd_dealer_in_fault(const fd_dealer *d);
+bool fd_dealer_round_open(const fd_dealer *d);
+/* Rounds committed and not yet revealed (0 or 1: none ever disappears). */
+uint32_t fd_dealer_unrevealed_rounds(const fd_dealer *d);
 
 #endif

@@ -1,12 +1,18 @@
 /* The dealer firmware's entry point: the same on every board. */
-#include "dealer.h"
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
 #include "hal/trng.h"
+#include "protocol.h"
 
 #ifndef FD_DEALER_DRBG
 #define FD_DEALER_DRBG FD_DRBG_CHACHA20
+#endif
+
+/* Boards echo what they receive (a UART terminal does not echo locally);
+ * a host terminal echoes by itself. */
+#ifndef FD_CONSOLE_ECHO
+#define FD_CONSOLE_ECHO 0
 #endif
 
 static fd_status read_raw_samples(void *ctx, uint8_t *samples, size_t count)
@@ -29,6 +35,7 @@ static void console_write(void *ctx, const char *data, size_t len)
 
 /* Large state lives in .bss, not on the stack. */
 static fd_dealer dealer;
+static fd_console console;
 
 int main(void)
 {
@@ -46,21 +53,17 @@ int main(void)
     /* The dealer starts the TRNG itself (restart_source), here and on every
      * SELFTEST; a TRNG that fails to start leaves it in the fault state. */
     (void)fd_dealer_init(&dealer, &cfg);
-    fd_dealer_banner(&dealer, console_write, NULL);
-    hal_console_write("> ", 2);
+    fd_console_init(&console, &dealer, console_write, NULL, hal_console_is_terminal(), FD_CONSOLE_ECHO != 0);
+    fd_console_start(&console);
     while (!dealer.quit) {
         uint8_t byte;
-        if (hal_console_read(&byte) != FD_OK) {
+        const fd_status st = hal_console_read(&byte);
+        if (st == FD_ERR_OVERRUN) {
+            fd_console_lost(&console);
+        } else if (st != FD_OK) {
             break; /* host: end of input */
-        }
-#if defined(FD_CONSOLE_ECHO)
-        /* a UART terminal does not echo locally */
-        if ((byte >= 0x20u && byte < 0x7Fu) || byte == '\r' || byte == '\n') {
-            hal_console_write(byte == '\r' ? "\r\n" : (const char *)&byte, byte == '\r' ? 2u : 1u);
-        }
-#endif
-        if (fd_dealer_feed(&dealer, byte, console_write, NULL)) {
-            hal_console_write("> ", 2);
+        } else {
+            (void)fd_console_feed(&console, byte);
         }
     }
     return 0;

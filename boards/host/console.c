@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <unistd.h>
 
 #include "hal/console.h"
 
@@ -20,3 +21,7 @@ fd_status hal_console_read(uint8_t *byte)
     *byte = (uint8_t)c;
     return FD_OK;
 }
+
+/* Input and output both terminals: a person typing. Piped either way: a
+ * program, which wants exactly one reply line per command. */
+bool hal_console_is_terminal(void) { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0; }

@@ -10,6 +10,7 @@
 #define UART0_STATE FD_REG32(UART0_BASE + 0x04u)
 #define UART_STATE_TX_FULL 0x1u
 #define UART_STATE_RX_FULL 0x2u
+#define UART_STATE_RX_OVERRUN 0x8u /* write 1 to clear */
 #define UART0_CTRL FD_REG32(UART0_BASE + 0x08u)
 #define UART_CTRL_TX_EN 0x1u
 #define UART_CTRL_RX_EN 0x2u

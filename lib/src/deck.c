@@ -237,6 +237,60 @@ fd_status fd_shoe_set_cut(fd_shoe *shoe, uint16_t cut)
     return FD_OK;
 }
 
+fd_status fd_shoe_invalidate(fd_shoe *shoe)
+{
+    if (shoe == NULL) {
+        return FD_ERR_NULL;
+    }
+    shoe->shuffled = false;
+    return FD_OK;
+}
+
+fd_status fd_shoe_order_check(fd_deck_kind kind, unsigned decks, unsigned jokers, const fd_card *order,
+                              uint16_t count)
+{
+    if (order == NULL) {
+        return FD_ERR_NULL;
+    }
+    uint16_t per_deck;
+    if (fd_deck_size(kind, jokers, &per_deck) != FD_OK || decks == 0u || decks > FD_SHOE_MAX_DECKS) {
+        return FD_ERR_PARSE;
+    }
+    if (count != per_deck * decks) {
+        return FD_ERR_CORRUPT;
+    }
+    /* one bit per possible card id: copy (3 bits) and face (6 bits) */
+    uint32_t seen[(FD_SHOE_MAX_DECKS << FD_CARD_COPY_SHIFT) / 32u] = {0};
+    const unsigned face_mask = (1u << FD_CARD_COPY_SHIFT) - 1u;
+    for (uint16_t i = 0; i < count; i++) {
+        const unsigned card = order[i];
+        const unsigned face = card & face_mask;
+        char code[FD_CARD_CODE_SIZE];
+        if ((card >> FD_CARD_COPY_SHIFT) >= decks || fd_card_format(order[i], kind, code) != FD_OK ||
+            (kind == FD_DECK_FRENCH && face >= 52u + jokers)) {
+            return FD_ERR_CORRUPT;
+        }
+        const uint32_t bit = (uint32_t)1u << (card % 32u);
+        if ((seen[card / 32u] & bit) != 0u) {
+            return FD_ERR_CORRUPT;
+        }
+        seen[card / 32u] |= bit;
+    }
+    return FD_OK; /* count distinct cards of the shoe, and the shoe has count cards */
+}
+
+fd_status fd_shoe_check(const fd_shoe *shoe)
+{
+    if (shoe == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (shoe->count > FD_SHOE_MAX_CARDS || shoe->position > shoe->count || shoe->cut > shoe->count) {
+        return FD_ERR_CORRUPT;
+    }
+    const fd_status st = fd_shoe_order_check(shoe->kind, shoe->decks, shoe->jokers, shoe->order, shoe->count);
+    return st == FD_OK ? FD_OK : FD_ERR_CORRUPT;
+}
+
 uint16_t fd_shoe_remaining(const fd_shoe *shoe) { return (uint16_t)(shoe->count - shoe->position); }
 
 bool fd_shoe_reshuffle_due(const fd_shoe *shoe) { return shoe->cut != 0u && shoe->position >= shoe->cut; }

@@ -1,4 +1,4 @@
-/* The dealer's console protocol, driven byte by byte through fd_dealer_feed
+/* The dealer's console protocol, driven byte by byte through fd_console_feed
  * exactly as the firmware's main loop does, with a fake TRNG: scripted
  * sessions with every reply checked, a table of bad input (each gets its own
  * ERR code and changes nothing), fail-closed behaviour when the TRNG fails,
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "dealer.h"
+#include "protocol.h"
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
 #include "fake_trng.h"
@@ -25,6 +26,7 @@ static void capture_write(void *ctx, const char *data, size_t len) { assert_true
 
 static fd_dealer dealer;
 static fd_dealer snapshot;
+static fd_console console;
 static fake_trng trng;
 static capture out;
 
@@ -50,7 +52,9 @@ static void prepare_source(fake_trng_mode mode)
 static fd_status init_dealer(fd_drbg_kind kind)
 {
     const fd_dealer_config cfg = test_dealer_config(&trng, fake_restart, kind);
-    return fd_dealer_init(&dealer, &cfg);
+    const fd_status st = fd_dealer_init(&dealer, &cfg);
+    fd_console_init(&console, &dealer, capture_write, &out, false, false);
+    return st;
 }
 
 static fd_status start_dealer(fd_drbg_kind kind, fake_trng_mode mode)
@@ -65,7 +69,7 @@ static const char *feed_bytes(const char *bytes, size_t len)
     out.len = 0;
     out.text[0] = '\0';
     for (size_t i = 0; i < len; i++) {
-        (void)fd_dealer_feed(&dealer, (uint8_t)bytes[i], capture_write, &out);
+        (void)fd_console_feed(&console, (uint8_t)bytes[i]);
     }
     return out.text;
 }
@@ -125,12 +129,17 @@ static unsigned long field_num(const char *reply, const char *key)
 
 static void take_snapshot(void) { memcpy(&snapshot, &dealer, sizeof dealer); }
 
-/* Everything but the command counter and the line buffer's leftovers. */
-static void assert_unchanged(void)
+/* The whole dealer, byte for byte. */
+static void assert_unchanged(void) { assert_memory_equal(&snapshot, &dealer, sizeof dealer); }
+
+/* The banner, as a console in machine mode writes it. */
+static void banner(capture *b)
 {
-    snapshot.commands = dealer.commands;
-    snapshot.line = dealer.line;
-    assert_memory_equal(&snapshot, &dealer, sizeof dealer);
+    fd_console c;
+    b->len = 0;
+    b->text[0] = '\0';
+    fd_console_init(&c, &dealer, capture_write, b, false, false);
+    fd_console_start(&c);
 }
 
 /* A REVEAL reply's commitment, recomputed from its salt and order exactly as
@@ -203,14 +212,13 @@ static void test_session_script(void **state)
 {
     (void)state;
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
-    char banner[1024];
-    capture b = {{0}, 0};
-    fd_dealer_banner(&dealer, capture_write, &b);
-    memcpy(banner, b.text, b.len + 1u);
-    assert_non_null(strstr(banner, "fairdeal dealer " FD_DEALER_VERSION " board=test drbg=chacha20\r\n"));
-    assert_non_null(strstr(banner, "entropy: fake, health tests RCT 11, APT 177/512\r\n"));
-    assert_null(strstr(banner, "EMULATION ONLY"));
-    assert_null(strstr(banner, "FAULT"));
+    capture b;
+    banner(&b);
+    const char *text = b.text;
+    assert_non_null(strstr(text, "fairdeal dealer " FD_DEALER_VERSION " board=test drbg=chacha20\r\n"));
+    assert_non_null(strstr(text, "entropy: fake, health tests RCT 11, APT 177/512\r\n"));
+    assert_null(strstr(text, "EMULATION ONLY"));
+    assert_null(strstr(text, "FAULT"));
 
     assert_reply_starts(cmd("HELP"), "OK HELP NEW <french|spanish40|spanish48>");
     assert_string_equal(cmd("status"),
@@ -324,18 +332,18 @@ static void test_line_handling(void **state)
     assert_string_equal(feed_bytes("CUT 5\r\n", 7), "OK CUT 5\r\n");
     assert_string_equal(feed_bytes("  cut\t 6  \r", 11), "OK CUT 6\r\n");
     /* a line of exactly the maximum is accepted */
-    char line[FD_DEALER_MAX_LINE + 2u];
+    char line[FD_CONSOLE_MAX_LINE + 2u];
     memset(line, ' ', sizeof line);
     memcpy(line, "CUT 7", 5);
-    line[FD_DEALER_MAX_LINE] = '\n';
-    assert_string_equal(feed_bytes(line, FD_DEALER_MAX_LINE + 1u), "OK CUT 7\r\n");
+    line[FD_CONSOLE_MAX_LINE] = '\n';
+    assert_string_equal(feed_bytes(line, FD_CONSOLE_MAX_LINE + 1u), "OK CUT 7\r\n");
     /* one more character and the whole line goes, even though its first 80
      * characters would be a valid command */
     memcpy(line, "CUT 8", 5);
-    line[FD_DEALER_MAX_LINE] = '9';
-    line[FD_DEALER_MAX_LINE + 1u] = '\n';
+    line[FD_CONSOLE_MAX_LINE] = '9';
+    line[FD_CONSOLE_MAX_LINE + 1u] = '\n';
     take_snapshot();
-    assert_string_equal(feed_bytes(line, FD_DEALER_MAX_LINE + 2u),
+    assert_string_equal(feed_bytes(line, FD_CONSOLE_MAX_LINE + 2u),
                         "ERR toolong line longer than 80 characters discarded\r\n");
     assert_unchanged();
     /* the next line is parsed afresh */
@@ -577,8 +585,8 @@ static void test_fault_at_power_on(void **state)
 {
     (void)state;
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_STUCK), FD_ERR_HEALTH);
-    capture b = {{0}, 0};
-    fd_dealer_banner(&dealer, capture_write, &b);
+    capture b;
+    banner(&b);
     assert_non_null(strstr(b.text, "*** ENTROPY FAULT: health test failed (repetition count). Dealing is "
                                    "disabled until SELFTEST passes. ***\r\n"));
     assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
@@ -596,8 +604,8 @@ static void test_emulation_banner_and_null_config(void **state)
     assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_ERR_NULL);
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     dealer.cfg.emulation_only = true;
-    capture b = {{0}, 0};
-    fd_dealer_banner(&dealer, capture_write, &b);
+    capture b;
+    banner(&b);
     assert_non_null(strstr(b.text, "*** EMULATION ONLY"));
 }
 
@@ -712,7 +720,7 @@ static uint32_t run_fault_case(const fault_case *fc, uint64_t seed, unsigned det
     }
     assert_reply_starts(r, "ERR entropy ");
     assert_non_null(strstr(r, fc->reason));
-    assert_true(dealer.fault);
+    assert_true(fd_dealer_in_fault(&dealer));
     assert_false(dealer.shoe.shuffled);
     const uint32_t latency = detection_latency(fc, onset);
     detected_by[fc->read_error != FD_OK ? 0u : (unsigned)dealer.entropy.health.failure]++;

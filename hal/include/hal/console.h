@@ -2,6 +2,7 @@
 #ifndef HAL_CONSOLE_H
 #define HAL_CONSOLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,7 +18,16 @@ void hal_console_write(const char *data, size_t len);
  * overrun, framing, parity or noise error. Drivers latch the loss and report
  * it once, in order: every byte received before the loss is returned first,
  * the bytes after it follow on later calls. The console then discards the
- * damaged line up to its end and answers ERR overrun. */
+ * damaged line up to its end and answers ERR overrun. A driver that can
+ * count the line ends among the lost bytes (boards/common/uart/rx_ring.h)
+ * reports FD_ERR_OVERRUN then a '\n' for each, so every damaged line gets
+ * its own reply. */
 fd_status hal_console_read(uint8_t *byte);
+
+/* Whether a person is at the other end (the dealer starts in human mode:
+ * echo and prompt) or a program (machine mode: one reply line per command
+ * line). Boards: true (a UART is a terminal line; a program sends MODE
+ * machine). Host: stdin and stdout are terminals. */
+bool hal_console_is_terminal(void);
 
 #endif

@@ -79,6 +79,23 @@ fd_status fd_shoe_deal(fd_shoe *shoe, fd_card *card);
  * Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE (cut > count). */
 fd_status fd_shoe_set_cut(fd_shoe *shoe, uint16_t cut);
 
+/* Make the shoe not dealable (a revealed order, or one drawn from a source
+ * that has since failed); order, position and cut stay as they are, and only
+ * a successful fd_shoe_shuffle makes it dealable again. Errors: FD_ERR_NULL. */
+fd_status fd_shoe_invalidate(fd_shoe *shoe);
+
+/* Whether order[0..count) holds each card of a shoe of `decks` decks of this
+ * kind (with `jokers` jokers per deck) exactly once, in any order.
+ * Errors: FD_ERR_NULL, FD_ERR_PARSE (not a valid composition),
+ * FD_ERR_CORRUPT (a card missing, repeated or not of this shoe). */
+fd_status fd_shoe_order_check(fd_deck_kind kind, unsigned decks, unsigned jokers, const fd_card *order,
+                              uint16_t count);
+
+/* Integrity of a shoe in memory: a valid composition, its order a
+ * permutation of it (fd_shoe_order_check), position and cut within the
+ * shoe. O(count), no randomness. Errors: FD_ERR_NULL, FD_ERR_CORRUPT. */
+fd_status fd_shoe_check(const fd_shoe *shoe);
+
 uint16_t fd_shoe_remaining(const fd_shoe *shoe);
 bool fd_shoe_reshuffle_due(const fd_shoe *shoe);
 

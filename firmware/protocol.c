@@ -1,0 +1,641 @@
+#include "protocol.h"
+
+#include <string.h>
+
+#include "fairdeal/util.h"
+
+/* ---- output helpers (no printf: it would pull in the heap) ---- */
+
+typedef struct writer {
+    fd_write_fn fn;
+    void *ctx;
+} writer;
+
+static void put(const writer *w, const char *s) { w->fn(w->ctx, s, strlen(s)); }
+
+static void put_u32(const writer *w, uint32_t v)
+{
+    char digits[10];
+    w->fn(w->ctx, digits, fd_dec_encode(v, digits));
+}
+
+static void put_hex(const writer *w, const uint8_t *bin, size_t len)
+{
+    char hex[2u * 32u + 1u];
+    while (len > 0u) {
+        size_t n = len < 32u ? len : 32u;
+        (void)fd_hex_encode(bin, n, hex, sizeof hex);
+        w->fn(w->ctx, hex, 2u * n);
+        bin += n;
+        len -= n;
+    }
+}
+
+static void put_card(const writer *w, const fd_dealer *d, uint16_t position)
+{
+    char code[FD_CARD_CODE_SIZE];
+    (void)fd_card_format(fd_dealer_card_at(d, position), d->shoe.kind, code);
+    put(w, code);
+}
+
+static void reply_err(const writer *w, const char *code, const char *message)
+{
+    put(w, "ERR ");
+    put(w, code);
+    put(w, " ");
+    put(w, message);
+    put(w, "\r\n");
+}
+
+static const char *fault_reason(const fd_dealer *d)
+{
+    switch (d->fault_status) {
+    case FD_ERR_HEALTH:
+        return d->fault_health == FD_HEALTH_RCT   ? "health test failed (repetition count)"
+               : d->fault_health == FD_HEALTH_LAG ? "health test failed (repeating pattern)"
+                                                  : "health test failed (adaptive proportion)";
+    case FD_ERR_TRNG_HW:
+        return "TRNG hardware error";
+    case FD_ERR_TRNG_TIMEOUT:
+        return "TRNG timeout";
+    case FD_ERR_KAT:
+        return "known-answer self-test failed";
+    case FD_ERR_NOT_READY:
+        return "start-up tests not passed";
+    case FD_ERR_CORRUPT:
+        return "memory integrity check failed";
+    default:
+        return fd_status_name(d->fault_status);
+    }
+}
+
+/* ERR entropy (or ERR corrupt) with what to do next. */
+static void reply_fault(const fd_dealer *d, const writer *w)
+{
+    put(w, d->fault_status == FD_ERR_CORRUPT ? "ERR corrupt " : "ERR entropy ");
+    put(w, fault_reason(d));
+    put(w, fd_dealer_round_open(d) ? "; REVEAL, then SELFTEST required\r\n" : "; SELFTEST required\r\n");
+}
+
+/* The reply to a refused or failed command: the table's reason for a
+ * refusal in `was` (the state the command found), the fault otherwise. */
+static void reply_status(const fd_dealer *d, fd_dealer_state was, fd_dealer_cmd cmd, fd_status st, const writer *w)
+{
+    if (st == FD_ERR_STATE) {
+        reply_err(w, "state", fd_dealer_transition(was, cmd)->why);
+    } else if (st == FD_ERR_KAT) {
+        reply_err(w, "selftest", "known-answer test failed; dealing disabled");
+    } else {
+        reply_fault(d, w);
+    }
+}
+
+static const char *drbg_name(fd_drbg_kind kind)
+{
+    return kind == FD_DRBG_HMAC_SHA256 ? "hmac-sha256" : "chacha20";
+}
+
+/* ---- parsing ---- */
+
+#define MAX_TOKENS 5u
+
+typedef struct token {
+    const char *text;
+    size_t len;
+} token;
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static size_t tokenize(const char *line, size_t len, token *tokens)
+{
+    size_t count = 0;
+    size_t i = 0;
+    for (;;) {
+        while (i < len && is_blank(line[i])) {
+            i++;
+        }
+        if (i >= len) {
+            return count;
+        }
+        if (count == MAX_TOKENS) {
+            return MAX_TOKENS + 1u; /* too many */
+        }
+        const size_t start = i;
+        while (i < len && !is_blank(line[i])) {
+            i++;
+        }
+        tokens[count].text = line + start;
+        tokens[count].len = i - start;
+        count++;
+    }
+}
+
+static char upper(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c; }
+
+static bool token_is(const token *t, const char *word)
+{
+    const size_t n = strlen(word);
+    if (t->len != n) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (upper(t->text[i]) != upper(word[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Decimal, 1 to 5 digits, no sign. */
+static bool parse_number(const token *t, uint32_t *value)
+{
+    if (t->len == 0u || t->len > 5u) {
+        return false;
+    }
+    uint32_t v = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        if (t->text[i] < '0' || t->text[i] > '9') {
+            return false;
+        }
+        v = v * 10u + (uint32_t)(t->text[i] - '0');
+    }
+    *value = v;
+    return true;
+}
+
+/* ---- commands: parse, call the core, format the result ---- */
+
+typedef struct request {
+    fd_dealer *d;
+    const token *t;
+    size_t n; /* tokens, the command word included */
+    const writer *w;
+} request;
+
+static void cmd_help(const request *r)
+{
+    if (r->n != 1u) {
+        reply_err(r->w, "syntax", "usage: HELP");
+        return;
+    }
+    put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [full] | "
+              "DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE <human|machine> | "
+              "HELP | QUIT\r\n");
+}
+
+static bool parse_deck(const token *t, fd_deck_kind *kind)
+{
+    char lower[12];
+    if (t->len >= sizeof lower) {
+        return false;
+    }
+    for (size_t i = 0; i < t->len; i++) {
+        const char c = t->text[i];
+        lower[i] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    return fd_deck_parse_kind(lower, t->len, kind) == FD_OK;
+}
+
+static void cmd_new(const request *r)
+{
+    const writer *w = r->w;
+    fd_deck_kind kind;
+    uint32_t decks = 1;
+    uint32_t jokers = 0;
+    if (r->n < 2u || r->n > 4u) {
+        reply_err(w, "syntax", "usage: NEW <french|spanish40|spanish48> [decks] [jokers]");
+    } else if (!parse_deck(&r->t[1], &kind)) {
+        reply_err(w, "syntax", "unknown deck: use french, spanish40 or spanish48");
+    } else if ((r->n >= 3u && !parse_number(&r->t[2], &decks)) || (r->n == 4u && !parse_number(&r->t[3], &jokers))) {
+        reply_err(w, "syntax", "decks and jokers are decimal numbers");
+    } else if (decks < 1u || decks > FD_SHOE_MAX_DECKS) {
+        reply_err(w, "range", "decks must be 1 to 8");
+    } else if (jokers > (kind == FD_DECK_FRENCH ? 2u : 0u)) {
+        reply_err(w, "range", "jokers must be 0 to 2 (French decks only)");
+    } else {
+        const fd_dealer_state was = fd_dealer_get_state(r->d);
+        const fd_status st = fd_dealer_new(r->d, kind, decks, jokers);
+        if (st != FD_OK) {
+            reply_status(r->d, was, FD_CMD_NEW, st, w);
+            return;
+        }
+        put(w, "OK NEW deck=");
+        put(w, fd_deck_kind_name(kind));
+        put(w, " decks=");
+        put_u32(w, decks);
+        put(w, " jokers=");
+        put_u32(w, jokers);
+        put(w, " cards=");
+        put_u32(w, r->d->shoe.count);
+        put(w, "\r\n");
+    }
+}
+
+static void cmd_shuffle(const request *r)
+{
+    const bool full = r->n == 2u && token_is(&r->t[1], "full");
+    if (r->n != 1u && !full) {
+        reply_err(r->w, "syntax", "usage: SHUFFLE [full]");
+        return;
+    }
+    const fd_dealer_state was = fd_dealer_get_state(r->d);
+    const fd_status st = fd_dealer_shuffle(r->d, full);
+    if (st != FD_OK) {
+        reply_status(r->d, was, FD_CMD_SHUFFLE, st, r->w);
+        return;
+    }
+    put(r->w, "OK SHUFFLE id=");
+    put_u32(r->w, r->d->round.id);
+    put(r->w, full ? " mode=full" : " mode=drbg");
+    put(r->w, " cards=");
+    put_u32(r->w, r->d->shoe.count);
+    put(r->w, " commit=");
+    put_hex(r->w, r->d->round.commitment, sizeof r->d->round.commitment);
+    put(r->w, "\r\n");
+}
+
+static void reply_left(const fd_dealer *d, const writer *w)
+{
+    put(w, " left=");
+    put_u32(w, fd_shoe_remaining(&d->shoe));
+    if (fd_shoe_reshuffle_due(&d->shoe)) {
+        put(w, " reshuffle=due");
+    }
+    put(w, "\r\n");
+}
+
+static void reply_exhausted(const fd_dealer *d, const writer *w)
+{
+    put(w, "ERR exhausted only ");
+    put_u32(w, fd_shoe_remaining(&d->shoe));
+    put(w, " cards left\r\n");
+}
+
+/* Round-robin: card k of the deal goes to player k mod players; the reply
+ * lists the cards player by player. */
+static void reply_deal(const fd_dealer *d, uint16_t first, uint32_t count, uint32_t players, const writer *w)
+{
+    put(w, "OK DEAL");
+    for (uint32_t p = 0; p < players; p++) {
+        put(w, " ");
+        if (players > 1u) {
+            put_u32(w, p + 1u);
+            put(w, ":");
+        }
+        for (uint32_t c = 0; c < count; c++) {
+            if (c > 0u) {
+                put(w, players > 1u ? "," : " ");
+            }
+            put_card(w, d, (uint16_t)(first + c * players + p));
+        }
+    }
+    reply_left(d, w);
+}
+
+static void cmd_deal(const request *r)
+{
+    uint32_t count = 0;
+    uint32_t players = 1;
+    if (r->n < 2u || r->n > 3u || !parse_number(&r->t[1], &count) ||
+        (r->n == 3u && !parse_number(&r->t[2], &players))) {
+        reply_err(r->w, "syntax", "usage: DEAL <n> [players]");
+    } else if (count < 1u || count > FD_SHOE_MAX_CARDS) {
+        reply_err(r->w, "range", "n must be 1 to 432");
+    } else if (players < 1u || players > FD_DEALER_MAX_PLAYERS) {
+        reply_err(r->w, "range", "players must be 1 to 8");
+    } else {
+        const fd_dealer_state was = fd_dealer_get_state(r->d);
+        uint16_t first = 0;
+        const fd_status st = fd_dealer_deal(r->d, count, players, &first);
+        if (st == FD_OK) {
+            reply_deal(r->d, first, count, players, r->w);
+        } else if (st == FD_ERR_EXHAUSTED) {
+            reply_exhausted(r->d, r->w);
+        } else {
+            reply_status(r->d, was, FD_CMD_DEAL, st, r->w);
+        }
+    }
+}
+
+static void cmd_burn(const request *r)
+{
+    if (r->n != 1u) {
+        reply_err(r->w, "syntax", "usage: BURN");
+        return;
+    }
+    const fd_dealer_state was = fd_dealer_get_state(r->d);
+    const fd_status st = fd_dealer_burn(r->d);
+    if (st == FD_OK) {
+        put(r->w, "OK BURN");
+        reply_left(r->d, r->w);
+    } else if (st == FD_ERR_EXHAUSTED) {
+        reply_err(r->w, "exhausted", "no cards left");
+    } else {
+        reply_status(r->d, was, FD_CMD_BURN, st, r->w);
+    }
+}
+
+static void cmd_cut(const request *r)
+{
+    uint32_t cut = 0;
+    if (r->n != 2u || !parse_number(&r->t[1], &cut)) {
+        reply_err(r->w, "syntax", "usage: CUT <n> (0 removes the cut card)");
+        return;
+    }
+    if (cut > r->d->shoe.count || fd_dealer_cut(r->d, (uint16_t)cut) != FD_OK) {
+        reply_err(r->w, "range", "cut beyond the last card");
+        return;
+    }
+    put(r->w, "OK CUT ");
+    put_u32(r->w, cut);
+    put(r->w, "\r\n");
+}
+
+static void write_sink(void *ctx, const char *s, size_t n)
+{
+    const writer *w = ctx;
+    w->fn(w->ctx, s, n);
+}
+
+static void cmd_reveal(const request *r)
+{
+    if (r->n != 1u) {
+        reply_err(r->w, "syntax", "usage: REVEAL");
+        return;
+    }
+    const fd_dealer_state was = fd_dealer_get_state(r->d);
+    const fd_status st = fd_dealer_reveal(r->d);
+    if (st != FD_OK) {
+        reply_status(r->d, was, FD_CMD_REVEAL, st, r->w);
+        return;
+    }
+    const fd_dealer *d = r->d;
+    put(r->w, "OK REVEAL id=");
+    put_u32(r->w, d->round.id);
+    put(r->w, " salt=");
+    put_hex(r->w, d->round.salt, sizeof d->round.salt);
+    put(r->w, " order=");
+    (void)fd_commit_order_text(d->shoe.order, d->shoe.count, d->shoe.kind, write_sink, (void *)r->w);
+    put(r->w, "\r\n");
+}
+
+static const char *state_name(fd_dealer_state s)
+{
+    static const char *const names[FD_DEALER_STATE_COUNT] = {
+        [FD_DEALER_FACTORY] = "factory",       [FD_DEALER_ROUND_OPEN] = "shuffled",
+        [FD_DEALER_REVEALED] = "revealed",     [FD_DEALER_UNSHUFFLED] = "unshuffled",
+        [FD_DEALER_FAULT] = "unshuffled",      [FD_DEALER_FAULT_ROUND_OPEN] = "committed",
+    };
+    return names[s];
+}
+
+static const char *health_name(const fd_dealer *d)
+{
+    const fd_health_failure hf = fd_dealer_in_fault(d) ? d->fault_health : FD_HEALTH_NONE;
+    return hf == FD_HEALTH_RCT ? "rct-fail" : hf == FD_HEALTH_APT ? "apt-fail" : hf == FD_HEALTH_LAG ? "lag-fail" : "ok";
+}
+
+static void cmd_status(const request *r)
+{
+    const writer *w = r->w;
+    const fd_dealer *d = r->d;
+    if (r->n != 1u) {
+        reply_err(w, "syntax", "usage: STATUS");
+        return;
+    }
+    const fd_dealer_state s = fd_dealer_get_state(d);
+    put(w, "OK STATUS board=");
+    put(w, d->cfg.board);
+    put(w, " deck=");
+    put(w, fd_deck_kind_name(d->shoe.kind));
+    put(w, " decks=");
+    put_u32(w, d->shoe.decks);
+    put(w, " cards=");
+    put_u32(w, d->shoe.count);
+    put(w, " left=");
+    put_u32(w, s == FD_DEALER_ROUND_OPEN ? fd_shoe_remaining(&d->shoe) : 0u);
+    put(w, " state=");
+    put(w, state_name(s));
+    put(w, " shuffles=");
+    put_u32(w, d->round.id);
+    put(w, " cut=");
+    put_u32(w, d->shoe.cut);
+    put(w, fd_shoe_reshuffle_due(&d->shoe) ? " reshuffle=due" : " reshuffle=no");
+    put(w, " entropy=");
+    put(w, fd_dealer_in_fault(d) ? (d->fault_status == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
+    put(w, " health=");
+    put(w, health_name(d));
+    put(w, " reseeds=");
+    put_u32(w, d->drbg.reseeds);
+    put(w, " raw_samples=");
+    put_u32(w, d->entropy.raw_samples);
+    put(w, " drbg=");
+    put(w, drbg_name(d->cfg.drbg_kind));
+    put(w, " revealed=");
+    put_u32(w, d->round.revealed_rounds);
+    put(w, " unrevealed=");
+    put_u32(w, fd_dealer_unrevealed_rounds(d));
+    put(w, "\r\n");
+}
+
+static void cmd_selftest(const request *r)
+{
+    if (r->n != 1u) {
+        reply_err(r->w, "syntax", "usage: SELFTEST");
+        return;
+    }
+    const fd_dealer_state was = fd_dealer_get_state(r->d);
+    uint32_t samples = 0;
+    const fd_status st = fd_dealer_selftest(r->d, &samples);
+    if (st != FD_OK) {
+        reply_status(r->d, was, FD_CMD_SELFTEST, st, r->w);
+        return;
+    }
+    put(r->w, "OK SELFTEST kat=pass startup=pass samples=");
+    put_u32(r->w, samples);
+    put(r->w, "\r\n");
+}
+
+static void cmd_quit(const request *r)
+{
+    if (r->n != 1u) {
+        reply_err(r->w, "syntax", "usage: QUIT");
+        return;
+    }
+    const fd_dealer_state was = fd_dealer_get_state(r->d);
+    const fd_status st = fd_dealer_quit(r->d);
+    if (st != FD_OK) {
+        reply_status(r->d, was, FD_CMD_QUIT, st, r->w);
+        return;
+    }
+    put(r->w, "OK BYE\r\n");
+}
+
+typedef struct command {
+    const char *word;
+    void (*run)(const request *r);
+} command;
+
+static const command commands[] = {
+    {"HELP", cmd_help},       {"NEW", cmd_new},       {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
+    {"BURN", cmd_burn},       {"CUT", cmd_cut},       {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
+    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit},
+};
+
+static void cmd_mode(fd_console *c, const request *r)
+{
+    if (r->n == 2u && token_is(&r->t[1], "human")) {
+        c->human = true;
+        put(r->w, "OK MODE human\r\n");
+    } else if (r->n == 2u && token_is(&r->t[1], "machine")) {
+        c->human = false;
+        put(r->w, "OK MODE machine\r\n");
+    } else {
+        reply_err(r->w, "syntax", "usage: MODE <human|machine>");
+    }
+}
+
+void fd_console_command(fd_console *c, const char *line, size_t len)
+{
+    const writer w = {c->out, c->out_ctx};
+    token t[MAX_TOKENS];
+    const size_t n = tokenize(line, len, t);
+    const request r = {c->dealer, t, n, &w};
+    if (n == 0u) {
+        reply_err(&w, "syntax", "empty command");
+        return;
+    }
+    if (n > MAX_TOKENS) {
+        reply_err(&w, "syntax", "too many arguments");
+        return;
+    }
+    if (token_is(&t[0], "MODE")) {
+        cmd_mode(c, &r);
+        return;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (token_is(&t[0], commands[i].word)) {
+            commands[i].run(&r);
+            return;
+        }
+    }
+    reply_err(&w, "unknown", "unknown command; HELP lists them");
+}
+
+/* ---- the console: banner, line assembly, echo and prompt ---- */
+
+void fd_console_init(fd_console *c, fd_dealer *d, fd_write_fn out, void *ctx, bool human, bool echo)
+{
+    memset(c, 0, sizeof *c);
+    c->dealer = d;
+    c->out = out;
+    c->out_ctx = ctx;
+    c->human = human;
+    c->echo = echo;
+}
+
+static void prompt(const fd_console *c)
+{
+    if (c->human) {
+        c->out(c->out_ctx, "> ", 2);
+    }
+}
+
+void fd_console_start(const fd_console *c)
+{
+    const writer w = {c->out, c->out_ctx};
+    const fd_dealer *d = c->dealer;
+    put(&w, "fairdeal dealer " FD_DEALER_VERSION " board=");
+    put(&w, d->cfg.board);
+    put(&w, " drbg=");
+    put(&w, drbg_name(d->cfg.drbg_kind));
+    put(&w, "\r\nentropy: ");
+    put(&w, d->cfg.trng_name);
+    put(&w, ", health tests RCT ");
+    put_u32(&w, d->cfg.health.rct_cutoff);
+    put(&w, ", APT ");
+    put_u32(&w, d->cfg.health.apt_cutoff);
+    put(&w, "/");
+    put_u32(&w, d->cfg.health.apt_window);
+    put(&w, "\r\n");
+    if (d->cfg.emulation_only) {
+        put(&w, "*** EMULATION ONLY: entropy is the host's, read through semihosting. "
+                "Not a hardware TRNG: never use this build at a table. ***\r\n");
+    }
+    if (fd_dealer_in_fault(d)) {
+        put(&w, "*** ENTROPY FAULT: ");
+        put(&w, fault_reason(d));
+        put(&w, ". Dealing is disabled until SELFTEST passes. ***\r\n");
+    }
+    put(&w, "Type HELP for commands.\r\n");
+    prompt(c);
+}
+
+void fd_console_lost(fd_console *c) { c->line.overrun = true; }
+
+static bool line_blank(const fd_linebuf *lb)
+{
+    for (size_t i = 0; i < lb->len; i++) {
+        if (!is_blank(lb->text[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A line has ended: its one reply, or none for a blank line. */
+static bool end_line(fd_console *c)
+{
+    fd_linebuf *lb = &c->line;
+    const writer w = {c->out, c->out_ctx};
+    bool replied = true;
+    if (lb->overrun) {
+        reply_err(&w, "overrun", "received bytes lost: line discarded");
+    } else if (lb->too_long) {
+        reply_err(&w, "toolong", "line longer than 80 characters discarded");
+    } else if (lb->bad_byte) {
+        reply_err(&w, "badbyte", "NUL, control or non-ASCII byte: line discarded");
+    } else if (!line_blank(lb)) {
+        fd_console_command(c, lb->text, lb->len);
+    } else {
+        replied = false; /* empty or blank line, or the LF of a CR LF pair */
+    }
+    lb->len = 0;
+    lb->too_long = false;
+    lb->bad_byte = false;
+    lb->overrun = false;
+    return replied;
+}
+
+static void echo_byte(const fd_console *c, uint8_t byte)
+{
+    if (!c->human || !c->echo) {
+        return;
+    }
+    if (byte == '\r') {
+        c->out(c->out_ctx, "\r\n", 2);
+    } else if ((byte >= 0x20u && byte < 0x7Fu) || byte == '\n') {
+        c->out(c->out_ctx, (const char *)&byte, 1);
+    }
+}
+
+bool fd_console_feed(fd_console *c, uint8_t byte)
+{
+    fd_linebuf *lb = &c->line;
+    echo_byte(c, byte);
+    if (byte == '\n' || byte == '\r') {
+        const bool replied = end_line(c);
+        if (replied && !c->dealer->quit) {
+            prompt(c);
+        }
+        return replied;
+    }
+    if ((byte < 0x20u && byte != '\t') || byte >= 0x7Fu) {
+        lb->bad_byte = true;
+    } else if (lb->len >= FD_CONSOLE_MAX_LINE) {
+        lb->too_long = true;
+    } else {
+        lb->text[lb->len++] = (char)byte;
+    }
+    return false;
+}
