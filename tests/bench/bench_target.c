@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dealer.h"
+#include "protocol.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/shuffle.h"
@@ -86,6 +86,7 @@ static uint32_t stack_used_below(uintptr_t base)
 static fd_drbg drbg;
 static uint32_t entropy_counter;
 static fd_dealer dealer;
+static fd_console console;
 
 static void open_drbg(fd_drbg_kind kind)
 {
@@ -169,18 +170,20 @@ int main(void)
                                   FD_DRBG_CHACHA20, "bench", "pattern", false};
     paint_stack();
     (void)fd_dealer_init(&dealer, &cfg);
-    fd_dealer_command(&dealer, "SHUFFLE", 7, discard, NULL);
+    fd_console_init(&console, &dealer, discard, NULL, false, false);
+    fd_console_command(&console, "SHUFFLE", 7);
     const uint32_t first_shuffle_samples = dealer.entropy.raw_samples;
-    static const char *const session[] = {"NEW french 8 2", "SHUFFLE", "DEAL 20 8", "SHUFFLE full",
-                                          "STATUS", "REVEAL", "SELFTEST", "HELP"};
+    /* a round ends only by REVEAL: each SHUFFLE follows one */
+    static const char *const session[] = {"REVEAL", "NEW french 8 2", "SHUFFLE", "DEAL 20 8", "REVEAL",
+                                          "SHUFFLE full", "STATUS", "REVEAL", "SELFTEST", "HELP"};
     for (size_t i = 0; i < sizeof session / sizeof session[0]; i++) {
-        fd_dealer_command(&dealer, session[i], strlen(session[i]), discard, NULL);
+        fd_console_command(&console, session[i], strlen(session[i]));
     }
     say("| stack: dealer init + command loop, 432-card shoe (bytes) | ");
     say_u32(stack_used_below(base));
     say(" |\r\n");
     t0 = hal_counter_read();
-    fd_dealer_command(&dealer, "SHUFFLE", 7, discard, NULL);
+    fd_console_command(&console, "SHUFFLE", 7);
     row2("dealer SHUFFLE of 432 cards (reseed, salt, shuffle, commitment)", "", hal_counter_read() - t0, 1);
     say("| raw TRNG samples, power-on to first SHUFFLE (measured) | ");
     say_u32(first_shuffle_samples);

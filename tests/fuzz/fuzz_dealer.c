@@ -5,11 +5,15 @@
  * fault) changed nothing; the shoe still holds exactly its deck's cards;
  * dealt cards are the next cards of the order, never one twice; nothing is
  * shuffled or dealt while an entropy fault is latched; a REVEAL verifies
- * against the commitment SHUFFLE published. */
+ * against the commitment SHUFFLE published; no round disappears: a SHUFFLE
+ * never replaces an open round, and a committed round is always revealable
+ * (checked on a copy after every fault and at the end of every input): its
+ * REVEAL hashes to its commitment. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "dealer.h"
+#include "protocol.h"
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
 #include "fake_trng.h"
@@ -27,6 +31,7 @@ static fd_status restart_ok(void *ctx)
 static fake_trng trng;
 static fd_dealer dealer;
 static fd_dealer before;
+static fd_dealer probe;
 static fd_dealer pristine[2];
 static fake_trng pristine_trng[2];
 
@@ -126,7 +131,7 @@ static void check_reveal(const capture *c, const fd_dealer *was, const fd_shoe *
     fd_sha256_update(&h, " ", 1);
     fd_sha256_update(&h, order, order_len);
     fd_sha256_final(&h, digest);
-    FUZZ_CHECK(memcmp(digest, was->commitment, sizeof digest) == 0);
+    FUZZ_CHECK(memcmp(digest, was->round.commitment, sizeof digest) == 0);
     const char *p = order;
     for (size_t i = 0; i < s->count; i++) {
         char code[FD_CARD_CODE_SIZE];
@@ -157,35 +162,52 @@ static void check_after_reply(const capture *c)
     const fd_dealer *d = &dealer;
     check_reply(c);
     check_shoe_complete(&d->shoe);
-    if (starts_with(c, "ERR entropy")) {
-        FUZZ_CHECK(d->fault);
+    FUZZ_CHECK(fd_dealer_unrevealed_rounds(d) == (fd_dealer_round_open(d) ? 1u : 0u));
+    if (starts_with(c, "ERR entropy") || starts_with(c, "ERR corrupt")) {
+        FUZZ_CHECK(fd_dealer_in_fault(d));
+        FUZZ_CHECK(fd_dealer_round_open(d) == fd_dealer_round_open(&before));
         FUZZ_CHECK(!d->shoe.shuffled || before.shoe.shuffled);
         FUZZ_CHECK(d->shoe.position == before.shoe.position);
         FUZZ_CHECK(memcmp(d->shoe.order, before.shoe.order, sizeof d->shoe.order) == 0);
     } else if (starts_with(c, "ERR ")) {
-        fd_dealer expect = before;
-        expect.commands = d->commands;
-        expect.line = d->line;
-        FUZZ_CHECK(memcmp(&expect, d, sizeof expect) == 0);
+        FUZZ_CHECK(memcmp(&before, d, sizeof before) == 0);
     }
-    if (before.fault) {
+    if (fd_dealer_in_fault(&before)) {
         FUZZ_CHECK(!starts_with(c, "OK SHUFFLE") && !starts_with(c, "OK DEAL") && !starts_with(c, "OK BURN"));
     }
     if (starts_with(c, "OK SHUFFLE")) {
-        FUZZ_CHECK(d->shoe.shuffled && d->shoe.position == 0u && d->committed);
-        FUZZ_CHECK(d->shuffle_id == before.shuffle_id + 1u);
+        FUZZ_CHECK(d->shoe.shuffled && d->shoe.position == 0u && fd_dealer_round_open(d));
+        FUZZ_CHECK(!fd_dealer_round_open(&before)); /* never replaces an open round */
+        FUZZ_CHECK(d->round.id == before.round.id + 1u);
     } else if (starts_with(c, "OK DEAL")) {
-        FUZZ_CHECK(before.shoe.shuffled && before.committed);
+        FUZZ_CHECK(before.shoe.shuffled && fd_dealer_get_state(&before) == FD_DEALER_ROUND_OPEN);
         check_deal(c, before.shoe.position, d->shoe.position, &d->shoe);
     } else if (starts_with(c, "OK BURN")) {
         FUZZ_CHECK(before.shoe.shuffled && d->shoe.position == before.shoe.position + 1u);
     } else if (starts_with(c, "OK REVEAL")) {
-        FUZZ_CHECK(before.committed && !d->committed && !d->shoe.shuffled);
+        FUZZ_CHECK(fd_dealer_round_open(&before) && !fd_dealer_round_open(d) && !d->shoe.shuffled);
         check_reveal(c, &before, &d->shoe);
     } else {
         /* nothing else moves the deal position forward */
         FUZZ_CHECK(d->shoe.position <= before.shoe.position || d->shoe.position == 0u);
     }
+}
+
+/* An open round can be revealed now, and its REVEAL verifies (on a copy:
+ * the session goes on undisturbed). */
+static void check_revealable(void)
+{
+    if (!fd_dealer_round_open(&dealer)) {
+        return;
+    }
+    probe = dealer;
+    fd_console c;
+    capture reply = {{0}, 0};
+    fd_console_init(&c, &probe, capture_write, &reply, false, false);
+    fd_console_command(&c, "REVEAL", 6);
+    check_reply(&reply);
+    FUZZ_CHECK(starts_with(&reply, "OK REVEAL"));
+    check_reveal(&reply, &dealer, &probe.shoe);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -211,19 +233,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     default: break; /* a healthy source */
     }
 
-    capture reply;
+    static capture reply;
+    fd_console console;
+    fd_console_init(&console, &dealer, capture_write, &reply, false, false);
     while (fuzz_left(&in) > 0u) {
         const uint8_t byte = fuzz_u8(&in);
         before = dealer;
         reply.len = 0;
-        if (fd_dealer_feed(&dealer, byte, capture_write, &reply)) {
+        if (fd_console_feed(&console, byte)) {
             check_after_reply(&reply);
+            if (fd_dealer_in_fault(&dealer)) {
+                check_revealable();
+            }
         } else {
             FUZZ_CHECK(reply.len == 0u);
         }
         if (dealer.quit) {
+            FUZZ_CHECK(!fd_dealer_round_open(&dealer));
             break;
         }
     }
+    check_revealable();
     return 0;
 }

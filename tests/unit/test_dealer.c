@@ -223,7 +223,7 @@ static void test_session_script(void **state)
     assert_reply_starts(cmd("HELP"), "OK HELP NEW <french|spanish40|spanish48>");
     assert_string_equal(cmd("status"),
                         "OK STATUS board=test deck=french decks=1 cards=52 left=0 state=factory shuffles=0 "
-                        "cut=0 reshuffle=no entropy=ok health=ok reseeds=0 raw_samples=1536 drbg=chacha20");
+                        "cut=0 reshuffle=no entropy=ok health=ok reseeds=0 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=0");
     assert_string_equal(cmd("DEAL 1"), "ERR state not shuffled: SHUFFLE first");
     assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
     assert_string_equal(cmd("NEW spanish40 2"), "OK NEW deck=spanish40 decks=2 jokers=0 cards=80");
@@ -247,7 +247,7 @@ static void test_session_script(void **state)
     assert_string_equal(cmd("BURN"), "OK BURN left=68");
     assert_string_equal(cmd("STATUS"),
                         "OK STATUS board=test deck=spanish40 decks=2 cards=80 left=68 state=shuffled shuffles=1 "
-                        "cut=70 reshuffle=no entropy=ok health=ok reseeds=1 raw_samples=1536 drbg=chacha20");
+                        "cut=70 reshuffle=no entropy=ok health=ok reseeds=1 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=1");
 
     r = cmd("REVEAL");
     assert_reply_starts(r, "OK REVEAL id=1 salt=");
@@ -283,7 +283,7 @@ static void test_session_script(void **state)
     assert_int_equal(dealt_codes(cmd("DEAL 70"), many, 80), 70);
     assert_string_equal(cmd("STATUS") + strlen("OK STATUS board=test deck=spanish40 decks=2 cards=80 left=10 "),
                         "state=shuffled shuffles=2 cut=70 reshuffle=due entropy=ok health=ok reseeds=1 "
-                        "raw_samples=2048 drbg=chacha20");
+                        "raw_samples=2048 drbg=chacha20 revealed=1 unrevealed=1");
     assert_string_equal(cmd("DEAL 11"), "ERR exhausted only 10 cards left");
     assert_reply_starts(cmd("DEAL 10"), "OK DEAL ");
     assert_int_equal(field_num(out.text, "left"), 0);
@@ -488,12 +488,12 @@ static void test_fault_mid_session_needs_selftest(void **state)
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
     assert_reply_starts(cmd("DEAL 5"), "OK DEAL");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=1"); /* the next SHUFFLE needs the round closed */
     /* the source sticks from the next sample on */
     trng.switch_at = trng.delivered;
     trng.later_mode = FAKE_TRNG_STUCK;
     trng.value = 0x55;
     assert_string_equal(cmd("SHUFFLE"), "ERR entropy health test failed (repetition count); SELFTEST required");
-    /* the shoe dealt from before is no longer dealable either */
     assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
     assert_reply_starts(cmd("BURN"), "ERR entropy ");
     assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
@@ -502,7 +502,7 @@ static void test_fault_mid_session_needs_selftest(void **state)
     assert_non_null(strstr(r, " entropy=fault health=rct-fail "));
     /* NEW does not clear the fault */
     assert_reply_starts(cmd("NEW french"), "OK NEW");
-    assert_non_null(strstr(cmd("STATUS"), " left=0 state=factory shuffles=1 "));
+    assert_non_null(strstr(cmd("STATUS"), " left=0 state=unshuffled shuffles=1 "));
     assert_reply_starts(cmd("SHUFFLE full"), "ERR entropy ");
     /* SELFTEST fails while the source is still stuck */
     assert_reply_starts(cmd("SELFTEST"), "ERR entropy health test failed (repetition count)");
@@ -523,6 +523,7 @@ static void test_fault_inside_full_entropy_shuffle(void **state)
     assert_reply_starts(cmd("NEW french 8 2"), "OK NEW");
     assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
     assert_reply_starts(cmd("DEAL 3"), "OK DEAL");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=1");
     const fd_shoe before = dealer.shoe;
     /* a 432-card shoe needs ~3,400 bits: 14 blocks of 160 samples. Fail the
      * hardware after about half of them. */
@@ -548,6 +549,7 @@ static void test_fault_during_reseed_and_timeouts(void **state)
     trng.fault_status = FD_ERR_TRNG_TIMEOUT;
     unsigned ok_shuffles = 0;
     while (starts_with(cmd("SHUFFLE"), "OK SHUFFLE")) {
+        assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
         ok_shuffles++;
         assert_true(ok_shuffles <= FD_ENTROPY_POOL_BLOCKS);
         assert_int_equal(trng.faults, 0);
@@ -708,6 +710,7 @@ static uint32_t run_fault_case(const fault_case *fc, uint64_t seed, unsigned det
         }
         assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
         assert_reply_starts(cmd("DEAL 5"), "OK DEAL");
+        assert_reply_starts(cmd("REVEAL"), "OK REVEAL"); /* consumes no samples */
         onset = trng.delivered + (fc->phase == PHASE_FULL_SHUFFLE ? 700u : 1u);
         inject(fc, onset);
         /* pooled blocks from windows that passed before the onset may serve a
@@ -715,6 +718,7 @@ static uint32_t run_fault_case(const fault_case *fc, uint64_t seed, unsigned det
         r = cmd(fc->phase == PHASE_FULL_SHUFFLE ? "SHUFFLE full" : "SHUFFLE");
         for (int i = 0; i < 64 && starts_with(r, "OK SHUFFLE"); i++) {
             assert_reply_starts(cmd("DEAL 1"), "OK DEAL");
+            assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
             r = cmd("SHUFFLE");
         }
     }
@@ -952,6 +956,9 @@ static void soak_one(void)
         assert_int_equal(field_num(r, "left"), m.committed ? m.count - m.dealt_count : 0u);
         assert_int_equal(field_num(r, "shuffles"), m.shuffles);
         assert_int_equal(field_num(r, "cards"), m.count);
+        /* no round disappears: every shuffle is revealed or still open */
+        assert_int_equal(field_num(r, "revealed"), m.reveals);
+        assert_int_equal(field_num(r, "unrevealed"), m.committed ? 1u : 0u);
     }
 }
 
@@ -972,6 +979,279 @@ static void test_long_random_session(void **state)
     assert_true(m.reveals > commands / 100u);
 }
 
+/* ---- no round disappears (issue 16 item 1) ---- */
+
+/* Every way to drop an open round, tried by a dishonest operator: each is
+ * refused, or (a fault) stops dealing but keeps the round revealable; the
+ * REVEAL that finally comes verifies against the commitment. */
+static void test_no_round_disappears(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    char commit[80];
+    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    char first[2][4];
+    assert_int_equal(dealt_codes(cmd("DEAL 2"), first, 2), 2);
+    take_snapshot();
+    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
+    assert_string_equal(cmd("SHUFFLE"), "ERR state round open: REVEAL first");
+    assert_string_equal(cmd("SHUFFLE full"), "ERR state round open: REVEAL first");
+    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
+    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
+    assert_false(dealer.quit);
+    assert_unchanged();
+    assert_non_null(strstr(cmd("STATUS"), " state=shuffled shuffles=1 "));
+    assert_non_null(strstr(out.text, " revealed=0 unrevealed=1"));
+
+    /* a fault (memory corrupted under the dealer) stops dealing, keeps the round */
+    dealer.shoe.order[10] = dealer.shoe.order[11]; /* a card twice, one missing */
+    const fd_card lost_card = snapshot.shoe.order[10];
+    assert_string_equal(cmd("DEAL 1"), "ERR corrupt memory integrity check failed; REVEAL, then SELFTEST required");
+    assert_true(fd_dealer_in_fault(&dealer));
+    assert_int_equal(dealer.shoe.position, 2);
+    assert_reply_starts(cmd("BURN"), "ERR corrupt ");
+    assert_reply_starts(cmd("SHUFFLE"), "ERR corrupt ");
+    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
+    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
+    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
+    assert_non_null(strstr(cmd("STATUS"), " left=0 state=committed shuffles=1 "));
+    assert_non_null(strstr(out.text, " entropy=memory-fault "));
+    assert_non_null(strstr(out.text, " revealed=0 unrevealed=1"));
+    /* REVEAL publishes what is in memory: the cards dealt are its first, and
+     * the corruption shows (it no longer hashes to the commitment) */
+    const char *r = cmd("REVEAL");
+    assert_reply_starts(r, "OK REVEAL id=1 ");
+    char order[52][4];
+    assert_int_equal(split_codes(strstr(r, " order=") + 7, order, 52), 52);
+    assert_string_equal(order[0], first[0]);
+    assert_string_equal(order[1], first[1]);
+    char lost_code[FD_CARD_CODE_SIZE];
+    assert_int_equal(fd_card_format(lost_card, FD_DECK_FRENCH, lost_code), FD_OK);
+    assert_string_not_equal(order[10], lost_code);
+    assert_non_null(strstr(cmd("STATUS"), " revealed=1 unrevealed=0"));
+    /* out of the fault: a fresh shoe, since the old one cannot be trusted */
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    assert_non_null(strstr(cmd("STATUS"), " state=factory "));
+    assert_int_equal(fd_shoe_check(&dealer.shoe), FD_OK);
+
+    /* an entropy fault can only strike with no round open (SHUFFLE and
+     * SELFTEST need one closed), and leaves nothing unrevealed */
+    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    assert_commitment_verifies(cmd("REVEAL"), commit);
+    trng.mode = FAKE_TRNG_STUCK;
+    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    assert_non_null(strstr(cmd("STATUS"), " revealed=2 unrevealed=0"));
+    assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
+    trng.mode = FAKE_TRNG_RANDOM;
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    assert_commitment_verifies(cmd("REVEAL"), commit);
+    assert_string_equal(cmd("QUIT"), "OK BYE");
+}
+
+/* Corrupting any round-critical field, or the shoe, is caught before the
+ * next card leaves; the dealer fails closed with the round revealable. */
+static void test_corrupt_memory_fails_closed(void **state)
+{
+    (void)state;
+    for (unsigned target = 0; target < 7u; target++) {
+        assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+        assert_reply_starts(cmd("NEW spanish48 2"), "OK NEW");
+        char commit[80];
+        assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+        assert_reply_starts(cmd("DEAL 3"), "OK DEAL");
+        assert_int_equal(fd_dealer_check(&dealer), FD_OK);
+        switch (target) {
+        case 0: dealer.round.id ^= 1u; break;                 /* a different round */
+        case 1: dealer.shoe.position--; break;                /* deal a card again */
+        case 2: dealer.round.commitment[7] ^= 0x20u; break;   /* a different promise */
+        case 3: dealer.round.salt[0] ^= 1u; break;
+        case 4: dealer.shoe.order[50] = 0x3Fu; break;         /* not a card of the deck */
+        case 5: dealer.round.revealed_rounds++; break;        /* hide an unrevealed round */
+        default: dealer.shoe.count--; break;                  /* a short shoe */
+        }
+        assert_int_equal(fd_dealer_check(&dealer), FD_ERR_CORRUPT);
+        take_snapshot();
+        assert_reply_starts(cmd(target % 2u == 0u ? "DEAL 1" : "BURN"), "ERR corrupt memory integrity check failed");
+        assert_int_equal(dealer.shoe.position, snapshot.shoe.position);
+        assert_true(fd_dealer_round_open(&dealer));
+        assert_reply_starts(cmd("DEAL 1"), "ERR corrupt ");
+        assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
+        assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+        assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+        assert_reply_starts(cmd("DEAL 1"), "OK DEAL");
+    }
+    /* an untouched round passes the check before every deal */
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    for (int i = 0; i < 52; i++) {
+        assert_reply_starts(cmd("BURN"), "OK BURN");
+    }
+}
+
+/* ---- the console: modes and lost bytes ---- */
+
+static void test_human_and_machine_modes(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    /* a board's UART in human mode: banner, prompt, echo */
+    fd_console_init(&console, &dealer, capture_write, &out, true, true);
+    out.len = 0;
+    fd_console_start(&console);
+    assert_non_null(strstr(out.text, "Type HELP for commands.\r\n> "));
+    assert_string_equal(feed_bytes("CUT 5\r", 6), "CUT 5\r\nOK CUT 5\r\n> ");
+    assert_string_equal(feed_bytes("\n", 1), "\n");
+    /* a host terminal echoes by itself: prompt only */
+    fd_console_init(&console, &dealer, capture_write, &out, true, false);
+    assert_string_equal(feed_bytes("CUT 6\n", 6), "OK CUT 6\r\n> ");
+    assert_string_equal(feed_bytes("mode machine\n", 13), "OK MODE machine\r\n");
+    /* machine mode: exactly one reply line per command line, nothing else */
+    assert_string_equal(feed_bytes("CUT 7\r\nCUT 8\n\n  \t \nSTATUS x\n", 28),
+                        "OK CUT 7\r\nOK CUT 8\r\nERR syntax usage: STATUS\r\n");
+    assert_string_equal(feed_bytes("MODE robot\n", 11), "ERR syntax usage: MODE <human|machine>\r\n");
+    assert_string_equal(feed_bytes("MODE human\n", 11), "OK MODE human\r\n> ");
+    assert_string_equal(feed_bytes("QUIT\n", 5), "OK BYE\r\n");
+}
+
+/* Bytes lost on the line: the damaged line is discarded up to its end and
+ * answered ERR overrun; a splice ("DEAL 1" + "00") never runs. */
+static void test_overrun_discards_the_line(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("NEW french 2"), "OK NEW");
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    take_snapshot();
+    (void)feed_bytes("DEAL 1", 6);
+    fd_console_lost(&console);
+    assert_string_equal(feed_bytes("00\n", 3), "ERR overrun received bytes lost: line discarded\r\n");
+    assert_unchanged();
+    /* lost at the very start of a line, and a lost line end of its own */
+    fd_console_lost(&console);
+    assert_string_equal(feed_bytes("\n", 1), "ERR overrun received bytes lost: line discarded\r\n");
+    /* an overrun outranks a too-long or bad-byte line; the next line is fresh */
+    (void)feed_bytes("STATUS\x01", 7);
+    fd_console_lost(&console);
+    assert_reply_starts(feed_bytes("\nDEAL 1\n", 8), "ERR overrun received bytes lost: line discarded\r\nOK DEAL ");
+}
+
+/* ---- a second transport: length-prefixed binary frames over the same core ---- */
+
+/* Request: [len][op][args...], len counting op and args. Reply: [len][status]
+ * [payload...]. Ops: 1 NEW kind decks jokers, 2 SHUFFLE full, 3 DEAL n
+ * players, 4 REVEAL, 5 SELFTEST. Payloads: SHUFFLE id (4, big-endian) +
+ * commitment (32); DEAL card ids (2 each, big-endian, in shoe order); REVEAL
+ * salt (16) + order (2 per card). A test-only framing: what matters is that
+ * it drives fd_dealer's typed calls with no text in between. */
+typedef struct frame {
+    uint8_t bytes[2u + 16u + 2u * FD_SHOE_MAX_CARDS];
+    size_t len;
+} frame;
+
+static void frame_put(frame *f, uint32_t v, size_t width)
+{
+    for (size_t i = width; i-- > 0u;) {
+        f->bytes[f->len++] = (uint8_t)(v >> (8u * i));
+    }
+}
+
+static void frame_cards(frame *f, const fd_dealer *d, uint16_t from, uint16_t count)
+{
+    for (uint16_t i = 0; i < count; i++) {
+        frame_put(f, fd_dealer_card_at(d, (uint16_t)(from + i)), 2);
+    }
+}
+
+static void binary_transport(fd_dealer *d, const uint8_t *req, frame *reply)
+{
+    const uint8_t *a = req + 2;
+    uint16_t first = 0;
+    uint32_t samples = 0;
+    fd_status st = FD_ERR_PARSE;
+    reply->len = 2;
+    switch (req[1]) {
+    case 1: st = fd_dealer_new(d, (fd_deck_kind)a[0], a[1], a[2]); break;
+    case 2:
+        st = fd_dealer_shuffle(d, a[0] != 0u);
+        if (st == FD_OK) {
+            frame_put(reply, d->round.id, 4);
+            memcpy(reply->bytes + reply->len, d->round.commitment, FD_COMMIT_SIZE);
+            reply->len += FD_COMMIT_SIZE;
+        }
+        break;
+    case 3:
+        st = fd_dealer_deal(d, a[0], a[1], &first);
+        if (st == FD_OK) {
+            frame_cards(reply, d, first, (uint16_t)(a[0] * a[1]));
+        }
+        break;
+    case 4:
+        st = fd_dealer_reveal(d);
+        if (st == FD_OK) {
+            memcpy(reply->bytes + reply->len, d->round.salt, FD_COMMIT_SALT_SIZE);
+            reply->len += FD_COMMIT_SALT_SIZE;
+            frame_cards(reply, d, 0, d->shoe.count);
+        }
+        break;
+    case 5: st = fd_dealer_selftest(d, &samples); break;
+    default: break;
+    }
+    reply->bytes[0] = (uint8_t)(reply->len - 1u > 255u ? 255u : reply->len - 1u);
+    reply->bytes[1] = (uint8_t)st;
+}
+
+static void test_binary_transport_drives_the_same_core(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    static frame reply;
+    static const uint8_t new_shoe[] = {4, 1, FD_DECK_SPANISH40, 3, 0};
+    static const uint8_t shuffle[] = {2, 2, 1};
+    static const uint8_t deal[] = {3, 3, 4, 2};
+    static const uint8_t reveal[] = {1, 4};
+    static const uint8_t selftest[] = {1, 5};
+    binary_transport(&dealer, new_shoe, &reply);
+    assert_int_equal(reply.bytes[1], FD_OK);
+    binary_transport(&dealer, shuffle, &reply);
+    assert_int_equal(reply.bytes[1], FD_OK);
+    assert_int_equal(reply.len, 2u + 4u + 32u);
+    uint8_t commitment[FD_COMMIT_SIZE];
+    memcpy(commitment, reply.bytes + 6, sizeof commitment);
+    assert_int_equal(reply.bytes[5], 1); /* round id 1 */
+    binary_transport(&dealer, deal, &reply);
+    assert_int_equal(reply.bytes[1], FD_OK);
+    fd_card dealt[8];
+    for (size_t i = 0; i < 8u; i++) {
+        dealt[i] = (fd_card)((reply.bytes[2u + 2u * i] << 8) | reply.bytes[3u + 2u * i]);
+    }
+    /* the state machine is the transport's too: no new round over an open one */
+    binary_transport(&dealer, new_shoe, &reply);
+    assert_int_equal(reply.bytes[1], FD_ERR_STATE);
+    binary_transport(&dealer, shuffle, &reply);
+    assert_int_equal(reply.bytes[1], FD_ERR_STATE);
+    binary_transport(&dealer, selftest, &reply);
+    assert_int_equal(reply.bytes[1], FD_ERR_STATE);
+    /* and the text console sees the same round */
+    assert_non_null(strstr(cmd("STATUS"), " cards=120 left=112 state=shuffled shuffles=1 "));
+    binary_transport(&dealer, reveal, &reply);
+    assert_int_equal(reply.bytes[1], FD_OK);
+    assert_int_equal(reply.len, 2u + 16u + 2u * 120u);
+    fd_card order[120];
+    for (size_t i = 0; i < 120u; i++) {
+        order[i] = (fd_card)((reply.bytes[18u + 2u * i] << 8) | reply.bytes[19u + 2u * i]);
+    }
+    assert_memory_equal(order, dealt, sizeof dealt);
+    assert_int_equal(fd_shoe_order_check(FD_DECK_SPANISH40, 3, 0, order, 120), FD_OK);
+    uint8_t again[FD_COMMIT_SIZE];
+    assert_int_equal(fd_commit_compute(reply.bytes + 2, order, 120, FD_DECK_SPANISH40, again), FD_OK);
+    assert_memory_equal(again, commitment, sizeof again);
+    binary_transport(&dealer, reveal, &reply);
+    assert_int_equal(reply.bytes[1], FD_ERR_STATE);
+    binary_transport(&dealer, selftest, &reply);
+    assert_int_equal(reply.bytes[1], FD_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -986,6 +1266,11 @@ int main(void)
         cmocka_unit_test(test_fault_at_power_on),
         cmocka_unit_test(test_fault_matrix),
         cmocka_unit_test(test_emulation_banner_and_null_config),
+        cmocka_unit_test(test_no_round_disappears),
+        cmocka_unit_test(test_corrupt_memory_fails_closed),
+        cmocka_unit_test(test_human_and_machine_modes),
+        cmocka_unit_test(test_overrun_discards_the_line),
+        cmocka_unit_test(test_binary_transport_drives_the_same_core),
         cmocka_unit_test(test_long_random_session),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
