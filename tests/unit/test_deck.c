@@ -256,6 +256,67 @@ static void test_cut_card(void **state)
     assert_false(fd_shoe_reshuffle_due(&shoe_a));
 }
 
+static void test_invalidate_and_integrity_check(void **state)
+{
+    (void)state;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 11);
+    assert_int_equal(fd_shoe_init(&shoe_a, FD_DECK_SPANISH48, 2, 0), FD_OK);
+    assert_int_equal(fd_shoe_check(&shoe_a), FD_OK);
+    assert_int_equal(fd_shoe_shuffle(&shoe_a, &rng), FD_OK);
+    assert_int_equal(fd_shoe_check(&shoe_a), FD_OK);
+    fd_card c;
+    assert_int_equal(fd_shoe_deal(&shoe_a, &c), FD_OK);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    /* invalidate: not dealable, nothing else moves */
+    assert_int_equal(fd_shoe_invalidate(&shoe_a), FD_OK);
+    assert_false(shoe_a.shuffled);
+    assert_int_equal(fd_shoe_deal(&shoe_a, &c), FD_ERR_STATE);
+    assert_int_equal(shoe_a.position, shoe_b.position);
+    assert_memory_equal(shoe_a.order, shoe_b.order, sizeof shoe_a.order);
+    assert_int_equal(fd_shoe_invalidate(NULL), FD_ERR_NULL);
+    assert_int_equal(fd_shoe_shuffle(&shoe_a, &rng), FD_OK); /* only a shuffle makes it dealable */
+    assert_true(shoe_a.shuffled);
+
+    /* each kind of damage is caught */
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.order[5] = shoe_b.order[6]; /* a card twice */
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.order[5] = (fd_card)(2u << FD_CARD_COPY_SHIFT); /* a third deck's card in a 2-deck shoe */
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.order[5] = 48u; /* not a Spanish face */
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.order[5] ^= 0x8000u; /* a high bit flipped */
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.position = (uint16_t)(shoe_b.count + 1u);
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.cut = 500;
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.decks = 9;
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.kind = (fd_deck_kind)7;
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    memcpy(&shoe_b, &shoe_a, sizeof shoe_a);
+    shoe_b.count = 4000;
+    assert_int_equal(fd_shoe_check(&shoe_b), FD_ERR_CORRUPT);
+    assert_int_equal(fd_shoe_check(NULL), FD_ERR_NULL);
+
+    /* the order check on its own: jokers count, composition must be valid */
+    assert_int_equal(fd_shoe_init(&shoe_b, FD_DECK_FRENCH, 8, 2), FD_OK);
+    assert_int_equal(fd_shoe_order_check(FD_DECK_FRENCH, 8, 2, shoe_b.order, shoe_b.count), FD_OK);
+    assert_int_equal(fd_shoe_order_check(FD_DECK_FRENCH, 8, 1, shoe_b.order, shoe_b.count), FD_ERR_CORRUPT);
+    assert_int_equal(fd_shoe_order_check(FD_DECK_FRENCH, 8, 3, shoe_b.order, shoe_b.count), FD_ERR_PARSE);
+    assert_int_equal(fd_shoe_order_check(FD_DECK_FRENCH, 0, 0, shoe_b.order, 0), FD_ERR_PARSE);
+    assert_int_equal(fd_shoe_order_check(FD_DECK_FRENCH, 1, 0, NULL, 52), FD_ERR_NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_shuffle_deal_exhaust),
         cmocka_unit_test(test_failed_shuffle_is_not_dealable),
         cmocka_unit_test(test_cut_card),
+        cmocka_unit_test(test_invalidate_and_integrity_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
