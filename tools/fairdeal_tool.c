@@ -8,6 +8,9 @@
  *   perms     --algo {durstenfeld,sattolo,partial,inside-out,sample} --n N
  *             [--k K] --count C [--drbg {hmac,chacha20} | --full-entropy]
  *             [--seed HEX]
+ *   verify    [--transcript FILE]   (default: stdin) a dealer transcript's
+ *             rounds: commitments, orders, dealt cards (tools/verify.c);
+ *             exit 0 valid, 1 with one line on stderr when not
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -30,6 +33,7 @@
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
 #include "hal/trng.h"
+#include "verify.h"
 
 #define MAX_HEX_BYTES 1024u
 
@@ -428,10 +432,26 @@ static int cmd_perms(int argc, char **argv)
     return 0;
 }
 
+static int cmd_verify(int argc, char **argv)
+{
+    option opts[] = {{"--transcript", true, NULL, false}};
+    parse_options(argc, argv, opts, 1);
+    if (!opts[0].seen) {
+        return fd_tool_verify(stdin);
+    }
+    FILE *in = fopen(opts[0].value, "r");
+    if (in == NULL) {
+        usage_error("--transcript: cannot open '%s'", opts[0].value);
+    }
+    const int rc = fd_tool_verify(in);
+    (void)fclose(in);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage_error("usage: fairdeal-tool {chacha20|hmac-drbg|bytes|perms} [options] (see README.md)");
+        usage_error("usage: fairdeal-tool {chacha20|hmac-drbg|bytes|perms|verify} [options] (see README.md)");
     }
     if (strcmp(argv[1], "chacha20") == 0) {
         return cmd_chacha20(argc, argv);
@@ -445,5 +465,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "perms") == 0) {
         return cmd_perms(argc, argv);
     }
-    usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes or perms", argv[1]);
+    if (strcmp(argv[1], "verify") == 0) {
+        return cmd_verify(argc, argv);
+    }
+    usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms or verify", argv[1]);
 }

@@ -2,9 +2,12 @@
 # fairdeal-tool: published known answers through the command line, seeded
 # determinism, every algorithm's output shape, and exit status 2 with one
 # stderr line for each kind of bad argument.
-# usage: test_tool.sh PATH/TO/fairdeal-tool
+# With the host dealer: `verify` accepts the dealer's real transcripts
+# (checked independently with sha256sum too) and rejects each kind of lie.
+# usage: test_tool.sh PATH/TO/fairdeal-tool [PATH/TO/host/dealer]
 set -u
 tool=$1
+dealer=${2:-}
 failures=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
@@ -116,6 +119,77 @@ bad perms --algo partial --n 5 --k 6 --count 1
 bad perms --algo durstenfeld --n 5 --k 2 --count 1
 bad perms --algo durstenfeld --n 5 --count 1 --drbg hmac --full-entropy
 bad perms --algo durstenfeld --n 5
+
+# verify: real transcripts from the host dealer, then each kind of lie
+if [ -n "$dealer" ]; then
+  work=$(mktemp -d)
+  printf 'NEW french 2 1\nSHUFFLE\nDEAL 5\nDEAL 2 3\nBURN\nDEAL 1\nREVEAL\nNEW spanish40 1\nSHUFFLE full\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE\nDEAL 12 8\nREVEAL\n' |
+    "$dealer" >"$work/t"
+  tr -d '\r' <"$work/t" >"$work/good"
+  out=$("$tool" verify --transcript "$work/good" 2>&1) && [ "$out" = "OK verify rounds=3 dealt=148" ] &&
+    pass "verify accepts a host dealer transcript ($out)" || fail "verify rejected a real transcript: $out"
+  same "verify reads stdin" "$("$tool" verify <"$work/good")" "OK verify rounds=3 dealt=148"
+  # independent recomputation: sha256(salt + " " + order) is each SHUFFLE's commit
+  grep '^OK SHUFFLE' "$work/good" | sed 's/.* commit=//' >"$work/commits"
+  grep '^OK REVEAL' "$work/good" | while read -r line; do
+    salt=$(printf '%s\n' "$line" | sed 's/.* salt=\([0-9a-f]*\) order=.*/\1/')
+    order=$(printf '%s\n' "$line" | sed 's/.* order=//')
+    printf '%s %s' "$salt" "$order" | sha256sum | cut -d' ' -f1
+  done >"$work/recomputed"
+  same "sha256sum of every REVEAL is its SHUFFLE's commit" "$(cat "$work/recomputed")" "$(cat "$work/commits")"
+
+  rejects() { # NAME EXPECTED_WORDS FILE
+    out=$("$tool" verify --transcript "$3" 2>"$work/err")
+    rc=$?
+    lines=$(wc -l <"$work/err")
+    if [ $rc -eq 1 ] && [ "$lines" -eq 1 ] && [ -z "$out" ] && grep -q "$2" "$work/err"; then
+      pass "verify rejects $1: $(cat "$work/err")"
+    else
+      fail "verify accepted or misreported $1: status $rc, stdout '$out', stderr '$(cat "$work/err")'"
+    fi
+  }
+  # the first REVEAL's order: its 1st and 2nd cards
+  reveal_no=$(grep -n '^OK REVEAL' "$work/good" | head -1 | cut -d: -f1)
+  first=$(sed -n "${reveal_no}p" "$work/good" | sed 's/.* order=//' | cut -d' ' -f1)
+  second=$(sed -n "${reveal_no}p" "$work/good" | sed 's/.* order=//' | cut -d' ' -f2)
+  # a flipped card: the 1st and 2nd cards of the order swapped (still the shoe)
+  sed "${reveal_no}s/ order=$first $second / order=$second $first /" "$work/good" >"$work/swapped"
+  rejects "a flipped card" "commitment does not match" "$work/swapped"
+  # a duplicated card: the 2nd card of the order replaced by the 1st
+  sed "${reveal_no}s/ order=$first $second / order=$first $first /" "$work/good" >"$work/dup"
+  rejects "a duplicated card" "not a permutation" "$work/dup"
+  # a flipped salt digit
+  sed "${reveal_no}s/ salt=\\(.\\)/ salt=X\\1/; ${reveal_no}s/ salt=X0/ salt=1/; ${reveal_no}s/ salt=X[0-9a-f]/ salt=0/" \
+    "$work/good" >"$work/salt"
+  rejects "a flipped salt digit" "commitment does not match" "$work/salt"
+  # a dealt card that is not the order's next: the first DEAL's first card changed
+  deal_no=$(grep -n '^OK DEAL' "$work/good" | head -1 | cut -d: -f1)
+  sed "${deal_no}s/^OK DEAL $first /OK DEAL $second /" "$work/good" >"$work/deal"
+  rejects "a dealt card that is not the order's next card" "dealt card 1 was $second" "$work/deal"
+  # a round dropped (its REVEAL missing) and a round left open
+  sed "${reveal_no}d" "$work/good" >"$work/dropped"
+  rejects "a round replaced before its REVEAL" "never revealed" "$work/dropped"
+  grep -v '^OK REVEAL id=3' "$work/good" >"$work/open"
+  rejects "a round left open" "round 3 was never revealed" "$work/open"
+  printf 'OK STATUS board=x\n' >"$work/none"
+  rejects "a transcript with no round" "no revealed round" "$work/none"
+
+  # machine mode when piped: the banner's documented lines, then exactly one
+  # reply line per command line, each OK or ERR; no prompt, no echo
+  printf 'SHUFFLE\nDEAL 5\nREVEAL\n' | "$dealer" | tr -d '\r' >"$work/piped"
+  head -3 "$work/piped" >"$work/banner"
+  if grep -q '^fairdeal dealer ' "$work/banner" && grep -q '^entropy: ' "$work/banner" &&
+    [ "$(sed -n 3p "$work/banner")" = "Type HELP for commands." ] && [ "$(wc -l <"$work/piped")" -eq 6 ] &&
+    sed -n 4p "$work/piped" | grep -q '^OK SHUFFLE id=1 ' && sed -n 5p "$work/piped" | grep -q '^OK DEAL ' &&
+    sed -n 6p "$work/piped" | grep -q '^OK REVEAL id=1 ' && ! grep -q '>' "$work/piped"; then
+    pass "piped dealer: 3 banner lines, then one reply line per command"
+  else
+    fail "piped dealer output: $(cat "$work/piped")"
+  fi
+  rm -rf "$work"
+fi
+bad verify --transcript /nonexistent/transcript
+bad verify --frobnicate
 
 if [ $failures -ne 0 ]; then
   echo "$failures failure(s)"
