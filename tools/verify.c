@@ -189,10 +189,25 @@ static void on_burn(void)
     tr.dealt++;
 }
 
-/* The order's codes to card ids: the k-th copy of a face is deck k's. */
+/* The order's codes to card ids: the k-th copy of a face is deck k's. Both
+ * jokers of a French deck read "JK": the j-th is face 52 + j mod jokers of
+ * deck j / jokers. */
+static fd_card card_id(fd_card face, uint8_t copies[64], unsigned *jokers_seen)
+{
+    if (tr.kind == FD_DECK_FRENCH && face == 52u && tr.jokers > 0u) {
+        const unsigned j = (*jokers_seen)++;
+        return (fd_card)(((j / tr.jokers) << FD_CARD_COPY_SHIFT) | (52u + j % tr.jokers));
+    }
+    if (copies[face] >= FD_SHOE_MAX_DECKS) {
+        reject("order is not a permutation of the shoe (round %lu)", tr.id);
+    }
+    return (fd_card)(((unsigned)copies[face]++ << FD_CARD_COPY_SHIFT) | face);
+}
+
 static void parse_order(const char *text)
 {
     uint8_t copies[64] = {0};
+    unsigned jokers_seen = 0;
     record.count = 0;
     const char *p = text;
     while (*p != '\0') {
@@ -201,10 +216,7 @@ static void parse_order(const char *text)
         if (record.count >= FD_SHOE_MAX_CARDS || fd_card_parse(p, len, tr.kind, &face) != FD_OK) {
             reject("round %lu: order holds '%.*s', not a card of the shoe", tr.id, (int)(len > 8u ? 8u : len), p);
         }
-        if (copies[face] >= FD_SHOE_MAX_DECKS) {
-            reject("order is not a permutation of the shoe (round %lu)", tr.id);
-        }
-        record.order[record.count++] = (fd_card)(((unsigned)copies[face]++ << FD_CARD_COPY_SHIFT) | face);
+        record.order[record.count++] = card_id(face, copies, &jokers_seen);
         p += len;
         if (*p == ' ') {
             p++;

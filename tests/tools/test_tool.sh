@@ -123,7 +123,7 @@ bad perms --algo durstenfeld --n 5
 # verify: real transcripts from the host dealer, then each kind of lie
 if [ -n "$dealer" ]; then
   work=$(mktemp -d)
-  printf 'NEW french 2 1\nSHUFFLE\nDEAL 5\nDEAL 2 3\nBURN\nDEAL 1\nREVEAL\nNEW spanish40 1\nSHUFFLE full\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE\nDEAL 12 8\nREVEAL\n' |
+  printf 'NEW french 2 2\nSHUFFLE\nDEAL 5\nDEAL 2 3\nBURN\nDEAL 1\nREVEAL\nNEW spanish40 1\nSHUFFLE full\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE\nDEAL 12 8\nREVEAL\n' |
     "$dealer" >"$work/t"
   tr -d '\r' <"$work/t" >"$work/good"
   out=$("$tool" verify --transcript "$work/good" 2>&1) && [ "$out" = "OK verify rounds=3 dealt=148" ] &&
@@ -148,15 +148,23 @@ if [ -n "$dealer" ]; then
       fail "verify accepted or misreported $1: status $rc, stdout '$out', stderr '$(cat "$work/err")'"
     fi
   }
-  # the first REVEAL's order: its 1st and 2nd cards
+  # the first REVEAL's order: its 1st card, and the first card after it with
+  # another code (two decks: the 2nd card may be the 1st's twin)
   reveal_no=$(grep -n '^OK REVEAL' "$work/good" | head -1 | cut -d: -f1)
   first=$(sed -n "${reveal_no}p" "$work/good" | sed 's/.* order=//' | cut -d' ' -f1)
-  second=$(sed -n "${reveal_no}p" "$work/good" | sed 's/.* order=//' | cut -d' ' -f2)
-  # a flipped card: the 1st and 2nd cards of the order swapped (still the shoe)
-  sed "${reveal_no}s/ order=$first $second / order=$second $first /" "$work/good" >"$work/swapped"
+  other_at=$(sed -n "${reveal_no}p" "$work/good" | sed 's/.* order=//' | tr ' ' '\n' |
+    awk -v f="$first" '$0 != f { print NR; exit }')
+  second=$(sed -n "${reveal_no}p" "$work/good" | sed 's/.* order=//' | cut -d' ' -f"$other_at")
+  edit_order() { # AWK_ACTION_ON_ARRAY_c OUTPUT: rewrite the first REVEAL's order
+    awk -v n="$reveal_no" -v kv="$other_at" "NR == n { k = kv + 0; i = index(\$0, \" order=\"); head = substr(\$0, 1, i + 6);
+      m = split(substr(\$0, i + 7), c, \" \"); $1; line = head c[1]; for (j = 2; j <= m; j++) line = line \" \" c[j];
+      print line; next } { print }" "$work/good" >"$2"
+  }
+  # a flipped card: two cards of the order swapped (still the shoe)
+  edit_order 't = c[1]; c[1] = c[k]; c[k] = t' "$work/swapped"
   rejects "a flipped card" "commitment does not match" "$work/swapped"
-  # a duplicated card: the 2nd card of the order replaced by the 1st
-  sed "${reveal_no}s/ order=$first $second / order=$first $first /" "$work/good" >"$work/dup"
+  # a duplicated card: a card of the order replaced by the 1st
+  edit_order 'c[k] = c[1]' "$work/dup"
   rejects "a duplicated card" "not a permutation" "$work/dup"
   # a flipped salt digit
   sed "${reveal_no}s/ salt=\\(.\\)/ salt=X\\1/; ${reveal_no}s/ salt=X0/ salt=1/; ${reveal_no}s/ salt=X[0-9a-f]/ salt=0/" \

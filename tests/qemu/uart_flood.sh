@@ -1,0 +1,83 @@
+#!/bin/sh
+# Lost bytes are never silent: boot the dealer in QEMU, open a round, then
+# send 201 command lines back to back (STATUS, DEAL 1 and 00 in turn, so a
+# lost line end would splice "DEAL 1" + "00" into "DEAL 100"). QEMU feeds the
+# UART as fast as the firmware's interrupt drains it, so the receive ring
+# overflows while replies are being written. Every line must get exactly one
+# reply: its own, or ERR overrun; no other command may run. The transcript
+# then goes through fairdeal-tool verify (when given): every card dealt is
+# the committed order's next card.
+# usage: uart_flood.sh MACHINE DEALER.elf [fairdeal-tool]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+machine=$1
+image=$2
+tool=${3:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+lines=201
+i=0
+: >"$work/flood"
+while [ $i -lt $lines ]; do
+  case $((i % 3)) in
+    0) echo STATUS ;;
+    1) echo "DEAL 1" ;;
+    *) echo 00 ;;
+  esac >>"$work/flood"
+  i=$((i + 1))
+done
+
+rc=0
+{
+  printf 'MODE machine\nNEW french 8\nSHUFFLE\n'
+  sleep 1
+  cat "$work/flood"
+  sleep 3
+  printf 'REVEAL\nQUIT\n'
+} | FD_QEMU_TIMEOUT=60 "$here/run.sh" "$machine" "$image" - >"$work/raw" || rc=$?
+tr -d '\r' <"$work/raw" >"$work/out"
+if [ "$rc" -ne 0 ]; then
+  cat "$work/out"
+  echo "FAIL: the dealer exited with status $rc"
+  exit 1
+fi
+
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+# machine mode from the first command on: banner lines, then only replies
+sed -n '/^OK MODE machine$/,$p' "$work/out" >"$work/replies"
+[ "$(sed -n 2p "$work/replies")" = "OK NEW deck=french decks=8 jokers=0 cards=416" ] || fail "NEW: $(sed -n 2p "$work/replies")"
+sed -n 3p "$work/replies" | grep -q '^OK SHUFFLE id=1 ' || fail "SHUFFLE: $(sed -n 3p "$work/replies")"
+total=$(wc -l <"$work/replies")
+[ "$total" -eq $((lines + 5)) ] || fail "$total reply lines for $((lines + 5)) command lines"
+sed -n "4,$((lines + 3))p" "$work/replies" >"$work/flood_replies"
+overruns=0
+n=0
+while IFS= read -r reply; do
+  sent=$(sed -n "$((n + 1))p" "$work/flood")
+  case "$reply" in
+    "ERR overrun received bytes lost: line discarded") overruns=$((overruns + 1)) ;;
+    *)
+      case "$sent" in
+        STATUS) printf '%s\n' "$reply" | grep -q '^OK STATUS board=' || fail "line $n STATUS got '$reply'" ;;
+        "DEAL 1") printf '%s\n' "$reply" | grep -Eq '^OK DEAL [^ ]+ left=[0-9]+$' || fail "line $n DEAL 1 got '$reply'" ;;
+        00) [ "$reply" = "ERR unknown unknown command; HELP lists them" ] || fail "line $n 00 got '$reply'" ;;
+      esac
+      ;;
+  esac
+  n=$((n + 1))
+done <"$work/flood_replies"
+echo "flood: $lines lines, $n replies, $overruns ERR overrun"
+[ "$overruns" -gt 0 ] || fail "no ERR overrun: the receive buffer never overflowed (the test proves nothing)"
+[ "$overruns" -lt "$lines" ] || fail "every line lost"
+sed -n "$((lines + 4))p" "$work/replies" | grep -q '^OK REVEAL id=1 ' || fail "REVEAL: $(sed -n "$((lines + 4))p" "$work/replies" | cut -c1-60)"
+[ "$(sed -n "$((lines + 5))p" "$work/replies")" = "OK BYE" ] || fail "QUIT"
+if [ -n "$tool" ]; then
+  "$tool" verify --transcript "$work/out" || fail "fairdeal-tool verify rejected the transcript"
+fi
+if [ "$failures" -ne 0 ]; then
+  head -c 4000 "$work/out"
+  exit 1
+fi
+echo "PASS: $machine UART flood, every line answered, no splice"
