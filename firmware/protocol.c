@@ -130,7 +130,16 @@ static size_t tokenize(const char *line, size_t len, token *tokens)
     }
 }
 
-static char upper(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c; }
+/* ASCII case change of one letter; other characters unchanged. */
+static char shift_case(char c, char from_first, char to_first)
+{
+    if (c >= from_first && c <= (char)(from_first + 25)) {
+        return (char)(to_first + (c - from_first));
+    }
+    return c;
+}
+
+static char upper(char c) { return shift_case(c, 'a', 'A'); }
 
 static bool token_is(const token *t, const char *word)
 {
@@ -190,8 +199,7 @@ static bool parse_deck(const token *t, fd_deck_kind *kind)
         return false;
     }
     for (size_t i = 0; i < t->len; i++) {
-        const char c = t->text[i];
-        lower[i] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+        lower[i] = shift_case(t->text[i], 'A', 'a');
     }
     return fd_deck_parse_kind(lower, t->len, kind) == FD_OK;
 }

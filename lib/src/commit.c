@@ -36,7 +36,7 @@ fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_ca
     (void)fd_hex_encode(salt, FD_COMMIT_SALT_SIZE, salt_hex, sizeof salt_hex);
     fd_sha256_ctx h;
     fd_sha256_init(&h);
-    fd_sha256_update(&h, salt_hex, 2u * FD_COMMIT_SALT_SIZE);
+    fd_sha256_update(&h, salt_hex, sizeof salt_hex - 1u);
     fd_sha256_update(&h, " ", 1);
     const fd_status st = fd_commit_order_text(order, count, kind, hash_sink, &h);
     if (st != FD_OK) {
@@ -81,6 +81,7 @@ static void put_tlv(writer *w, fd_record_tag tag, const uint8_t *value, size_t l
     }
 }
 
+/* NOLINTNEXTLINE(readability-non-const-parameter): out is written through the writer */
 fd_status fd_record_encode(const fd_round_record *record, uint8_t *out, size_t out_size, size_t *len)
 {
     if (record == NULL || out == NULL || len == NULL) {
@@ -138,7 +139,7 @@ static bool value_valid(unsigned tag, size_t vlen)
         return true; /* optional extension: skipped */
     }
     if (tag == FD_RECORD_TAG_ORDER) {
-        return vlen % 2u == 0u && vlen / 2u <= FD_SHOE_MAX_CARDS;
+        return vlen % 2u == 0u && vlen / 2u <= (size_t)FD_SHOE_MAX_CARDS;
     }
     const size_t want = known_length(tag);
     return want != 0u && vlen == want;
