@@ -2,26 +2,38 @@
 
 #include <string.h>
 
-fd_status fd_commit_order_text(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink,
-                               void *ctx)
+/* One pass; stops at the first card that is not of kind. */
+static fd_status emit_order(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink, void *ctx)
 {
-    if ((order == NULL && count > 0u) || sink == NULL) {
-        return FD_ERR_NULL;
-    }
     char code[FD_CARD_CODE_SIZE];
     for (uint16_t i = 0; i < count; i++) {
         if (fd_card_format(order[i], kind, code) != FD_OK) {
             return FD_ERR_PARSE;
         }
-    }
-    for (uint16_t i = 0; i < count; i++) {
-        (void)fd_card_format(order[i], kind, code);
         if (i > 0u) {
             sink(ctx, " ", 1);
         }
         sink(ctx, code, strlen(code));
     }
     return FD_OK;
+}
+
+static void discard(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    (void)text;
+    (void)len;
+}
+
+fd_status fd_commit_order_text(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink,
+                               void *ctx)
+{
+    if ((order == NULL && count > 0u) || sink == NULL) {
+        return FD_ERR_NULL;
+    }
+    /* a dry run first: a reply is never cut short half-way */
+    const fd_status st = emit_order(order, count, kind, discard, NULL);
+    return st == FD_OK ? emit_order(order, count, kind, sink, ctx) : st;
 }
 
 static void hash_sink(void *ctx, const char *text, size_t len) { fd_sha256_update(ctx, text, len); }
@@ -38,7 +50,7 @@ fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_ca
     fd_sha256_init(&h);
     fd_sha256_update(&h, salt_hex, sizeof salt_hex - 1u);
     fd_sha256_update(&h, " ", 1);
-    const fd_status st = fd_commit_order_text(order, count, kind, hash_sink, &h);
+    const fd_status st = order == NULL && count > 0u ? FD_ERR_NULL : emit_order(order, count, kind, hash_sink, &h);
     if (st != FD_OK) {
         fd_wipe(&h, sizeof h);
         return st;
