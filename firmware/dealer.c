@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "fairdeal/selftest.h"
-#include "fairdeal/sha256.h"
 
 /* ---- the transition table (docs/PROTOCOL.md, "States") ---- */
 
@@ -72,13 +71,25 @@ static size_t put_u32_be(uint8_t *p, uint32_t v)
     return 4;
 }
 
-/* The first 32 bits of SHA-256 over every field a deal relies on, written
- * out field by field (no struct padding). The order itself is covered by
- * fd_shoe_check (a permutation of the shoe) and, at REVEAL, by the
- * commitment. */
+/* FNV-1a, 32 bits: each step is a bijection of the running value, so any
+ * change confined to one byte always changes the result, and wider damage
+ * goes unseen with probability about 2^-32. A guard against failing RAM and
+ * stray writes, not against an attacker who can write memory (he could
+ * recompute any checksum); cheap enough for every deal. */
+static uint32_t fnv1a(uint32_t h, const uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ p[i]) * 16777619u;
+    }
+    return h;
+}
+
+/* Over every field a deal relies on, written out field by field (no struct
+ * padding). The order itself is covered by fd_shoe_check (a permutation of
+ * the shoe) and, at REVEAL, by the commitment. */
 static uint32_t round_checksum(const fd_dealer *d)
 {
-    uint8_t buf[64];
+    uint8_t buf[40];
     size_t n = 0;
     n += put_u32_be(buf + n, (uint32_t)d->round.state);
     n += put_u32_be(buf + n, d->round.id);
@@ -91,14 +102,9 @@ static uint32_t round_checksum(const fd_dealer *d)
     n += put_u32_be(buf + n, ((uint32_t)d->shoe.count << 16) | d->shoe.position);
     n += put_u32_be(buf + n, d->shoe.cut);
     n += put_u32_be(buf + n, (uint32_t)d->fault_status);
-    fd_sha256_ctx h;
-    uint8_t digest[FD_SHA256_SIZE];
-    fd_sha256_init(&h);
-    fd_sha256_update(&h, buf, n);
-    fd_sha256_update(&h, d->round.salt, sizeof d->round.salt);
-    fd_sha256_update(&h, d->round.commitment, sizeof d->round.commitment);
-    fd_sha256_final(&h, digest);
-    return ((uint32_t)digest[0] << 24) | ((uint32_t)digest[1] << 16) | ((uint32_t)digest[2] << 8) | digest[3];
+    uint32_t h = fnv1a(2166136261u, buf, n);
+    h = fnv1a(h, d->round.salt, sizeof d->round.salt);
+    return fnv1a(h, d->round.commitment, sizeof d->round.commitment);
 }
 
 /* Every change to the round or the shoe ends here. */

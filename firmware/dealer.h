@@ -84,7 +84,7 @@ typedef struct fd_round {
     bool full;                  /* the round's order came from full-entropy mode */
     uint8_t salt[FD_COMMIT_SALT_SIZE];
     uint8_t commitment[FD_COMMIT_SIZE];
-    uint32_t check;             /* over the fields above and the shoe's; see dealer.c */
+    uint32_t check;             /* FNV-1a over the fields above and the shoe's; see dealer.c */
 } fd_round;
 
 typedef struct fd_dealer {
