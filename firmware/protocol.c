@@ -19,6 +19,19 @@ static void put_u32(const writer *w, uint32_t v)
     w->fn(w->ctx, digits, fd_dec_encode(v, digits));
 }
 
+/* " key=value" */
+static void put_field(const writer *w, const char *key, const char *value)
+{
+    put(w, key);
+    put(w, value);
+}
+
+static void put_field_u32(const writer *w, const char *key, uint32_t value)
+{
+    put(w, key);
+    put_u32(w, value);
+}
+
 static void put_hex(const writer *w, const uint8_t *bin, size_t len)
 {
     char hex[2u * 32u + 1u];
@@ -78,11 +91,12 @@ static void reply_fault(const fd_dealer *d, const writer *w)
 }
 
 /* The reply to a refused or failed command: the table's reason for a
- * refusal in `was` (the state the command found), the fault otherwise. */
-static void reply_status(const fd_dealer *d, fd_dealer_state was, fd_dealer_cmd cmd, fd_status st, const writer *w)
+ * refusal (a refusal changes nothing, so the state is still the one the
+ * command found), the fault otherwise. */
+static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, const writer *w)
 {
     if (st == FD_ERR_STATE) {
-        reply_err(w, "state", fd_dealer_transition(was, cmd)->why);
+        reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {
         reply_err(w, "selftest", "known-answer test failed; dealing disabled");
     } else {
@@ -181,10 +195,28 @@ typedef struct request {
     const writer *w;
 } request;
 
-static void cmd_help(const request *r)
+/* A command without arguments: false, and the usage reply, when it has some. */
+static bool no_arguments(const request *r, const char *usage)
 {
     if (r->n != 1u) {
-        reply_err(r->w, "syntax", "usage: HELP");
+        reply_err(r->w, "syntax", usage);
+        return false;
+    }
+    return true;
+}
+
+/* The core's answer: true on success, else its reply has been written. */
+static bool core_ok(const request *r, fd_dealer_cmd cmd, fd_status st)
+{
+    if (st != FD_OK) {
+        reply_status(r->d, cmd, st, r->w);
+    }
+    return st == FD_OK;
+}
+
+static void cmd_help(const request *r)
+{
+    if (!no_arguments(r, "usage: HELP")) {
         return;
     }
     put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [full] | "
@@ -220,21 +252,11 @@ static void cmd_new(const request *r)
         reply_err(w, "range", "decks must be 1 to 8");
     } else if (jokers > (kind == FD_DECK_FRENCH ? 2u : 0u)) {
         reply_err(w, "range", "jokers must be 0 to 2 (French decks only)");
-    } else {
-        const fd_dealer_state was = fd_dealer_get_state(r->d);
-        const fd_status st = fd_dealer_new(r->d, kind, decks, jokers);
-        if (st != FD_OK) {
-            reply_status(r->d, was, FD_CMD_NEW, st, w);
-            return;
-        }
-        put(w, "OK NEW deck=");
-        put(w, fd_deck_kind_name(kind));
-        put(w, " decks=");
-        put_u32(w, decks);
-        put(w, " jokers=");
-        put_u32(w, jokers);
-        put(w, " cards=");
-        put_u32(w, r->d->shoe.count);
+    } else if (core_ok(r, FD_CMD_NEW, fd_dealer_new(r->d, kind, decks, jokers))) {
+        put_field(w, "OK NEW deck=", fd_deck_kind_name(kind));
+        put_field_u32(w, " decks=", decks);
+        put_field_u32(w, " jokers=", jokers);
+        put_field_u32(w, " cards=", r->d->shoe.count);
         put(w, "\r\n");
     }
 }
@@ -246,17 +268,12 @@ static void cmd_shuffle(const request *r)
         reply_err(r->w, "syntax", "usage: SHUFFLE [full]");
         return;
     }
-    const fd_dealer_state was = fd_dealer_get_state(r->d);
-    const fd_status st = fd_dealer_shuffle(r->d, full);
-    if (st != FD_OK) {
-        reply_status(r->d, was, FD_CMD_SHUFFLE, st, r->w);
+    if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_shuffle(r->d, full))) {
         return;
     }
-    put(r->w, "OK SHUFFLE id=");
-    put_u32(r->w, r->d->round.id);
+    put_field_u32(r->w, "OK SHUFFLE id=", r->d->round.id);
     put(r->w, full ? " mode=full" : " mode=drbg");
-    put(r->w, " cards=");
-    put_u32(r->w, r->d->shoe.count);
+    put_field_u32(r->w, " cards=", r->d->shoe.count);
     put(r->w, " commit=");
     put_hex(r->w, r->d->round.commitment, sizeof r->d->round.commitment);
     put(r->w, "\r\n");
@@ -312,7 +329,6 @@ static void cmd_deal(const request *r)
     } else if (players < 1u || players > FD_DEALER_MAX_PLAYERS) {
         reply_err(r->w, "range", "players must be 1 to 8");
     } else {
-        const fd_dealer_state was = fd_dealer_get_state(r->d);
         uint16_t first = 0;
         const fd_status st = fd_dealer_deal(r->d, count, players, &first);
         if (st == FD_OK) {
@@ -320,18 +336,16 @@ static void cmd_deal(const request *r)
         } else if (st == FD_ERR_EXHAUSTED) {
             reply_exhausted(r->d, r->w);
         } else {
-            reply_status(r->d, was, FD_CMD_DEAL, st, r->w);
+            reply_status(r->d, FD_CMD_DEAL, st, r->w);
         }
     }
 }
 
 static void cmd_burn(const request *r)
 {
-    if (r->n != 1u) {
-        reply_err(r->w, "syntax", "usage: BURN");
+    if (!no_arguments(r, "usage: BURN")) {
         return;
     }
-    const fd_dealer_state was = fd_dealer_get_state(r->d);
     const fd_status st = fd_dealer_burn(r->d);
     if (st == FD_OK) {
         put(r->w, "OK BURN");
@@ -339,7 +353,7 @@ static void cmd_burn(const request *r)
     } else if (st == FD_ERR_EXHAUSTED) {
         reply_err(r->w, "exhausted", "no cards left");
     } else {
-        reply_status(r->d, was, FD_CMD_BURN, st, r->w);
+        reply_status(r->d, FD_CMD_BURN, st, r->w);
     }
 }
 
@@ -367,14 +381,10 @@ static void write_sink(void *ctx, const char *s, size_t n)
 
 static void cmd_reveal(const request *r)
 {
-    if (r->n != 1u) {
-        reply_err(r->w, "syntax", "usage: REVEAL");
+    if (!no_arguments(r, "usage: REVEAL")) {
         return;
     }
-    const fd_dealer_state was = fd_dealer_get_state(r->d);
-    const fd_status st = fd_dealer_reveal(r->d);
-    if (st != FD_OK) {
-        reply_status(r->d, was, FD_CMD_REVEAL, st, r->w);
+    if (!core_ok(r, FD_CMD_REVEAL, fd_dealer_reveal(r->d))) {
         return;
     }
     const fd_dealer *d = r->d;
@@ -407,56 +417,37 @@ static void cmd_status(const request *r)
 {
     const writer *w = r->w;
     const fd_dealer *d = r->d;
-    if (r->n != 1u) {
-        reply_err(w, "syntax", "usage: STATUS");
+    if (!no_arguments(r, "usage: STATUS")) {
         return;
     }
     const fd_dealer_state s = fd_dealer_get_state(d);
-    put(w, "OK STATUS board=");
-    put(w, d->cfg.board);
-    put(w, " deck=");
-    put(w, fd_deck_kind_name(d->shoe.kind));
-    put(w, " decks=");
-    put_u32(w, d->shoe.decks);
-    put(w, " cards=");
-    put_u32(w, d->shoe.count);
-    put(w, " left=");
-    put_u32(w, s == FD_DEALER_ROUND_OPEN ? fd_shoe_remaining(&d->shoe) : 0u);
-    put(w, " state=");
-    put(w, state_name(s));
-    put(w, " shuffles=");
-    put_u32(w, d->round.id);
-    put(w, " cut=");
-    put_u32(w, d->shoe.cut);
+    put_field(w, "OK STATUS board=", d->cfg.board);
+    put_field(w, " deck=", fd_deck_kind_name(d->shoe.kind));
+    put_field_u32(w, " decks=", d->shoe.decks);
+    put_field_u32(w, " cards=", d->shoe.count);
+    put_field_u32(w, " left=", s == FD_DEALER_ROUND_OPEN ? fd_shoe_remaining(&d->shoe) : 0u);
+    put_field(w, " state=", state_name(s));
+    put_field_u32(w, " shuffles=", d->round.id);
+    put_field_u32(w, " cut=", d->shoe.cut);
     put(w, fd_shoe_reshuffle_due(&d->shoe) ? " reshuffle=due" : " reshuffle=no");
-    put(w, " entropy=");
-    put(w, fd_dealer_in_fault(d) ? (d->fault_status == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
-    put(w, " health=");
-    put(w, health_name(d));
-    put(w, " reseeds=");
-    put_u32(w, d->drbg.reseeds);
-    put(w, " raw_samples=");
-    put_u32(w, d->entropy.raw_samples);
-    put(w, " drbg=");
-    put(w, drbg_name(d->cfg.drbg_kind));
-    put(w, " revealed=");
-    put_u32(w, d->round.revealed_rounds);
-    put(w, " unrevealed=");
-    put_u32(w, fd_dealer_unrevealed_rounds(d));
+    put_field(w, " entropy=",
+              fd_dealer_in_fault(d) ? (d->fault_status == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
+    put_field(w, " health=", health_name(d));
+    put_field_u32(w, " reseeds=", d->drbg.reseeds);
+    put_field_u32(w, " raw_samples=", d->entropy.raw_samples);
+    put_field(w, " drbg=", drbg_name(d->cfg.drbg_kind));
+    put_field_u32(w, " revealed=", d->round.revealed_rounds);
+    put_field_u32(w, " unrevealed=", fd_dealer_unrevealed_rounds(d));
     put(w, "\r\n");
 }
 
 static void cmd_selftest(const request *r)
 {
-    if (r->n != 1u) {
-        reply_err(r->w, "syntax", "usage: SELFTEST");
+    if (!no_arguments(r, "usage: SELFTEST")) {
         return;
     }
-    const fd_dealer_state was = fd_dealer_get_state(r->d);
     uint32_t samples = 0;
-    const fd_status st = fd_dealer_selftest(r->d, &samples);
-    if (st != FD_OK) {
-        reply_status(r->d, was, FD_CMD_SELFTEST, st, r->w);
+    if (!core_ok(r, FD_CMD_SELFTEST, fd_dealer_selftest(r->d, &samples))) {
         return;
     }
     put(r->w, "OK SELFTEST kat=pass startup=pass samples=");
@@ -466,17 +457,12 @@ static void cmd_selftest(const request *r)
 
 static void cmd_quit(const request *r)
 {
-    if (r->n != 1u) {
-        reply_err(r->w, "syntax", "usage: QUIT");
+    if (!no_arguments(r, "usage: QUIT")) {
         return;
     }
-    const fd_dealer_state was = fd_dealer_get_state(r->d);
-    const fd_status st = fd_dealer_quit(r->d);
-    if (st != FD_OK) {
-        reply_status(r->d, was, FD_CMD_QUIT, st, r->w);
-        return;
+    if (core_ok(r, FD_CMD_QUIT, fd_dealer_quit(r->d))) {
+        put(r->w, "OK BYE\r\n");
     }
-    put(r->w, "OK BYE\r\n");
 }
 
 typedef struct command {
