@@ -253,6 +253,9 @@ fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_
     if (st != FD_OK) {
         return st;
     }
+    if (first == NULL) {
+        return FD_ERR_NULL;
+    }
     if (count == 0u || players == 0u) {
         return FD_ERR_EMPTY;
     }
@@ -325,6 +328,9 @@ fd_status fd_dealer_selftest(fd_dealer *d, uint32_t *samples)
     fd_status st = admit(d, FD_CMD_SELFTEST, &t);
     if (st != FD_OK) {
         return st;
+    }
+    if (samples == NULL) {
+        return FD_ERR_NULL;
     }
     const uint32_t before = d->entropy.raw_samples;
     st = run_selftest(d);

@@ -108,7 +108,8 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg);
 /* The transition table's entry for a command in a state (both in range). */
 const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd);
 
-/* Every command call below first consults the table: a refused command
+/* Every command call below takes a dealer that fd_dealer_init has set up
+ * (precondition: d non-NULL) and first consults the table: a refused command
  * returns FD_ERR_STATE or the latched fault's status and changes nothing.
  * Otherwise an error return changes nothing, except that an entropy failure
  * (SHUFFLE, SELFTEST) or a memory check failure (FD_ERR_CORRUPT, DEAL and
@@ -126,7 +127,9 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full);
 /* Check memory (fd_dealer_check), then take count * players cards off the
  * top (the deal position moves on); *first is the position of the first.
  * The caller reads them with fd_dealer_card_at. Errors: refusals,
- * FD_ERR_EXHAUSTED (not enough left; nothing dealt), FD_ERR_CORRUPT. */
+ * FD_ERR_NULL (first), FD_ERR_EMPTY / FD_ERR_TOO_LARGE (count 1..432,
+ * players 1..8), FD_ERR_EXHAUSTED (not enough left; nothing dealt),
+ * FD_ERR_CORRUPT. */
 fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_t *first);
 
 /* DEAL of one card, face down. Errors as fd_dealer_deal. */
@@ -142,7 +145,8 @@ fd_status fd_dealer_reveal(fd_dealer *d);
 
 /* Known-answer tests, source restart, start-up tests, a new DRBG; a pass
  * leaves the fault state. *samples: raw samples it read. Errors: refusals
- * (an open round), FD_ERR_KAT or the source's error (fault latched). */
+ * (an open round), FD_ERR_NULL (samples), FD_ERR_KAT or the source's error
+ * (fault latched). */
 fd_status fd_dealer_selftest(fd_dealer *d, uint32_t *samples);
 
 /* Ask the firmware to stop. Errors: refusals (an open round). */
