@@ -1225,6 +1225,16 @@ static void test_binary_transport_drives_the_same_core(void **state)
     for (size_t i = 0; i < 8u; i++) {
         dealt[i] = (fd_card)((reply.bytes[2u + 2u * i] << 8) | reply.bytes[3u + 2u * i]);
     }
+    /* typed calls check their arguments and change nothing when wrong */
+    uint16_t first = 0;
+    take_snapshot();
+    assert_int_equal(fd_dealer_deal(&dealer, 1, 1, NULL), FD_ERR_NULL);
+    assert_int_equal(fd_dealer_deal(&dealer, 0, 1, &first), FD_ERR_EMPTY);
+    assert_int_equal(fd_dealer_deal(&dealer, 1, 9, &first), FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_dealer_deal(&dealer, 433, 1, &first), FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_dealer_deal(&dealer, 60, 2, &first), FD_ERR_EXHAUSTED);
+    assert_int_equal(fd_dealer_cut(&dealer, 121), FD_ERR_TOO_LARGE);
+    assert_unchanged();
     /* the state machine is the transport's too: no new round over an open one */
     binary_transport(&dealer, new_shoe, &reply);
     assert_int_equal(reply.bytes[1], FD_ERR_STATE);
@@ -1248,8 +1258,12 @@ static void test_binary_transport_drives_the_same_core(void **state)
     assert_memory_equal(again, commitment, sizeof again);
     binary_transport(&dealer, reveal, &reply);
     assert_int_equal(reply.bytes[1], FD_ERR_STATE);
+    uint32_t samples = 0;
+    assert_int_equal(fd_dealer_selftest(&dealer, NULL), FD_ERR_NULL);
     binary_transport(&dealer, selftest, &reply);
     assert_int_equal(reply.bytes[1], FD_OK);
+    assert_int_equal(fd_dealer_selftest(&dealer, &samples), FD_OK);
+    assert_int_equal(samples, 1536);
 }
 
 int main(void)
