@@ -61,15 +61,13 @@ fd_status hal_console_read(uint8_t *byte)
         return FD_ERR_NULL;
     }
     for (;;) {
-        __asm volatile("cpsid i" ::: "memory");
+        fd_irq_disable();
         const fd_status st = fd_rx_ring_get(&rx, byte);
         if (st != FD_ERR_EXHAUSTED) {
-            __asm volatile("cpsie i" ::: "memory");
+            fd_irq_enable();
             return st;
         }
-        /* WFI wakes on a pending interrupt even with PRIMASK set, so no
-         * byte can slip in between the check and the sleep. */
-        __asm volatile("wfi\n cpsie i" ::: "memory");
+        fd_irq_wait_enable(); /* no byte can slip in between the check and the sleep */
     }
 }
 

@@ -15,6 +15,14 @@
 #define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_CPACR FD_REG32(0xE000ED88u)
 
+/* PRIMASK for a driver's short critical sections. fd_irq_wait_enable: with
+ * interrupts masked, sleep until one is pending, then unmask (it runs);
+ * WFI wakes on a pending interrupt even with PRIMASK set, so nothing slips
+ * in between a check made with interrupts masked and the sleep. */
+static inline void fd_irq_disable(void) { __asm volatile("cpsid i" ::: "memory"); }
+static inline void fd_irq_enable(void) { __asm volatile("cpsie i" ::: "memory"); }
+static inline void fd_irq_wait_enable(void) { __asm volatile("wfi\n cpsie i" ::: "memory"); }
+
 /* Reset: copy .data, clear .bss, enable the FPU if FD_HAS_FPU, call
  * hal_board_init() and main, then hal_board_exit(main's return). Every board's vector table points
  * its reset entry here. */
