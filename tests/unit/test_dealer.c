@@ -1049,6 +1049,42 @@ static void test_no_round_disappears(void **state)
     assert_string_equal(cmd("QUIT"), "OK BYE");
 }
 
+/* The transition table itself: with a round open, NEW, SHUFFLE, SELFTEST
+ * and QUIT are refused and only REVEAL leads to a state without one; no
+ * command opens a round but SHUFFLE; only SELFTEST leaves a fault; a
+ * refusal says why. */
+static void test_transition_table_keeps_rounds(void **state)
+{
+    (void)state;
+    for (int s = 0; s < FD_DEALER_STATE_COUNT; s++) {
+        const bool open = s == FD_DEALER_ROUND_OPEN || s == FD_DEALER_FAULT_ROUND_OPEN;
+        const bool fault = s == FD_DEALER_FAULT || s == FD_DEALER_FAULT_ROUND_OPEN;
+        for (int c = 0; c < FD_CMD_COUNT; c++) {
+            const fd_transition *t = fd_dealer_transition((fd_dealer_state)s, (fd_dealer_cmd)c);
+            assert_non_null(t);
+            if (t->verdict == FD_REFUSE_STATE) {
+                assert_non_null(t->why);
+                continue;
+            }
+            if (t->verdict == FD_REFUSE_FAULT) {
+                assert_true(fault);
+                continue;
+            }
+            const bool next_open = t->next == FD_DEALER_ROUND_OPEN || t->next == FD_DEALER_FAULT_ROUND_OPEN;
+            if (open) {
+                /* nothing replaces, re-tests or abandons an open round */
+                assert_true(c != FD_CMD_NEW && c != FD_CMD_SHUFFLE && c != FD_CMD_SELFTEST && c != FD_CMD_QUIT);
+                assert_true(next_open || c == FD_CMD_REVEAL);
+            } else {
+                assert_true(!next_open || c == FD_CMD_SHUFFLE);
+            }
+            /* only SELFTEST leaves a fault; no command enters one by success */
+            const bool next_fault = t->next == FD_DEALER_FAULT || t->next == FD_DEALER_FAULT_ROUND_OPEN;
+            assert_true(next_fault == fault || (fault && c == FD_CMD_SELFTEST));
+        }
+    }
+}
+
 /* Corrupting any round-critical field, or the shoe, is caught before the
  * next card leaves; the dealer fails closed with the round revealable. */
 static void test_corrupt_memory_fails_closed(void **state)
@@ -1281,6 +1317,7 @@ int main(void)
         cmocka_unit_test(test_fault_matrix),
         cmocka_unit_test(test_emulation_banner_and_null_config),
         cmocka_unit_test(test_no_round_disappears),
+        cmocka_unit_test(test_transition_table_keeps_rounds),
         cmocka_unit_test(test_corrupt_memory_fails_closed),
         cmocka_unit_test(test_human_and_machine_modes),
         cmocka_unit_test(test_overrun_discards_the_line),
