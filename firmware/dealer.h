@@ -79,12 +79,12 @@ typedef struct fd_transition {
 /* The round-critical fields and their checksum (kept beside them). */
 typedef struct fd_round {
     fd_dealer_state state;
+    bool full;                  /* the round's order came from full-entropy mode */
     uint32_t id;                /* successful SHUFFLEs since power-on = the open or last round */
     uint32_t revealed_rounds;   /* rounds revealed since power-on */
-    bool full;                  /* the round's order came from full-entropy mode */
+    uint32_t check;             /* FNV-1a over the other fields and the shoe's; see dealer.c */
     uint8_t salt[FD_COMMIT_SALT_SIZE];
     uint8_t commitment[FD_COMMIT_SIZE];
-    uint32_t check;             /* FNV-1a over the fields above and the shoe's; see dealer.c */
 } fd_round;
 
 typedef struct fd_dealer {

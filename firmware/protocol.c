@@ -629,7 +629,8 @@ bool fd_console_feed(fd_console *c, uint8_t byte)
     } else if (lb->len >= FD_CONSOLE_MAX_LINE) {
         lb->too_long = true;
     } else {
-        lb->text[lb->len++] = (char)byte;
+        lb->text[lb->len] = (char)byte;
+        lb->len = (uint8_t)(lb->len + 1u);
     }
     return false;
 }

@@ -17,9 +17,10 @@
 /* Where replies go: the UART, stdout, or a test buffer. */
 typedef void (*fd_write_fn)(void *ctx, const char *data, size_t len);
 
+/* One-byte fields only: no padding (the micro:bit has 6 KiB of RAM). */
 typedef struct fd_linebuf {
     char text[FD_CONSOLE_MAX_LINE + 1u];
-    size_t len;
+    uint8_t len;
     bool too_long;
     bool bad_byte;
     bool overrun; /* received bytes were lost inside this line */
