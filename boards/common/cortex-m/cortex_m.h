@@ -21,7 +21,10 @@
 void fd_reset_handler(void);
 
 /* Every fault vector points here: prints "FAULT <name> pc=<hex>" on the
- * console and stops through hal_board_exit(FD_EXIT_FAULT). */
+ * console and stops through hal_board_exit(FD_EXIT_FAULT). A semihosting
+ * call made without semihosting (QEMU run without -semihosting-config) is
+ * recognised instead: it prints the switch to use and locks up, which
+ * stops QEMU with a nonzero status. */
 void fd_fault_handler(void);
 #define FD_EXIT_FAULT 99
 
