@@ -86,14 +86,9 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    for (;;) {
-        __asm volatile("cpsid i" ::: "memory");
-        if (rx_head != rx_tail) {
-            break;
-        }
-        /* WFI wakes on a pending interrupt even with PRIMASK set, so no
-         * byte can slip in between the check and the sleep. */
-        __asm volatile("wfi\n cpsie i" ::: "memory");
+    __asm volatile("cpsid i" ::: "memory");
+    while (rx_head == rx_tail) {
+        fd_sleep_masked();
     }
     const uint32_t tail = rx_tail;
     const uint16_t entry = rx_ring[tail & (RX_RING_SIZE - 1u)];

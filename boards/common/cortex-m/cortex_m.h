@@ -36,6 +36,12 @@ void fd_systick_start(void);
 uint32_t fd_systick_read(void);
 void fd_systick_handler(void);
 
+/* Sleep until an interrupt comes, losing no wake-up: call with interrupts
+ * masked (cpsid i) after finding nothing to do; WFI wakes on a pending
+ * interrupt even while masked, the handler runs, and this returns masked
+ * again for the next check. */
+static inline void fd_sleep_masked(void) { __asm volatile("wfi\n cpsie i\n cpsid i" ::: "memory"); }
+
 /* ARM semihosting (bkpt 0xab). Only usable under a debugger or QEMU with
  * -semihosting-config enable=on; on bare hardware it faults. */
 int fd_semihost_open(const char *path, int mode);
