@@ -22,11 +22,11 @@ function(fd_register_board_tests board bindir)
     fd_add_qemu_test(${board}.dealer.e2e ${qemu}/dealer_e2e.sh ${board} ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf)
     # Without QEMU's semihosting switch the image must name it and stop
     # with a nonzero status: the dealer of an emulation-only board at its
-    # first entropy read, another board's test image at its exit.
+    # first entropy read, another board's (shortest) test image at its exit.
     if(FD_EMULATION_ONLY)
       set(image ${bindir}/firmware/dealer.elf)
     else()
-      set(image ${bindir}/tests/test_bounded.elf)
+      set(image ${bindir}/tests/test_deck.elf)
     endif()
     fd_add_qemu_test(${board}.no_semihosting ${qemu}/no_semihosting.sh ${FD_QEMU_MACHINE} ${image})
     add_test(NAME ${board}.nomalloc_guard
