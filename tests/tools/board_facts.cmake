@@ -1,5 +1,6 @@
 # Checks of cmake/board.cmake's fact checking, run with cmake -P:
-#   -DBOARD=all                   every board of boards/list.txt loads
+#   -DBOARD=all                   every board of boards/list.txt loads, and
+#                                 every boards/*/board.cmake is listed
 #   -DBOARD=b [-DDROP=FACT] [-DSET="FACT value"] [-DFD_RELEASE=ON]
 #       loads a copy of boards/b/board.cmake without FACT's set() line
 #       and/or with FACT set to value; the test's regex expects the error.
@@ -9,6 +10,13 @@ if(BOARD STREQUAL "all")
   set(FD_SOURCE_ROOT ${root})
   include(${root}/cmake/board.cmake)
   fd_board_list(boards)
+  file(GLOB folders RELATIVE ${root}/boards ${root}/boards/*/board.cmake)
+  foreach(folder IN LISTS folders)
+    get_filename_component(folder ${folder} DIRECTORY)
+    if(NOT folder IN_LIST boards)
+      message(FATAL_ERROR "boards/${folder}/board.cmake exists but boards/list.txt does not name ${folder}")
+    endif()
+  endforeach()
   foreach(board IN LISTS boards)
     fd_load_board(${board})
     message(STATUS "${board}: ${FD_BOARD_KIND}, storage ${FD_FLASH_STORAGE_SIZE} bytes at ${FD_FLASH_STORAGE_ADDR}")
