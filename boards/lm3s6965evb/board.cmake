@@ -28,6 +28,9 @@ set(FD_QEMU_MACHINE lm3s6965evb)
 # period zero, disabling" at machine reset for this model (also with -S,
 # before any guest code): noise, not the image.
 set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,sleep=off")
+# QEMU's PL011 turns a serial break into a BE receive error: the console
+# break test runs here (tests/qemu/console_break.sh).
+set(FD_QEMU_SERIAL_BREAK ON)
 # Flash map: 256 pages of 1 KiB (the LM3S6965's erase unit), as on the
 # micro:bit: two 112 KiB slots, 16 KiB bootloader room, 15 KiB storage, one
 # page for the secret.
