@@ -4,7 +4,7 @@
  * happened and reported in order (boards/common/uart/rx_ring.h). */
 #include "hal/console.h"
 #include "nrf51.h"
-#include "rx_ring.h"
+#include "../common/uart/rx_ring.h"
 
 static fd_rx_ring rx;
 
@@ -60,15 +60,12 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    for (;;) {
-        fd_irq_disable();
-        const fd_status st = fd_rx_ring_get(&rx, byte);
-        if (st != FD_ERR_EXHAUSTED) {
-            fd_irq_enable();
-            return st;
-        }
-        fd_irq_wait_enable(); /* no byte can slip in between the check and the sleep */
+    fd_irq_disable();
+    fd_status st = fd_rx_ring_get(&rx, byte);
+    while (st == FD_ERR_EXHAUSTED) {
+        fd_sleep_masked(); /* no byte can slip in between the check and the sleep */
+        st = fd_rx_ring_get(&rx, byte);
     }
+    fd_irq_enable();
+    return st;
 }
-
-bool hal_console_is_terminal(void) { return true; }

@@ -39,5 +39,3 @@ fd_status hal_console_read(uint8_t *byte)
     }
     return FD_OK;
 }
-
-bool hal_console_is_terminal(void) { return true; }

@@ -55,5 +55,3 @@ fd_status hal_console_read(uint8_t *byte)
     UARTE_TASKS_STARTRX = 1u; /* arm the next one-byte transfer */
     return FD_OK;
 }
-
-bool hal_console_is_terminal(void) { return true; }

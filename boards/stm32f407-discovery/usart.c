@@ -32,5 +32,3 @@ fd_status hal_console_read(uint8_t *byte)
     *byte = (uint8_t)USART2_DR; /* reading DR also clears ORE */
     return FD_OK;
 }
-
-bool hal_console_is_terminal(void) { return true; }

@@ -29,7 +29,6 @@ static void test_init_and_write(void **state)
     assert_int_equal(fake.ctrl, UART_CTRL_TX_EN | UART_CTRL_RX_EN);
     hal_console_write("OK", 2);
     assert_int_equal(data_slot, 'K');
-    assert_true(hal_console_is_terminal());
 }
 
 static void test_overrun_after_the_kept_byte(void **state)

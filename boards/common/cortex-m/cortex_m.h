@@ -15,13 +15,9 @@
 #define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_CPACR FD_REG32(0xE000ED88u)
 
-/* PRIMASK for a driver's short critical sections. fd_irq_wait_enable: with
- * interrupts masked, sleep until one is pending, then unmask (it runs);
- * WFI wakes on a pending interrupt even with PRIMASK set, so nothing slips
- * in between a check made with interrupts masked and the sleep. */
+/* PRIMASK around a driver's short critical sections (see fd_sleep_masked). */
 static inline void fd_irq_disable(void) { __asm volatile("cpsid i" ::: "memory"); }
 static inline void fd_irq_enable(void) { __asm volatile("cpsie i" ::: "memory"); }
-static inline void fd_irq_wait_enable(void) { __asm volatile("wfi\n cpsie i" ::: "memory"); }
 
 /* Reset: copy .data, clear .bss, enable the FPU if FD_HAS_FPU, call
  * hal_board_init() and main, then hal_board_exit(main's return). Every board's vector table points
@@ -29,7 +25,10 @@ static inline void fd_irq_wait_enable(void) { __asm volatile("wfi\n cpsie i" :::
 void fd_reset_handler(void);
 
 /* Every fault vector points here: prints "FAULT <name> pc=<hex>" on the
- * console and stops through hal_board_exit(FD_EXIT_FAULT). */
+ * console and stops through hal_board_exit(FD_EXIT_FAULT). A semihosting
+ * call made without semihosting (QEMU run without -semihosting-config) is
+ * recognised instead: it prints the switch to use and locks up, which
+ * stops QEMU with a nonzero status. */
 void fd_fault_handler(void);
 #define FD_EXIT_FAULT 99
 
@@ -40,6 +39,12 @@ void fd_systick_start(void);
 /* Call from thread mode only (it keeps the last reading). */
 uint32_t fd_systick_read(void);
 void fd_systick_handler(void);
+
+/* Sleep until an interrupt comes, losing no wake-up: call with interrupts
+ * masked (cpsid i) after finding nothing to do; WFI wakes on a pending
+ * interrupt even while masked, the handler runs, and this returns masked
+ * again for the next check. */
+static inline void fd_sleep_masked(void) { __asm volatile("wfi\n cpsie i\n cpsid i" ::: "memory"); }
 
 /* ARM semihosting (bkpt 0xab). Only usable under a debugger or QEMU with
  * -semihosting-config enable=on; on bare hardware it faults. */

@@ -16,7 +16,7 @@ volatile uint32_t *fake_rxd(void); /* the FIFO's next byte; raises RXDRDY again 
 volatile uint32_t *fake_txd(void); /* the byte sent; raises TXDRDY */
 void fake_irq_disable(void);
 void fake_irq_enable(void);
-void fake_irq_wait_enable(void); /* "an interrupt arrives": runs the UART handler */
+void fake_sleep_masked(void); /* "an interrupt arrives": runs the UART handler */
 
 #define UART_TASKS_STARTRX fake.tasks_startrx
 #define UART_TASKS_STARTTX fake.tasks_starttx
@@ -41,7 +41,7 @@ void fake_irq_wait_enable(void); /* "an interrupt arrives": runs the UART handle
 #define MICROBIT_PIN_RX 25u
 #define fd_irq_disable fake_irq_disable
 #define fd_irq_enable fake_irq_enable
-#define fd_irq_wait_enable fake_irq_wait_enable
+#define fd_sleep_masked fake_sleep_masked
 
 void nrf51_uart_init(void);
 void nrf51_uart_irq_handler(void);
