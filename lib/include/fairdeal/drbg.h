@@ -42,7 +42,10 @@ typedef struct fd_drbg {
 } fd_drbg;
 
 /* Instantiate: 32 bytes of entropy input and a 16-byte nonce from the
- * source, plus an optional personalization string. Errors: FD_ERR_NULL,
+ * source, plus an optional personalization string. get_entropy is called
+ * exactly twice: the first block is the entropy input, bytes 0..16 of the
+ * second are the nonce and its bytes 16..32 are wiped unused (for seeding
+ * from your own bytes, see fd_rng_from_seed in seeded.h). Errors: FD_ERR_NULL,
  * FD_ERR_TOO_LARGE (bad kind, interval or personalization length), the
  * source's error. On any error *d is unchanged (an instantiated DRBG stays
  * usable with its old state; the caller decides whether to stop using it). */
