@@ -29,6 +29,10 @@
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Bytes in a seed for fd_rng_from_seed. */
 #define FD_SEED_BYTES 32u
 
@@ -52,5 +56,9 @@ fd_rng fd_chacha_drbg_rng(fd_chacha_drbg *d);
  * zeroed. The fill never reseeds: FD_ERR_RESEED_REQUIRED is passed on (use
  * fd_drbg for automatic reseeding from an entropy source). */
 fd_rng fd_hmac_drbg_rng(fd_hmac_drbg *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

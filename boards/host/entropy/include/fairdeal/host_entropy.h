@@ -28,6 +28,10 @@
 #include "fairdeal/entropy.h"
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** The pipeline's state; the returned fd_rng points into it, so it must
  * outlive every use of that fd_rng. One thread at a time. The OS TRNG
  * driver itself is process-wide: open one of these per thread, each with
@@ -50,5 +54,9 @@ fd_status fd_host_entropy_open(fd_host_entropy *h, const fd_drbg_config *cfg, fd
 
 /** Wipe all state; every fd_rng from it then fails with FD_ERR_NOT_READY. */
 void fd_host_entropy_close(fd_host_entropy *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
