@@ -31,6 +31,8 @@ static _Noreturn void board_exit(int status)
 void reset_handler(void);
 static void fault_handler(void) { board_exit(99); }
 
+/* ARMv7-M exception numbers 1..15 (ARMv7-M ARM B1.5.2); 7-10 and 13 are
+ * reserved. Nothing here enables an interrupt: every other entry is a fault. */
 typedef struct vector_table {
     uint32_t *initial_sp;
     void (*handlers[15])(void);
@@ -38,8 +40,10 @@ typedef struct vector_table {
 
 __attribute__((section(".vectors"), used)) const vector_table vectors = {
     _estack,
-    {reset_handler, fault_handler, fault_handler, fault_handler, fault_handler, fault_handler,
-     fault_handler, NULL, NULL, NULL, NULL, fault_handler, fault_handler, NULL, fault_handler}};
+    {reset_handler, /* 1 Reset */
+     fault_handler, fault_handler, fault_handler, fault_handler, fault_handler, /* 2-6 NMI..UsageFault */
+     NULL, NULL, NULL, NULL,                                                    /* 7-10 reserved */
+     fault_handler, fault_handler, NULL, fault_handler, fault_handler}};       /* SVCall, DebugMon, -, PendSV, SysTick */
 
 void reset_handler(void)
 {
