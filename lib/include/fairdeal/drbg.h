@@ -13,6 +13,10 @@
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum fd_drbg_kind {
     FD_DRBG_HMAC_SHA256 = 1,
     FD_DRBG_CHACHA20 = 2
@@ -67,5 +71,9 @@ void fd_drbg_uninstantiate(fd_drbg *d);
 
 /* The DRBG as a byte source for the shuffles. */
 fd_rng fd_drbg_rng(fd_drbg *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
