@@ -132,19 +132,25 @@ static fd_status rest_erased(fd_journal *j, uint32_t page, uint32_t from, bool *
     uint32_t chunk[16];
     uint32_t size = j->flash->geometry.page_size;
     *erased = true;
-    for (uint32_t off = from & ~3u; off < size; off += (uint32_t)sizeof chunk) {
-        uint32_t n = size - off < (uint32_t)sizeof chunk ? size - off : (uint32_t)sizeof chunk;
-        fd_status st = flash_read(j, page_base(j, page) + off, chunk, n);
+    uint32_t off = from;
+    while (off < size) {
+        uint32_t aligned = off & ~3u;
+        uint32_t n = size - aligned;
+        if (n > (uint32_t)sizeof chunk) {
+            n = (uint32_t)sizeof chunk;
+        }
+        fd_status st = flash_read(j, page_base(j, page) + aligned, chunk, n);
         if (st != FD_OK) {
             return st;
         }
         const uint8_t *b = (const uint8_t *)chunk;
-        for (uint32_t i = (off < from ? from - off : 0u); i < n; i++) {
+        for (uint32_t i = off - aligned; i < n; i++) {
             if (b[i] != 0xFFu) {
                 *erased = false;
                 return FD_OK;
             }
         }
+        off = aligned + n;
     }
     return FD_OK;
 }
@@ -563,7 +569,6 @@ fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report)
     j->cur_offset = s.newest == 0u ? j->flash->geometry.page_size : s.cur_offset;
     j->last_copied = s.last_copied;
     j->failed = false;
-    j->in_compaction = false;
     j->mounted = true;
     return FD_OK;
 }
@@ -581,8 +586,6 @@ static uint32_t free_pages(const fd_journal *j)
     }
     return n;
 }
-
-static fd_status compact(fd_journal *j);
 
 /* Claim the next free page in ring order: erase it, write its header. */
 static fd_status open_page(fd_journal *j)
@@ -627,22 +630,14 @@ static fd_status open_page(fd_journal *j)
     j->tail_page_seq = tail;
     j->cur_page = p;
     j->cur_offset = FD_JOURNAL_PAGE_HEADER;
-    if (!j->in_compaction && free_count - 1u < RESERVE_PAGES) {
-        return compact(j);
-    }
     return FD_OK;
 }
 
-/* Write one record (a copy when source_seq != 0: orig_seq, payload, secret
- * hash and stored secret bytes are taken from src). */
-static fd_status append_record(fd_journal *j, uint8_t type, const uint8_t *payload, size_t len,
-                               const uint8_t *secret, size_t secret_len, const fd_journal_record *src,
-                               uint32_t *seq)
+/* Open pages, without compaction, until size bytes fit in the current
+ * one (compaction copying into them; bounded by the page count). */
+static fd_status open_pages(fd_journal *j, uint32_t size)
 {
-    bool copy = src != NULL;
-    rec_layout l = layout_of(len, secret_len, copy);
-    /* compaction that copies as much as it frees makes no room: a full area */
-    for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + l.size > j->flash->geometry.page_size;
+    for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size;
          opened++) {
         fd_status st = opened < j->flash->geometry.page_count ? open_page(j) : FD_ERR_EXHAUSTED;
         if (st != FD_OK) {
@@ -650,24 +645,37 @@ static fd_status append_record(fd_journal *j, uint8_t type, const uint8_t *paylo
             return st;
         }
     }
+    return FD_OK;
+}
+
+/* Write one record where make_room left space (a copy when src is not
+ * NULL: orig_seq, secret hash and stored secret bytes are taken from it). */
+static fd_status write_record(fd_journal *j, uint8_t type, const uint8_t *payload, size_t len,
+                              const uint8_t *secret, size_t secret_len, const fd_journal_record *src,
+                              uint32_t *seq)
+{
+    bool copy = src != NULL;
+    rec_layout l = layout_of(len, secret_len, copy);
     uint8_t *b = buf8(j);
     memset(b, 0, l.size);
     fd_store_le32(b, (uint32_t)type | (copy ? FLAG_COPY << 8 : 0u) | ((uint32_t)len << 16));
     fd_store_le32(b + 4, j->next_seq);
-    if (copy) {
+    if (src != NULL) {
         fd_store_le32(b + 12, src->orig_seq);
         fd_store_le32(b + 16, src->seq);
     }
-    memcpy(b + l.hdr, payload, len);
+    if (len > 0u) {
+        memcpy(b + l.hdr, payload, len);
+    }
     if (secret_len > 0u) {
-        if (copy) {
+        if (src != NULL) {
             memcpy(b + l.hash_off, src->secret_hash, FD_SHA256_SIZE);
         } else {
             fd_sha256(secret, secret_len, b + l.hash_off);
         }
         memcpy(b + l.secret_off, secret, secret_len);
     }
-    fd_store_le32(b + 8, (uint32_t)secret_len);
+    fd_store_le32(b + 8, (uint32_t)secret_len); /* the check covers it */
     fd_store_le32(b + 8, (uint32_t)secret_len | ((uint32_t)header_check(b, l.hdr) << 16));
     uint8_t tag[FD_SHA256_SIZE];
     record_tag(j, j->head, b, l.tagged, tag);
@@ -696,7 +704,6 @@ static fd_status append_record(fd_journal *j, uint8_t type, const uint8_t *paylo
 static fd_status compact(fd_journal *j)
 {
     fd_status st = FD_OK;
-    j->in_compaction = true;
     for (uint32_t rounds = 0; st == FD_OK && free_pages(j) < RESERVE_PAGES &&
                               j->tail_page_seq < j->newest_page_seq && rounds < j->flash->geometry.page_count;
          rounds++) {
@@ -708,13 +715,13 @@ static fd_status compact(fd_journal *j)
             break;
         }
         st = read_page_header(j, victim, &h);
-        uint8_t head[FD_SHA256_SIZE];
-        memcpy(head, h.prev_head, FD_SHA256_SIZE);
+        uint8_t chain[FD_SHA256_SIZE];
+        memcpy(chain, h.prev_head, FD_SHA256_SIZE);
         for (uint32_t off = FD_JOURNAL_PAGE_HEADER; st == FD_OK;) {
             rec_result res = REC_BAD;
             uint32_t size = 0;
-            uint8_t next_head[FD_SHA256_SIZE];
-            st = read_record(j, victim, off, head, next_head, &res, &size);
+            uint8_t head_out[FD_SHA256_SIZE];
+            st = read_record(j, victim, off, chain, head_out, &res, &size);
             if (st != FD_OK || res == REC_END || res == REC_TORN) {
                 break;
             }
@@ -722,13 +729,16 @@ static fd_status compact(fd_journal *j)
                 st = FD_ERR_CORRUPT;
                 break;
             }
-            memcpy(head, next_head, FD_SHA256_SIZE);
+            memcpy(chain, head_out, FD_SHA256_SIZE);
             off += size;
             const fd_journal_record *r = &j->rec;
             if (r->type != FD_JOURNAL_TYPE_RETIRE && r->seq > j->last_copied && j->keep != NULL &&
                 j->keep(j->keep_ctx, r)) {
                 uint32_t source = r->seq;
-                st = append_record(j, r->type, r->payload, r->len, r->secret, r->secret_len, r, NULL);
+                st = open_pages(j, fd_journal_record_size(r->len, r->secret_len, true));
+                if (st == FD_OK) {
+                    st = write_record(j, r->type, r->payload, r->len, r->secret, r->secret_len, r, NULL);
+                }
                 if (st == FD_OK) {
                     j->last_copied = source;
                 }
@@ -737,17 +747,38 @@ static fd_status compact(fd_journal *j)
         if (st == FD_OK) {
             uint8_t victim_seq[4];
             fd_store_le32(victim_seq, j->tail_page_seq);
-            st = append_record(j, FD_JOURNAL_TYPE_RETIRE, victim_seq, 4, NULL, 0, NULL, NULL);
+            st = open_pages(j, fd_journal_record_size(4, 0, false));
+            if (st == FD_OK) {
+                st = write_record(j, FD_JOURNAL_TYPE_RETIRE, victim_seq, 4, NULL, 0, NULL, NULL);
+            }
         }
         if (st == FD_OK) {
             j->tail_page_seq++;
         }
     }
-    j->in_compaction = false;
     if (st != FD_OK) {
         j->failed = true;
     }
     return st;
+}
+
+/* Open pages until size bytes fit in the current one, compacting whenever
+ * fewer than RESERVE_PAGES are free. Compaction that copies as much as it
+ * frees makes no room: bounded, then a full area (FD_ERR_EXHAUSTED). */
+static fd_status make_room(fd_journal *j, uint32_t size)
+{
+    for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size;
+         opened++) {
+        fd_status st = opened < j->flash->geometry.page_count ? open_page(j) : FD_ERR_EXHAUSTED;
+        if (st == FD_OK && free_pages(j) < RESERVE_PAGES) {
+            st = compact(j);
+        }
+        if (st != FD_OK) {
+            j->failed = true;
+            return st;
+        }
+    }
+    return FD_OK;
 }
 
 fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, size_t len, const void *secret,
@@ -765,7 +796,11 @@ fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, si
     if (!j->mounted || j->failed) {
         return FD_ERR_NOT_READY;
     }
-    return append_record(j, type, payload, len, secret, secret_len, NULL, seq);
+    fd_status st = make_room(j, fd_journal_record_size(len, secret_len, false));
+    if (st != FD_OK) {
+        return st;
+    }
+    return write_record(j, type, payload, len, secret, secret_len, NULL, seq);
 }
 
 fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq)

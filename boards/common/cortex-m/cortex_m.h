@@ -33,6 +33,9 @@ void fd_systick_start(void);
 uint32_t fd_systick_read(void);
 void fd_systick_handler(void);
 
+/* The first flash address after the image (sections.ld). */
+extern const uint8_t fd_image_end[];
+
 /* ARM semihosting (bkpt 0xab). Only usable under a debugger or QEMU with
  * -semihosting-config enable=on; on bare hardware it faults. */
 int fd_semihost_open(const char *path, int mode);

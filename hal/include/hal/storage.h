@@ -9,8 +9,9 @@
  * (page size, page count, write unit 4, erased value 0xFF) is data in the
  * returned fd_flash. Errors from the ops: FD_ERR_NULL, FD_ERR_TOO_LARGE
  * (outside the area), FD_ERR_PARSE (unaligned offset or length),
- * FD_ERR_STATE (power lost: host fault injection), FD_ERR_NOT_READY (the
- * flash controller stayed busy past the driver's bound). */
+ * FD_ERR_STATE (the controller reported an error; on the host, power was
+ * cut by fault injection), FD_ERR_NOT_READY (the controller stayed busy
+ * past the driver's bound). */
 #ifndef HAL_STORAGE_H
 #define HAL_STORAGE_H
 

@@ -124,7 +124,6 @@ typedef struct fd_journal {
     /* state after mount */
     bool mounted;
     bool failed;            /* a write failed: remount before writing again */
-    bool in_compaction;
     uint8_t head[FD_SHA256_SIZE];
     uint32_t next_seq;
     uint32_t newest_page_seq; /* 0 before the first page */

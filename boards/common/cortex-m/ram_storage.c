@@ -1,0 +1,85 @@
+/* Emulation-only storage for QEMU boards without a flash controller model
+ * (mps2-an386; lm3s6965evb's is not implemented): NOR semantics on a RAM
+ * block (program ANDs, erase sets 0xFF), area.base ignored. It lives until
+ * the next reset (the reset handler clears .bss), so it proves the driver
+ * contract and the journal on target, not persistence.
+ * The board defines FD_RAM_STORAGE_BYTES. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "hal/storage.h"
+
+static uint32_t ram_store[FD_RAM_STORAGE_BYTES / 4u];
+static hal_storage_area ram_area;
+
+static fd_status ram_erase(void *ctx, uint32_t page)
+{
+    (void)ctx;
+    if (page >= ram_area.page_count) {
+        return FD_ERR_TOO_LARGE;
+    }
+    memset((uint8_t *)ram_store + (size_t)page * ram_area.page_size, 0xFF, ram_area.page_size);
+    return FD_OK;
+}
+
+static fd_status ram_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
+{
+    (void)ctx;
+    if (words == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (offset % 4u != 0u) {
+        return FD_ERR_PARSE;
+    }
+    uint32_t size = ram_area.page_size * ram_area.page_count;
+    if (offset > size || count > (size - offset) / 4u) {
+        return FD_ERR_TOO_LARGE;
+    }
+    for (size_t i = 0; i < count; i++) {
+        ram_store[offset / 4u + i] &= words[i];
+    }
+    return FD_OK;
+}
+
+static fd_status ram_read(void *ctx, uint32_t offset, void *out, size_t len)
+{
+    (void)ctx;
+    if (out == NULL) {
+        return FD_ERR_NULL;
+    }
+    uint32_t size = ram_area.page_size * ram_area.page_count;
+    if (offset > size || len > size - offset) {
+        return FD_ERR_TOO_LARGE;
+    }
+    memcpy(out, (const uint8_t *)ram_store + offset, len);
+    return FD_OK;
+}
+
+fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
+{
+    if (area == NULL || flash == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (area->page_size == 0u || area->page_size % 4u != 0u || area->page_count == 0u ||
+        area->page_count > sizeof ram_store / area->page_size) {
+        return FD_ERR_STATE;
+    }
+    bool fresh = ram_area.page_size == 0u;
+    ram_area = *area;
+    if (fresh) {
+        memset(ram_store, 0xFF, sizeof ram_store);
+    }
+    flash->geometry.page_size = area->page_size;
+    flash->geometry.page_count = area->page_count;
+    flash->geometry.write_unit = 4;
+    flash->geometry.erased_value = 0xFF;
+    flash->ctx = &ram_area;
+    flash->erase = ram_erase;
+    flash->program = ram_program;
+    flash->read = ram_read;
+    return FD_OK;
+}
+
+const char *hal_storage_name(void) { return "RAM (emulation only)"; }
+
+bool hal_storage_emulated(void) { return true; }
