@@ -157,8 +157,7 @@ static fd_status rest_erased(fd_journal *j, uint32_t page, uint32_t from, bool *
 
 static void page_tag(const fd_journal *j, const uint8_t *header, uint8_t out[FD_SHA256_SIZE])
 {
-    fd_hmac_sha256_ctx c;
-    fd_hmac_sha256_init(&c, j->key, j->key_len);
+    fd_hmac_sha256_ctx c = j->keyed; /* the key's pads, hashed once at init */
     fd_hmac_sha256_update(&c, "P", 1);
     fd_hmac_sha256_update(&c, header, PAGE_TAGGED);
     fd_hmac_sha256_final(&c, out);
@@ -187,8 +186,7 @@ static fd_status read_page_header(fd_journal *j, uint32_t page, page_header *h)
 static void record_tag(const fd_journal *j, const uint8_t prev[FD_SHA256_SIZE], const uint8_t *rec, uint32_t tagged,
                        uint8_t out[FD_SHA256_SIZE])
 {
-    fd_hmac_sha256_ctx c;
-    fd_hmac_sha256_init(&c, j->key, j->key_len);
+    fd_hmac_sha256_ctx c = j->keyed;
     fd_hmac_sha256_update(&c, "R", 1);
     fd_hmac_sha256_update(&c, prev, FD_SHA256_SIZE);
     fd_hmac_sha256_update(&c, rec, tagged);
@@ -277,6 +275,8 @@ static fd_status read_record(fd_journal *j, uint32_t page, uint32_t off, const u
     if (secret_len > 0u) {
         memcpy(r->secret_hash, b + l.hash_off, FD_SHA256_SIZE);
         memcpy(r->secret, b + l.secret_off, secret_len);
+    }
+    if (secret_len > 0u && prev != NULL) { /* only verified reads judge it */
         uint8_t h[FD_SHA256_SIZE];
         fd_sha256(r->secret, secret_len, h);
         r->secret_state = equal_ct(h, r->secret_hash, FD_SHA256_SIZE) ? FD_JOURNAL_SECRET_AVAILABLE
@@ -507,7 +507,7 @@ fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key,
     if (key_len < FD_JOURNAL_MIN_KEY) {
         return FD_ERR_EMPTY;
     }
-    if (key_len > sizeof j->key) {
+    if (key_len > 64u) {
         return FD_ERR_TOO_LARGE;
     }
     const fd_flash_geometry *g = &flash->geometry;
@@ -518,8 +518,7 @@ fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key,
     }
     memset(j, 0, sizeof *j);
     j->flash = flash;
-    memcpy(j->key, key, key_len);
-    j->key_len = key_len;
+    fd_hmac_sha256_init(&j->keyed, key, key_len);
     j->pages = pages;
     j->keep = keep;
     j->keep_ctx = keep_ctx;

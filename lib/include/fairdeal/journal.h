@@ -83,7 +83,7 @@ typedef struct fd_journal_record {
     uint8_t type;
     uint16_t len;
     uint8_t payload[FD_JOURNAL_MAX_PAYLOAD];
-    fd_journal_secret_state secret_state;
+    fd_journal_secret_state secret_state; /* judged on verified reads */
     uint16_t secret_len;
     uint8_t secret[FD_JOURNAL_MAX_SECRET]; /* valid when AVAILABLE */
     uint8_t secret_hash[FD_SHA256_SIZE];   /* chained; valid when secret_len > 0 */
@@ -116,8 +116,7 @@ typedef struct fd_journal_report {
 typedef struct fd_journal {
     /* configuration (fd_journal_init) */
     const fd_flash *flash;
-    uint8_t key[64];
-    size_t key_len;
+    fd_hmac_sha256_ctx keyed; /* HMAC state after the key (as secret as it) */
     fd_journal_page *pages;
     fd_journal_keep_fn keep;
     void *keep_ctx;
