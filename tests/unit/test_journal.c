@@ -725,6 +725,8 @@ static void test_rotation(void **state)
     run_log log;
     memset(&log, 0, sizeof log);
     uint64_t appends = 0;
+    unsigned min_summaries = UINT32_MAX;
+    unsigned min_hands = UINT32_MAX;
     const uint32_t batch = 500;
     for (uint32_t first = 1; first <= rounds; first += batch) {
         uint32_t last = first + batch - 1u > rounds ? rounds : first + batch - 1u;
@@ -736,7 +738,20 @@ static void test_rotation(void **state)
             /* a reboot in the middle: remount and carry on */
             assert_int_equal(remount_report(r, NULL), FD_OK);
         }
+        /* what the area holds at every checkpoint, not just at the end */
+        assert_int_equal(walk(r, &after_cut, NULL), FD_OK);
+        unsigned summaries = 0;
+        unsigned hands = 0;
+        for (uint32_t k = 0; k < after_cut.count; k++) {
+            summaries += after_cut.type[k] == FD_REC_REVEAL;
+            hands += after_cut.type[k] == FD_REC_ROUND_OPENED;
+        }
+        if (last >= 100u) {
+            min_summaries = summaries < min_summaries ? summaries : min_summaries;
+            min_hands = hands < min_hands ? hands : min_hands;
+        }
     }
+    assert_true(min_summaries >= 100u && min_hands >= 10u);
     assert_int_equal(remount_report(r, NULL), FD_OK);
     seen *s = &after_cut;
     assert_int_equal(walk(r, s, NULL), FD_OK);
@@ -776,9 +791,9 @@ static void test_rotation(void **state)
     assert_int_equal(fd_journal_wear(&r->j, &lo, &hi, &total), FD_OK);
     assert_true(hi - lo <= 1u); /* the ring wears every page alike */
     print_message("rotation: %u rounds, %llu records on %u x %u-byte pages: %llu erases (max %u per page, min %u), "
-                  "%llu programs; %u round summaries and %u full hands held\n",
+                  "%llu programs; %u round summaries and %u full hands held (never fewer than %u and %u)\n",
                   rounds, (unsigned long long)appends, MICROBIT_PAGES, PAGE, (unsigned long long)r->hf.erases, hi, lo,
-                  (unsigned long long)r->hf.programs, reveals, opened);
+                  (unsigned long long)r->hf.programs, reveals, opened, min_summaries, min_hands);
 }
 
 /* Live records that no longer fit fail closed: nothing written, an error. */
