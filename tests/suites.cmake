@@ -36,6 +36,12 @@ function(fd_register_board_tests board bindir)
       ${machines_${board}} ${bindir}/firmware/dealer.elf)
     set_tests_properties(${board}.dealer.e2e PROPERTIES TIMEOUT 300 LABELS "qemu")
     fd_qemu_environment(${board}.dealer.e2e ${machines_${board}})
+    if(board STREQUAL "microbit")
+      # power cuts stood in for by freezing QEMU and reloading the saved flash
+      add_test(NAME ${board}.journal.cut COMMAND ${FD_SOURCE_ROOT}/tests/qemu/journal_cut.sh
+        ${machines_${board}} ${bindir}/tests/journal_cut.elf 0x38000 32768)
+      set_tests_properties(${board}.journal.cut PROPERTIES TIMEOUT 300 LABELS "qemu")
+    endif()
     add_test(NAME ${board}.nomalloc_guard
       COMMAND ${CMAKE_COMMAND} --build ${bindir} --target nomalloc_probe)
     set_tests_properties(${board}.nomalloc_guard PROPERTIES
