@@ -244,8 +244,9 @@ static fd_status read_record(fd_journal *j, uint32_t page, uint32_t off, const u
         valid = header_check(b, l.hdr) == (uint16_t)(w2 >> 16);
     }
     if (!valid) {
-        /* a header cut short leaves everything after it erased */
-        st = rest_erased(j, page, off + HDR_BASE, &erased);
+        /* a header cut short (a copy's is 20 bytes) leaves everything after
+         * it erased; a complete one has its payload or tag there */
+        st = rest_erased(j, page, off + HDR_BASE + HDR_COPY, &erased);
         *res = erased ? REC_TORN : REC_BAD;
         return st;
     }
@@ -699,12 +700,15 @@ static fd_status write_record(fd_journal *j, uint8_t type, const uint8_t *payloa
 }
 
 /* Copy forward what keep() names from the oldest page, retire it; repeat
- * while fewer than RESERVE_PAGES pages are free. */
-static fd_status compact(fd_journal *j)
+ * while fewer than RESERVE_PAGES pages are free. Pages from `protect` on
+ * (the page that held the newest record when the append began) are never
+ * retired: an area too full to make room fails rather than churning
+ * through the ring and dropping the newest records. */
+static fd_status compact(fd_journal *j, uint32_t protect)
 {
     fd_status st = FD_OK;
-    for (uint32_t rounds = 0; st == FD_OK && free_pages(j) < RESERVE_PAGES &&
-                              j->tail_page_seq < j->newest_page_seq && rounds < j->flash->geometry.page_count;
+    for (uint32_t rounds = 0; st == FD_OK && free_pages(j) < RESERVE_PAGES && j->tail_page_seq < protect &&
+                              rounds < j->flash->geometry.page_count;
          rounds++) {
         unsigned n = 0;
         uint32_t victim = find_page(j, j->tail_page_seq, &n);
@@ -766,11 +770,12 @@ static fd_status compact(fd_journal *j)
  * frees makes no room: bounded, then a full area (FD_ERR_EXHAUSTED). */
 static fd_status make_room(fd_journal *j, uint32_t size)
 {
+    const uint32_t protect = j->newest_page_seq;
     for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size;
          opened++) {
         fd_status st = opened < j->flash->geometry.page_count ? open_page(j) : FD_ERR_EXHAUSTED;
         if (st == FD_OK && free_pages(j) < RESERVE_PAGES) {
-            st = compact(j);
+            st = compact(j, protect);
         }
         if (st != FD_OK) {
             j->failed = true;
