@@ -11,10 +11,10 @@
  * with a bound: a 128 KiB sector erase takes up to 4 s (x32, datasheet
  * t_ERASE128KB), a word up to 100 us. */
 #include <stdbool.h>
-#include <string.h>
 
 #include "cortex_m.h"
 #include "hal/storage.h"
+#include "storage_area.h"
 
 #define FLASH_IF_BASE 0x40023C00u
 #define FLASH_ACR FD_REG32(FLASH_IF_BASE + 0x00u)
@@ -103,17 +103,11 @@ static fd_status stm32_erase(void *ctx, uint32_t page)
 static fd_status stm32_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
 {
     (void)ctx;
-    if (words == NULL) {
-        return FD_ERR_NULL;
+    fd_status st = fd_storage_check_program(&flash_area, offset, words, count);
+    if (st != FD_OK) {
+        return st;
     }
-    if (offset % 4u != 0u) {
-        return FD_ERR_PARSE;
-    }
-    uint32_t size = flash_area.page_size * flash_area.page_count;
-    if (offset > size || count > (size - offset) / 4u) {
-        return FD_ERR_TOO_LARGE;
-    }
-    fd_status st = unlock();
+    st = unlock();
     if (st == FD_OK) {
         FLASH_CR = CR_PG | CR_PSIZE_X32;
         volatile uint32_t *dst = (volatile uint32_t *)(flash_area.base + offset);
@@ -124,20 +118,6 @@ static fd_status stm32_program(void *ctx, uint32_t offset, const uint32_t *words
     }
     lock();
     return st;
-}
-
-static fd_status stm32_read(void *ctx, uint32_t offset, void *out, size_t len)
-{
-    (void)ctx;
-    if (out == NULL) {
-        return FD_ERR_NULL;
-    }
-    uint32_t size = flash_area.page_size * flash_area.page_count;
-    if (offset > size || len > size - offset) {
-        return FD_ERR_TOO_LARGE;
-    }
-    memcpy(out, (const void *)(flash_area.base + offset), len);
-    return FD_OK;
 }
 
 fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
@@ -152,14 +132,7 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
         return FD_ERR_STATE;
     }
     flash_area = *area;
-    flash->geometry.page_size = area->page_size;
-    flash->geometry.page_count = area->page_count;
-    flash->geometry.write_unit = 4;
-    flash->geometry.erased_value = 0xFF;
-    flash->ctx = &flash_area;
-    flash->erase = stm32_erase;
-    flash->program = stm32_program;
-    flash->read = stm32_read;
+    fd_storage_bind(&flash_area, flash, stm32_erase, stm32_program, fd_storage_read_mapped);
     return FD_OK;
 }
 

@@ -327,43 +327,63 @@ typedef struct scan_state {
     uint32_t last_copied;
 } scan_state;
 
+/* Call fn for each record of a page that parses (header check only, no
+ * tag), in order, until one does not; j->rec holds it, size is its length.
+ * For locating records only: nothing read this way is trusted. */
+typedef fd_status (*parsed_fn)(fd_journal *j, void *ctx, uint32_t size);
+
+static fd_status for_each_parsed(fd_journal *j, uint32_t page, parsed_fn fn, void *ctx)
+{
+    for (uint32_t off = FD_JOURNAL_PAGE_HEADER;;) {
+        rec_result res = REC_BAD;
+        uint32_t size = 0;
+        fd_status st = read_record(j, page, off, NULL, NULL, &res, &size);
+        if (st != FD_OK || res != REC_OK) {
+            return st;
+        }
+        st = fn(j, ctx, size);
+        if (st != FD_OK) {
+            return st;
+        }
+        off += size;
+    }
+}
+
+typedef struct retired_search {
+    uint32_t below; /* newest page seq */
+    uint32_t retired;
+} retired_search;
+
+static fd_status note_retire(fd_journal *j, void *ctx, uint32_t size)
+{
+    retired_search *rs = ctx;
+    uint8_t commit[4];
+    fd_status st = flash_read(j, j->rec.offset + size - 4u, commit, 4);
+    /* committed: its body was complete (a torn one would not verify) */
+    if (st == FD_OK && j->rec.type == FD_JOURNAL_TYPE_RETIRE && j->rec.len == 4u &&
+        fd_load_le32(commit) != ERASED_WORD) {
+        uint32_t v = fd_load_le32(j->rec.payload);
+        if (v < rs->below && v > rs->retired) {
+            rs->retired = v;
+        }
+    }
+    return st;
+}
+
 /* Largest RETIRE victim named by records on pages [from, to] (unverified:
  * pass 2 must meet it again, verified). */
 static fd_status find_retired(fd_journal *j, uint32_t from, uint32_t to, uint32_t *retired)
 {
-    *retired = 0;
+    retired_search rs = {to, 0};
     for (uint32_t s = from; s <= to && s != 0u; s++) {
         unsigned n = 0;
         uint32_t p = find_page(j, s, &n);
-        if (n != 1u) {
-            continue;
-        }
-        uint32_t off = FD_JOURNAL_PAGE_HEADER;
-        for (;;) {
-            rec_result res = REC_BAD;
-            uint32_t size = 0;
-            fd_status st = read_record(j, p, off, NULL, NULL, &res, &size);
-            if (st != FD_OK) {
-                return st;
-            }
-            if (res != REC_OK) {
-                break;
-            }
-            uint8_t commit[4];
-            st = flash_read(j, j->rec.offset + size - 4u, commit, 4);
-            if (st != FD_OK) {
-                return st;
-            }
-            /* committed: its body was complete (a torn one would not verify) */
-            if (j->rec.type == FD_JOURNAL_TYPE_RETIRE && j->rec.len == 4u && fd_load_le32(commit) != ERASED_WORD) {
-                uint32_t v = fd_load_le32(j->rec.payload);
-                if (v < to && v > *retired) {
-                    *retired = v;
-                }
-            }
-            off += size;
+        fd_status st = n == 1u ? for_each_parsed(j, p, note_retire, &rs) : FD_OK;
+        if (st != FD_OK) {
+            return st;
         }
     }
+    *retired = rs.retired;
     return FD_OK;
 }
 
@@ -807,6 +827,28 @@ fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, si
     return write_record(j, type, payload, len, secret, secret_len, NULL, seq);
 }
 
+typedef struct wipe_target {
+    uint32_t orig_seq;
+    bool found;
+} wipe_target;
+
+static fd_status wipe_one(fd_journal *j, void *ctx, uint32_t size)
+{
+    static const uint32_t zeros[FD_JOURNAL_MAX_SECRET / 4u] = {0};
+    wipe_target *w = ctx;
+    const fd_journal_record *r = &j->rec;
+    (void)size;
+    if (r->orig_seq != w->orig_seq || r->secret_len == 0u) {
+        return FD_OK;
+    }
+    w->found = true;
+    if (all_zero(r->secret, r->secret_len)) {
+        return FD_OK;
+    }
+    rec_layout l = layout_of(r->len, r->secret_len, r->seq != r->orig_seq);
+    return flash_program(j, r->offset + l.secret_off, zeros, pad4(r->secret_len) / 4u);
+}
+
 fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq)
 {
     if (j == NULL) {
@@ -815,38 +857,15 @@ fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq)
     if (!j->mounted || j->failed) {
         return FD_ERR_NOT_READY;
     }
-    bool found = false;
+    wipe_target w = {orig_seq, false};
     for (uint32_t p = 0; p < j->flash->geometry.page_count; p++) {
-        if (j->pages[p].page_seq == 0u) {
-            continue;
-        }
-        for (uint32_t off = FD_JOURNAL_PAGE_HEADER;;) {
-            rec_result res = REC_BAD;
-            uint32_t size = 0;
-            fd_status st = read_record(j, p, off, NULL, NULL, &res, &size);
-            if (st != FD_OK) {
-                return st;
-            }
-            if (res != REC_OK) {
-                break;
-            }
-            const fd_journal_record *r = &j->rec;
-            if (r->orig_seq == orig_seq && r->secret_len > 0u) {
-                found = true;
-                rec_layout l = layout_of(r->len, r->secret_len, r->seq != r->orig_seq);
-                if (!all_zero(r->secret, r->secret_len)) {
-                    static const uint32_t zeros[FD_JOURNAL_MAX_SECRET / 4u] = {0};
-                    st = flash_program(j, r->offset + l.secret_off, zeros, pad4(r->secret_len) / 4u);
-                    if (st != FD_OK) {
-                        return st;
-                    }
-                }
-            }
-            off += size;
+        fd_status st = j->pages[p].page_seq != 0u ? for_each_parsed(j, p, wipe_one, &w) : FD_OK;
+        if (st != FD_OK) {
+            return st;
         }
     }
     fd_wipe(&j->rec, sizeof j->rec);
-    return found ? FD_OK : FD_ERR_STATE;
+    return w.found ? FD_OK : FD_ERR_STATE;
 }
 
 fd_status fd_journal_head(const fd_journal *j, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq)

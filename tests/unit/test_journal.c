@@ -274,6 +274,15 @@ static void test_init_errors(void **state)
     assert_int_equal(r->hf.steps, 0);
 }
 
+/* The journal on a file-backed flash, mounted; its head and next seq. */
+static void open_file_journal(rig *r, const char *path, uint8_t head[32], uint32_t *next)
+{
+    assert_int_equal(host_flash_open(&r->hf, r->mem, PAGE, 8, path), FD_OK);
+    assert_int_equal(fd_journal_init(&r->j, &r->hf.flash, key, 32, r->pages, NULL, NULL), FD_OK);
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    assert_int_equal(fd_journal_head(&r->j, head, next), FD_OK);
+}
+
 static void test_append_remount_and_file(void **state)
 {
     (void)state;
@@ -282,12 +291,9 @@ static void test_append_remount_and_file(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(host_flash_open(&r->hf, r->mem, PAGE, 8, path), FD_OK);
-    assert_int_equal(fd_journal_init(&r->j, &r->hf.flash, key, 32, r->pages, NULL, NULL), FD_OK);
-    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
     uint8_t head[32];
     uint32_t next = 0;
-    assert_int_equal(fd_journal_head(&r->j, head, &next), FD_OK);
+    open_file_journal(r, path, head, &next);
     assert_int_equal(next, 1);
     for (uint32_t i = 1; i <= 50; i++) {
         uint8_t p[40];
@@ -300,12 +306,9 @@ static void test_append_remount_and_file(void **state)
     host_flash_close(&r->hf);
     /* a new process: the file alone */
     memset(r->mem, 0, sizeof r->mem);
-    assert_int_equal(host_flash_open(&r->hf, r->mem, PAGE, 8, path), FD_OK);
-    assert_int_equal(fd_journal_init(&r->j, &r->hf.flash, key, 32, r->pages, NULL, NULL), FD_OK);
-    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
     uint8_t head2[32];
     uint32_t next2 = 0;
-    assert_int_equal(fd_journal_head(&r->j, head2, &next2), FD_OK);
+    open_file_journal(r, path, head2, &next2);
     assert_int_equal(next2, 51);
     assert_memory_equal(head, head2, 32);
     seen s;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hal/storage.h"
+#include "storage_area.h"
 
 static uint32_t ram_store[FD_RAM_STORAGE_BYTES / 4u];
 static hal_storage_area ram_area;
@@ -25,15 +26,9 @@ static fd_status ram_erase(void *ctx, uint32_t page)
 static fd_status ram_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
 {
     (void)ctx;
-    if (words == NULL) {
-        return FD_ERR_NULL;
-    }
-    if (offset % 4u != 0u) {
-        return FD_ERR_PARSE;
-    }
-    uint32_t size = ram_area.page_size * ram_area.page_count;
-    if (offset > size || count > (size - offset) / 4u) {
-        return FD_ERR_TOO_LARGE;
+    fd_status st = fd_storage_check_program(&ram_area, offset, words, count);
+    if (st != FD_OK) {
+        return st;
     }
     for (size_t i = 0; i < count; i++) {
         ram_store[offset / 4u + i] &= words[i];
@@ -44,12 +39,9 @@ static fd_status ram_program(void *ctx, uint32_t offset, const uint32_t *words, 
 static fd_status ram_read(void *ctx, uint32_t offset, void *out, size_t len)
 {
     (void)ctx;
-    if (out == NULL) {
-        return FD_ERR_NULL;
-    }
-    uint32_t size = ram_area.page_size * ram_area.page_count;
-    if (offset > size || len > size - offset) {
-        return FD_ERR_TOO_LARGE;
+    fd_status st = fd_storage_check_read(&ram_area, offset, out, len);
+    if (st != FD_OK) {
+        return st;
     }
     memcpy(out, (const uint8_t *)ram_store + offset, len);
     return FD_OK;
@@ -69,14 +61,7 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     if (fresh) {
         memset(ram_store, 0xFF, sizeof ram_store);
     }
-    flash->geometry.page_size = area->page_size;
-    flash->geometry.page_count = area->page_count;
-    flash->geometry.write_unit = 4;
-    flash->geometry.erased_value = 0xFF;
-    flash->ctx = &ram_area;
-    flash->erase = ram_erase;
-    flash->program = ram_program;
-    flash->read = ram_read;
+    fd_storage_bind(&ram_area, flash, ram_erase, ram_program, ram_read);
     return FD_OK;
 }
 

@@ -11,10 +11,10 @@
  * a write, and its never-written flash reads 0x00 rather than 0xFF: the
  * journal treats such pages as damaged and erases them when it claims them. */
 #include <stdbool.h>
-#include <string.h>
 
 #include "cortex_m.h"
 #include "hal/storage.h"
+#include "storage_area.h"
 
 #define NVMC_BASE 0x4001E000u
 #define NVMC_READY FD_REG32(NVMC_BASE + 0x400u)
@@ -73,17 +73,11 @@ static fd_status nvmc_erase(void *ctx, uint32_t page)
 static fd_status nvmc_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
 {
     (void)ctx;
-    if (words == NULL) {
-        return FD_ERR_NULL;
+    fd_status st = fd_storage_check_program(&nvmc_area, offset, words, count);
+    if (st != FD_OK) {
+        return st;
     }
-    if (offset % 4u != 0u) {
-        return FD_ERR_PARSE;
-    }
-    uint32_t size = nvmc_area.page_size * nvmc_area.page_count;
-    if (offset > size || count > (size - offset) / 4u) {
-        return FD_ERR_TOO_LARGE;
-    }
-    fd_status st = set_config(NVMC_CONFIG_WEN);
+    st = set_config(NVMC_CONFIG_WEN);
     volatile uint32_t *dst = (volatile uint32_t *)(nvmc_area.base + offset);
     for (size_t i = 0; i < count && st == FD_OK; i++) {
         dst[i] = words[i];
@@ -91,20 +85,6 @@ static fd_status nvmc_program(void *ctx, uint32_t offset, const uint32_t *words,
     }
     fd_status back = set_config(NVMC_CONFIG_REN);
     return st != FD_OK ? st : back;
-}
-
-static fd_status nvmc_read(void *ctx, uint32_t offset, void *out, size_t len)
-{
-    (void)ctx;
-    if (out == NULL) {
-        return FD_ERR_NULL;
-    }
-    uint32_t size = nvmc_area.page_size * nvmc_area.page_count;
-    if (offset > size || len > size - offset) {
-        return FD_ERR_TOO_LARGE;
-    }
-    memcpy(out, (const void *)(nvmc_area.base + offset), len);
-    return FD_OK;
 }
 
 fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
@@ -120,14 +100,7 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
         return FD_ERR_STATE;
     }
     nvmc_area = *area;
-    flash->geometry.page_size = area->page_size;
-    flash->geometry.page_count = area->page_count;
-    flash->geometry.write_unit = 4;
-    flash->geometry.erased_value = 0xFF;
-    flash->ctx = &nvmc_area;
-    flash->erase = nvmc_erase;
-    flash->program = nvmc_program;
-    flash->read = nvmc_read;
+    fd_storage_bind(&nvmc_area, flash, nvmc_erase, nvmc_program, fd_storage_read_mapped);
     return FD_OK;
 }
 
