@@ -227,7 +227,3 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     }
     return st;
 }
-
-const char *hal_storage_name(void) { return storage_path != NULL ? "host file" : "host memory"; }
-
-bool hal_storage_emulated(void) { return false; }

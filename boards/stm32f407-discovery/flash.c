@@ -135,7 +135,3 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     fd_storage_bind(&flash_area, flash, stm32_erase, stm32_program, fd_storage_read_mapped);
     return FD_OK;
 }
-
-const char *hal_storage_name(void) { return "STM32F4 flash sectors"; }
-
-bool hal_storage_emulated(void) { return false; }

@@ -19,6 +19,7 @@
 #include "hal/board.h"
 #include "hal/console.h"
 #include "hal/counter.h"
+#include "fd_board_map.h"
 #include "hal/storage.h"
 
 extern uint32_t fd_stack_bottom[];
@@ -126,7 +127,7 @@ static fd_journal_page journal_pages[FD_STORAGE_PAGES];
 static void measure_journal(void)
 {
     static const uint8_t key[32] = "bench device key, not a secret.";
-    static const hal_storage_area area = {FD_STORAGE_BASE, FD_STORAGE_PAGE_SIZE, FD_STORAGE_PAGES};
+    static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
     static fd_flash flash;
     fd_records_policy policy = {0, 10, 100};
     if (hal_storage_open(&area, &flash) != FD_OK) {

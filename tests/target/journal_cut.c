@@ -14,10 +14,11 @@
 #include "fairdeal/util.h"
 #include "hal/board.h"
 #include "hal/console.h"
+#include "fd_board_map.h"
 #include "hal/storage.h"
 
 static const uint8_t key[32] = "fairdeal QEMU power-cut test key";
-static const hal_storage_area area = {FD_STORAGE_BASE, FD_STORAGE_PAGE_SIZE, FD_STORAGE_PAGES};
+static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
 static fd_flash flash;
 static fd_journal journal;
 static fd_journal_page pages[FD_STORAGE_PAGES];

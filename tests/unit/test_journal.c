@@ -17,12 +17,15 @@
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
 #include "fairdeal/sha256.h"
+#include "fd_board_map.h"
 #include "host_storage.h"
 
 #define PAGE 1024u
 #define MAX_PAGES 32u
-/* The micro:bit budget (docs/RELIABILITY.md): 32 pages of 1 KiB. */
-#define MICROBIT_PAGES 32u
+/* The micro:bit budget: the host's flash map mirrors the micro:bit's
+ * (boards/host/board.cmake), 31 pages of 1 KiB. */
+#define MICROBIT_PAGES FD_STORAGE_PAGES
+_Static_assert(FD_FLASH_PAGE_SIZE == PAGE && FD_STORAGE_PAGES <= MAX_PAGES, "host flash map is the micro:bit's");
 
 static const uint8_t key[32] = "fairdeal test device key 0123456";
 

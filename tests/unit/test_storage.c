@@ -1,8 +1,8 @@
 /* The board's storage driver against the HAL contract (NOR semantics,
  * bounds, alignment) and the journal on it: runs on the host (memory) and
  * on every QEMU board (microbit: the NVMC model; mps2-an386: the RAM store).
- * The area comes from the board (FD_STORAGE_BASE, FD_STORAGE_PAGE_SIZE,
- * FD_STORAGE_PAGES). */
+ * The area is the board's storage region (fd_board_map.h, generated from
+ * boards/<b>/board.cmake). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +11,10 @@
 #include <cmocka.h>
 
 #include "fairdeal/journal.h"
+#include "fd_board_map.h"
 #include "hal/storage.h"
 
-static const hal_storage_area area = {FD_STORAGE_BASE, FD_STORAGE_PAGE_SIZE, FD_STORAGE_PAGES};
+static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
 static fd_flash flash;
 static fd_journal journal;
 static fd_journal_page pages[FD_STORAGE_PAGES];
@@ -29,7 +30,7 @@ static void test_open_errors(void **state)
     assert_int_equal(hal_storage_open(&area, NULL), FD_ERR_NULL);
     assert_int_equal(hal_storage_open(&bad, &flash), FD_ERR_STATE);
     assert_int_equal(hal_storage_open(&area, &flash), FD_OK);
-    assert_int_equal(flash.geometry.page_size, FD_STORAGE_PAGE_SIZE);
+    assert_int_equal(flash.geometry.page_size, FD_FLASH_PAGE_SIZE);
     assert_int_equal(flash.geometry.page_count, FD_STORAGE_PAGES);
     assert_int_equal(flash.geometry.erased_value, 0xFF);
 }
@@ -39,7 +40,7 @@ static void test_nor_semantics(void **state)
     (void)state;
     assert_int_equal(hal_storage_open(&area, &flash), FD_OK);
     uint32_t last = FD_STORAGE_PAGES - 1u;
-    uint32_t at = last * FD_STORAGE_PAGE_SIZE;
+    uint32_t at = last * FD_FLASH_PAGE_SIZE;
     assert_int_equal(flash.erase(flash.ctx, last), FD_OK);
     assert_int_equal(flash.read(flash.ctx, at, page_copy, sizeof page_copy), FD_OK);
     for (size_t i = 0; i < sizeof page_copy; i++) {
@@ -57,9 +58,9 @@ static void test_nor_semantics(void **state)
     assert_int_equal(back[2], 0xFFFFFFFFu);
     /* bad requests change nothing */
     assert_int_equal(flash.program(flash.ctx, at + 2u, first, 1), FD_ERR_PARSE);
-    assert_int_equal(flash.program(flash.ctx, at + FD_STORAGE_PAGE_SIZE - 4u, first, 2), FD_ERR_TOO_LARGE);
+    assert_int_equal(flash.program(flash.ctx, at + FD_FLASH_PAGE_SIZE - 4u, first, 2), FD_ERR_TOO_LARGE);
     assert_int_equal(flash.erase(flash.ctx, FD_STORAGE_PAGES), FD_ERR_TOO_LARGE);
-    assert_int_equal(flash.read(flash.ctx, at + FD_STORAGE_PAGE_SIZE - 4u, back, 8), FD_ERR_TOO_LARGE);
+    assert_int_equal(flash.read(flash.ctx, at + FD_FLASH_PAGE_SIZE - 4u, back, 8), FD_ERR_TOO_LARGE);
     assert_int_equal(flash.erase(flash.ctx, last), FD_OK);
     assert_int_equal(flash.read(flash.ctx, at + 8u, back, sizeof back), FD_OK);
     assert_int_equal(back[0], 0xFFFFFFFFu);

@@ -2,15 +2,16 @@
  * (mps2-an386; lm3s6965evb's is not implemented): NOR semantics on a RAM
  * block (program ANDs, erase sets 0xFF), area.base ignored. It lives until
  * the next reset (the reset handler clears .bss), so it proves the driver
- * contract and the journal on target, not persistence.
- * The board defines FD_RAM_STORAGE_BYTES. */
+ * contract and the journal on target, not persistence. Its size is the
+ * board's storage region (FD_FLASH_STORAGE_SIZE). */
 #include <stdbool.h>
 #include <string.h>
 
+#include "fd_board_map.h"
 #include "hal/storage.h"
 #include "storage_area.h"
 
-static uint32_t ram_store[FD_RAM_STORAGE_BYTES / 4u];
+static uint32_t ram_store[FD_STORAGE_SIZE / 4u];
 static hal_storage_area ram_area;
 
 static fd_status ram_erase(void *ctx, uint32_t page)
@@ -64,7 +65,3 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     fd_storage_bind(&ram_area, flash, ram_erase, ram_program, ram_read);
     return FD_OK;
 }
-
-const char *hal_storage_name(void) { return "RAM (emulation only)"; }
-
-bool hal_storage_emulated(void) { return true; }

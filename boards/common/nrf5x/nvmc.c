@@ -103,7 +103,3 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     fd_storage_bind(&nvmc_area, flash, nvmc_erase, nvmc_program, fd_storage_read_mapped);
     return FD_OK;
 }
-
-const char *hal_storage_name(void) { return "nRF5 NVMC"; }
-
-bool hal_storage_emulated(void) { return false; }
