@@ -20,6 +20,10 @@
 
 #include "fairdeal/journal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Where the area is: its first page's flash address (ignored on the host,
  * whose area is a file), the erase page size and the number of pages. The
  * board's flash map supplies it (boards/<board>/board.cmake). */
@@ -41,5 +45,9 @@ const char *hal_storage_name(void);
 /* True when the store does not survive a real power cut (RAM or a host
  * file under QEMU): the firmware says so in its banner. */
 bool hal_storage_emulated(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,10 @@
 #include "fairdeal/sha256.h"
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- The flash the journal runs on (a board's storage area). ---- */
 
 typedef struct fd_flash_geometry {
@@ -192,5 +196,9 @@ fd_status fd_journal_head(const fd_journal *j, uint8_t head[FD_SHA256_SIZE], uin
 /* Erase counts: min, max and total over the area's pages (wear levelling).
  * Errors: FD_ERR_NULL, FD_ERR_NOT_READY. */
 fd_status fd_journal_wear(const fd_journal *j, uint32_t *min, uint32_t *max, uint64_t *total);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include "fairdeal/journal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum fd_record_type {
     FD_REC_POWER_ON = 1,     /* reset cause, uptime */
     FD_REC_TIME_SET = 2,     /* wall clock from TIME */
@@ -50,5 +54,9 @@ typedef struct fd_records_policy {
 } fd_records_policy;
 
 bool fd_records_keep(void *policy, const fd_journal_record *record);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
