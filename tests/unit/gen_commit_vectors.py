@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Known answers for lib/src/commit.c, computed independently of the C code
-(Python's hashlib, the card codes and record layout as docs/RECORDS.md
+(Python's hashlib, the card codes and record layout as docs/ROUND_RECORD.md
 states them). Writes tests/unit/commit_vectors.h.
 usage: python3 tests/unit/gen_commit_vectors.py > tests/unit/commit_vectors.h"""
 import hashlib

@@ -8,6 +8,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Write len bytes; blocks until they are queued to the line. */
 void hal_console_write(const char *data, size_t len);
 
@@ -29,5 +33,9 @@ fd_status hal_console_read(uint8_t *byte);
  * line). Boards: true (a UART is a terminal line; a program sends MODE
  * machine). Host: stdin and stdout are terminals. */
 bool hal_console_is_terminal(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

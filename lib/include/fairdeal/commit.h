@@ -2,7 +2,7 @@
  *
  * A dealer commits to a shuffled order before the first card and reveals it
  * when the round ends; anyone holding the reply lines (or a record) can
- * check that the revealed order is the committed one. Formats: docs/RECORDS.md. */
+ * check that the revealed order is the committed one. Formats: docs/ROUND_RECORD.md. */
 #ifndef FAIRDEAL_COMMIT_H
 #define FAIRDEAL_COMMIT_H
 
@@ -12,6 +12,10 @@
 
 #include "fairdeal/deck.h"
 #include "fairdeal/sha256.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define FD_COMMIT_SALT_SIZE 16u
 #define FD_COMMIT_SIZE FD_SHA256_SIZE
@@ -86,5 +90,9 @@ fd_status fd_record_decode(const uint8_t *in, size_t len, fd_round_record *recor
  * salt and order hash to the commitment. Errors: FD_ERR_NULL, FD_ERR_STATE
  * (not revealed), FD_ERR_CORRUPT (any check failed). */
 fd_status fd_record_verify(const fd_round_record *record);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
