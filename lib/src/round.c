@@ -320,3 +320,55 @@ fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, 
                       memcmp(order, expected.order, (size_t)count * sizeof *order) == 0;
     return same ? FD_OK : FD_ERR_CORRUPT;
 }
+
+/* docs/VERIFY.md vector 1: device "fairdeal-kat", round 1, one French deck,
+ * slot 0 seeded "player", S = 00 01 .. 27 (40 bytes, the minimum). */
+static const uint8_t kat_commitment[FD_SHA256_SIZE] = {
+    0xa0, 0x21, 0xe0, 0x4a, 0x5e, 0xe3, 0xb0, 0x36, 0x26, 0x20, 0xa9, 0x15, 0x18, 0x0d, 0xf2, 0xd3,
+    0x89, 0xd5, 0x25, 0x5e, 0x34, 0x47, 0xf2, 0xd1, 0x2b, 0x2d, 0x7a, 0x20, 0x05, 0x92, 0xd5, 0x33};
+static const uint8_t kat_order[52] = {26, 32, 8,  19, 16, 44, 17, 43, 41, 5,  45, 33, 22, 38, 3,  29, 6,  36,
+                                      11, 34, 30, 14, 51, 39, 37, 1,  20, 18, 15, 7,  0,  13, 21, 12, 23, 27,
+                                      24, 10, 47, 48, 31, 46, 35, 2,  28, 40, 9,  50, 49, 42, 25, 4};
+/* in flash, not on the stack: the self-test runs on small target stacks */
+static const fd_round_header kat_header = {"fairdeal-kat", 12, 1, FD_DECK_FRENCH, 1, 0, 0x01, FD_ROUND_NO_BEACON, 0};
+static const fd_round_seeds kat_seeds = {{6}, {"player"}};
+
+fd_status fd_round_selftest_answer(const uint8_t commitment[FD_SHA256_SIZE], const uint16_t *order, size_t count)
+{
+    if (commitment == NULL || order == NULL || count != sizeof kat_order ||
+        memcmp(commitment, kat_commitment, sizeof kat_commitment) != 0) {
+        return FD_ERR_KAT;
+    }
+    for (size_t i = 0; i < sizeof kat_order; i++) {
+        if (order[i] != kat_order[i]) {
+            return FD_ERR_KAT;
+        }
+    }
+    return FD_OK;
+}
+
+fd_status fd_round_selftest(void)
+{
+    uint8_t secret[40];
+    for (unsigned i = 0; i < sizeof secret; i++) {
+        secret[i] = (uint8_t)i;
+    }
+    uint8_t commitment[FD_SHA256_SIZE];
+    uint8_t key[FD_ROUND_KEY_SIZE];
+    uint16_t order[sizeof kat_order];
+    fd_status st = fd_round_commit(&kat_header, secret, sizeof secret, commitment);
+    if (st == FD_OK) {
+        st = fd_round_key(&kat_header, commitment, &kat_seeds, key);
+    }
+    if (st == FD_OK) {
+        for (uint16_t i = 0; i < sizeof kat_order; i++) {
+            order[i] = i; /* one French deck in canonical order: faces 0..51 */
+        }
+        st = fd_round_shuffle_u16(order, sizeof kat_order, key, secret, sizeof secret);
+    }
+    if (st == FD_OK) {
+        st = fd_round_selftest_answer(commitment, order, sizeof kat_order);
+    }
+    fd_wipe(key, sizeof key);
+    return st == FD_OK ? FD_OK : FD_ERR_KAT;
+}

@@ -30,6 +30,7 @@
 #include "chisq.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
+#include "fairdeal/round.h"
 #include "fairdeal/sha256.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/util.h"
@@ -138,6 +139,18 @@ static void lcg16(uint16_t *a, size_t n)
     }
 }
 
+/* Verifiable rounds (docs/VERIFY.md): S from the fair source, where the
+ * dealer's TRNG stands, and an all-zero keystream key, as if an adversary
+ * chose every client seed: the order bytes are S XOR K, fair whatever K is. */
+static void verifiable_round(uint16_t *a, size_t n)
+{
+    static const uint8_t key[FD_ROUND_KEY_SIZE];
+    uint8_t secret[FD_ROUND_SECRET_MAX];
+    const size_t len = fd_round_secret_min(n);
+    must(fair.fill(fair.ctx, secret, len));
+    must(fd_round_shuffle_u16(a, n, key, secret, len));
+}
+
 typedef struct subject {
     const char *name;
     shuffle_fn shuffle;
@@ -153,6 +166,7 @@ static const subject subjects[] = {
     {"naive (control)", naive, true, false},
     {"modulo 16-bit (control)", modulo16, true, false},
     {"LCG 16-bit state (control)", lcg16, true, false},
+    {"verifiable round", verifiable_round, false, false},
 };
 #define SUBJECTS (sizeof subjects / sizeof subjects[0])
 

@@ -39,9 +39,10 @@ static void test_known_answer(void **state)
     assert_int_equal(fd_round_deal_order(&kat_header, kat_secret, 40, &kat_seeds, &shoe_a, commitment), FD_OK);
     assert_true(shoe_a.shuffled);
     assert_int_equal(shoe_a.position, 0);
-    assert_int_equal(fd_selftest_round_answer(commitment, shoe_a.order, shoe_a.count), FD_OK);
+    assert_int_equal(fd_round_selftest_answer(commitment, shoe_a.order, shoe_a.count), FD_OK);
     assert_int_equal(fd_round_verify(&kat_header, kat_secret, 40, &kat_seeds, commitment, shoe_a.order, 52), FD_OK);
     assert_int_equal(fd_selftest_kat(), FD_OK);
+    assert_int_equal(fd_round_selftest(), FD_OK);
     assert_false(fd_round_house_only(&kat_seeds));
 }
 
@@ -58,16 +59,16 @@ static void test_selftest_catches_wrong_mapping(void **state)
     const fd_rng other = test_prng_init(&prng, 1);
     assert_int_equal(fd_shoe_init(&shoe_b, FD_DECK_FRENCH, 1, 0), FD_OK);
     assert_int_equal(fd_shoe_shuffle(&shoe_b, &other), FD_OK);
-    assert_int_equal(fd_selftest_round_answer(commitment, shoe_b.order, shoe_b.count), FD_ERR_KAT);
+    assert_int_equal(fd_round_selftest_answer(commitment, shoe_b.order, shoe_b.count), FD_ERR_KAT);
 
     shoe_b = shoe_a;
     const fd_card t = shoe_b.order[10];
     shoe_b.order[10] = shoe_b.order[11];
     shoe_b.order[11] = t;
-    assert_int_equal(fd_selftest_round_answer(commitment, shoe_b.order, shoe_b.count), FD_ERR_KAT);
-    assert_int_equal(fd_selftest_round_answer(commitment, shoe_a.order, 51), FD_ERR_KAT);
+    assert_int_equal(fd_round_selftest_answer(commitment, shoe_b.order, shoe_b.count), FD_ERR_KAT);
+    assert_int_equal(fd_round_selftest_answer(commitment, shoe_a.order, 51), FD_ERR_KAT);
     commitment[31] ^= 1u;
-    assert_int_equal(fd_selftest_round_answer(commitment, shoe_a.order, shoe_a.count), FD_ERR_KAT);
+    assert_int_equal(fd_round_selftest_answer(commitment, shoe_a.order, shoe_a.count), FD_ERR_KAT);
 }
 
 /* A Durstenfeld over the same key and S but fed through Lemire's bounded
@@ -82,7 +83,7 @@ static void test_mapping_is_pinned(void **state)
     assert_int_equal(fd_shoe_init(&shoe_a, FD_DECK_FRENCH, 1, 0), FD_OK);
     shoe_b = shoe_a;
     assert_int_equal(fd_round_shuffle_u16(shoe_a.order, 52, key, kat_secret, 40), FD_OK);
-    assert_int_equal(fd_selftest_round_answer(commitment, shoe_a.order, 52), FD_OK);
+    assert_int_equal(fd_round_selftest_answer(commitment, shoe_a.order, 52), FD_OK);
     /* the S XOR K bytes as a plain byte source */
     uint8_t bytes[256];
     test_script_rng script;
@@ -113,7 +114,7 @@ static void test_mapping_is_pinned(void **state)
     /* ... and through Lemire's method they do not */
     const fd_rng lemire = test_script_rng_init(&script, bytes, sizeof bytes);
     assert_int_equal(fd_shuffle_u16(shoe_b.order, 52, &lemire), FD_OK);
-    assert_int_equal(fd_selftest_round_answer(commitment, shoe_b.order, 52), FD_ERR_KAT);
+    assert_int_equal(fd_round_selftest_answer(commitment, shoe_b.order, 52), FD_ERR_KAT);
 }
 
 static void test_secret_sizes_keep_every_order_reachable(void **state)

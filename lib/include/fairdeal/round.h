@@ -25,7 +25,7 @@
 #define FD_ROUND_SEED_MAX 64u        /* bytes per client seed */
 #define FD_ROUND_DEVICE_ID_MAX 32u
 #define FD_ROUND_NO_BEACON 0xFFu     /* beacon_slot when no beacon is used */
-#define FD_ROUND_SECRET_MAX 512u     /* largest S accepted, bytes */
+#define FD_ROUND_SECRET_MAX 544u     /* largest S accepted, bytes (secret_min(512) is 521) */
 #define FD_ROUND_KEY_SIZE FD_SHA256_SIZE
 
 /* What the commitment binds, published before any client seed. */
@@ -110,5 +110,16 @@ fd_status fd_round_deal_order(const fd_round_header *header, const uint8_t *secr
 fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
                           const fd_round_seeds *seeds, const uint8_t commitment[FD_SHA256_SIZE],
                           const fd_card *order, uint16_t count);
+
+/* Power-on known answer of the whole path, client seed -> key -> keystream
+ * -> exact bounded integers -> permutation: docs/VERIFY.md vector 1 (52
+ * cards) recomputed and compared by fd_round_selftest_answer. Stack about
+ * 2 KiB. FD_OK or FD_ERR_KAT. */
+fd_status fd_round_selftest(void);
+
+/* Compares a commitment and an order with vector 1's, as fd_round_selftest
+ * does; exported so tests can show that a wrong mapping is caught.
+ * FD_OK or FD_ERR_KAT. */
+fd_status fd_round_selftest_answer(const uint8_t commitment[FD_SHA256_SIZE], const uint16_t *order, size_t count);
 
 #endif
