@@ -2,7 +2,8 @@
  * with the same code and sample sizes for both.
  *
  * Subjects: Durstenfeld, Sattolo, partial (k = n) and inside-out (copy), all
- * drawing from the ChaCha20 DRBG; negative controls: the naive shuffle (j
+ * drawing from the ChaCha20 DRBG, and the verifiable round's mapping
+ * (docs/VERIFY.md, S from the DRBG); negative controls: the naive shuffle (j
  * uniform in [0, n-1] at every step), Durstenfeld with j = r % (i+1) from a
  * 16-bit word, and Durstenfeld driven by a 16-bit LCG reseeded per shuffle.
  * Tests: all orders for n = 3..8 (Sattolo: only the (n-1)! cycles), the
