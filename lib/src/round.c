@@ -361,8 +361,8 @@ fd_status fd_round_selftest(void)
         st = fd_round_key(&kat_header, commitment, &kat_seeds, key);
     }
     if (st == FD_OK) {
-        for (uint16_t i = 0; i < sizeof kat_order; i++) {
-            order[i] = i; /* one French deck in canonical order: faces 0..51 */
+        for (size_t i = 0; i < sizeof kat_order; i++) {
+            order[i] = (uint16_t)i; /* one French deck in canonical order: faces 0..51 */
         }
         st = fd_round_shuffle_u16(order, sizeof kat_order, key, secret, sizeof secret);
     }
