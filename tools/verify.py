@@ -14,6 +14,9 @@ usage:
       every K-th line's tamperings with --tamper-every: they cost 5 rounds)
   verify.py vectors FILE      check the round lines of FILE's vectors block
                               (docs/VERIFY.md), tamperings included
+  verify.py exhaust [FILE]    lines "n=N key=HEX secret=HEX order=..." whose
+      S makes the draws run past its end (VERIFY.md §6): the order must match
+      and more than len(S) order bytes must have been read
 Exit status 0 only if every check passed.
 
 A round line is space-separated key=value fields:
@@ -131,12 +134,14 @@ class ExactUniform:
     def __init__(self, byte_iter):
         self.bytes = byte_iter
         self.z, self.m = 0, 1
+        self.read = 0                                # order bytes consumed so far
 
     def below(self, bound):
         while True:
             while self.m < 1 << 56:                  # top up with whole bytes
                 self.z = self.z << 8 | next(self.bytes)
                 self.m <<= 8
+                self.read += 1
             q = self.m // bound
             if self.z < q * bound:                   # accepted: z in whole blocks of bound
                 x = self.z % bound
@@ -147,16 +152,23 @@ class ExactUniform:
 
 # --- 6. the order -----------------------------------------------------------
 
-def derive(r):
-    """(commitment, order) of round r."""
-    commit = commitment(r)
-    cards = canonical_shoe(r["kind"], r["decks"], r["jokers"])
-    gen = ExactUniform(order_bytes(stream_key(r, commit), r["secret"]))
+def shuffle(cards, key, secret):
+    """Durstenfeld over cards (in place) from the order bytes; returns the
+    number of order bytes consumed."""
+    gen = ExactUniform(order_bytes(key, secret))
     n = len(cards)
     draws = [gen.below(n - t) for t in range(n - 1)]   # every draw before any swap
     for t, j in enumerate(draws):                        # Durstenfeld: i = n-1 .. 1
         i = n - 1 - t
         cards[i], cards[j] = cards[j], cards[i]
+    return gen.read
+
+
+def derive(r):
+    """(commitment, order) of round r."""
+    commit = commitment(r)
+    cards = canonical_shoe(r["kind"], r["decks"], r["jokers"])
+    shuffle(cards, stream_key(r, commit), r["secret"])
     return commit, cards
 
 
@@ -256,6 +268,25 @@ def vector_lines(path):
     return out
 
 
+def check_exhaust(lines):
+    count = failures = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        f = dict(item.split("=", 1) for item in line.split())
+        count += 1
+        cards = list(range(int(f["n"])))
+        secret = bytes.fromhex(f["secret"])
+        read = shuffle(cards, bytes.fromhex(f["key"]), secret)
+        if cards != [int(c) for c in f["order"].split(",")] or read <= len(secret):
+            failures += 1
+            print("n=%s: order %s, %d order bytes read of %d in S"
+                  % (f["n"], "differs" if cards != [int(c) for c in f["order"].split(",")] else "agrees",
+                     read, len(secret)))
+    print("verify.py: %d exhausted rounds, %d failures" % (count, failures))
+    return 0 if count and not failures else 1
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "check":
         args = argv[2:]
@@ -268,6 +299,11 @@ def main(argv):
             with open(args[0], encoding="utf-8") as f:
                 return check_lines(f, every)
         return check_lines(sys.stdin, every)
+    if len(argv) in (2, 3) and argv[1] == "exhaust":
+        if len(argv) == 3:
+            with open(argv[2], encoding="utf-8") as f:
+                return check_exhaust(f)
+        return check_exhaust(sys.stdin)
     if len(argv) == 3 and argv[1] == "vectors":
         return check_lines(vector_lines(argv[2]))
     if len(argv) >= 2 and argv[1] == "derive":

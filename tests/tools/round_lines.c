@@ -3,6 +3,11 @@
  * usage: round_lines random COUNT SEED   COUNT random rounds of every shoe
  *            size (1..8 decks; kinds, jokers, device ids, slots, beacons,
  *            seeds and S lengths random), one round line each
+ *        round_lines exhaust                 for n = 3, 52, 312, 432: a
+ *            key, an S of fd_round_secret_min(n) bytes whose first 70 order
+ *            bytes are all FF (each draw is rejected, so the draws run past
+ *            the end of S into the keystream) and the order; verify.py
+ *            exhaust checks them
  *        round_lines check FILE          verify every round line of FILE
  *            (inside its ```rounds block when it has one) with
  *            fd_round_verify, and require each of five tamperings (client
@@ -14,6 +19,7 @@
 
 #include "fairdeal/bounded.h"
 #include "fairdeal/round.h"
+#include "fairdeal/shuffle.h"
 #include "test_rng.h"
 
 typedef struct round_line {
@@ -308,8 +314,51 @@ static int check_file(const char *path)
     return rounds != 0u && failures == 0u ? 0 : 1;
 }
 
+static int exhaust_lines(void)
+{
+    static const size_t sizes[] = {3, 52, 312, 432};
+    uint8_t key[FD_ROUND_KEY_SIZE];
+    for (unsigned i = 0; i < sizeof key; i++) {
+        key[i] = (uint8_t)i;
+    }
+    static uint8_t keystream[96];
+    for (uint8_t block = 0; block < 3u; block++) {
+        const uint8_t label[] = {'f', 'a', 'i', 'r', 'd', 'e', 'a', 'l', '/', 'r', 'o', 'u', 'n', 'd', '/', 's',
+                                 't', 'r', 'e', 'a', 'm', 0, FD_ROUND_VERSION, 0, 0, 0, block};
+        fd_hmac_sha256(key, sizeof key, label, sizeof label, &keystream[32u * block]);
+    }
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const size_t n = sizes[k];
+        const size_t len = fd_round_secret_min(n);
+        static uint8_t secret[FD_ROUND_SECRET_MAX];
+        static uint16_t order[FD_SHUFFLE_MAX_N];
+        for (size_t i = 0; i < len; i++) {
+            secret[i] = i < 70u ? (uint8_t)(keystream[i] ^ 0xFFu) : (uint8_t)(i * 29u);
+        }
+        for (size_t i = 0; i < n; i++) {
+            order[i] = (uint16_t)i;
+        }
+        if (fd_round_shuffle_u16(order, n, key, secret, len) != FD_OK) {
+            return 1;
+        }
+        printf("n=%zu key=", n);
+        print_hex(key, sizeof key);
+        printf(" secret=");
+        print_hex(secret, len);
+        printf(" order=");
+        for (size_t i = 0; i < n; i++) {
+            printf("%s%u", i == 0u ? "" : ",", order[i]);
+        }
+        printf("\n");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "exhaust") == 0) {
+        return exhaust_lines();
+    }
     if (argc == 4 && strcmp(argv[1], "random") == 0) {
         return random_rounds(strtoul(argv[2], NULL, 10), strtoull(argv[3], NULL, 16));
     }
