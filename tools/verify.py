@@ -98,8 +98,8 @@ def commitment(r):
 
 # --- 3. the keystream key ---------------------------------------------------
 
-def stream_key(r, commit):
-    msg = DS_KEY + bytes([VERSION]) + commit + be(r["id"], 4)
+def stream_key(r):
+    msg = DS_KEY + header_bytes(r)
     for slot in range(SLOTS):
         seed = r["seeds"].get(slot, b"")
         if not r["slots"] >> slot & 1:
@@ -168,7 +168,7 @@ def derive(r):
     """(commitment, order) of round r."""
     commit = commitment(r)
     cards = canonical_shoe(r["kind"], r["decks"], r["jokers"])
-    shuffle(cards, stream_key(r, commit), r["secret"])
+    shuffle(cards, stream_key(r), r["secret"])
     return commit, cards
 
 

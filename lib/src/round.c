@@ -91,6 +91,27 @@ static fd_status check_secret(size_t n, const uint8_t *secret, size_t secret_len
     return secret_len < fd_round_secret_min(n) ? FD_ERR_TOO_FEW : FD_OK;
 }
 
+#define HEADER_MAX (2u + FD_ROUND_DEVICE_ID_MAX + 4u + 5u + 8u)
+
+/* The header's bytes (docs/VERIFY.md §3); a checked header. */
+static size_t encode_header(const fd_round_header *header, uint8_t out[HEADER_MAX])
+{
+    size_t len = 0;
+    out[len++] = FD_ROUND_VERSION;
+    out[len++] = header->device_id_len;
+    memcpy(&out[len], header->device_id, header->device_id_len);
+    len += header->device_id_len;
+    put_be(&out[len], header->round_id, 4u);
+    len += 4u;
+    out[len++] = (uint8_t)header->kind;
+    out[len++] = header->decks;
+    out[len++] = header->jokers;
+    out[len++] = header->slot_mask;
+    out[len++] = header->beacon_slot;
+    put_be(&out[len], header->beacon_index, 8u);
+    return len + 8u;
+}
+
 fd_status fd_round_commit(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
                           uint8_t out[FD_SHA256_SIZE])
 {
@@ -104,21 +125,8 @@ fd_status fd_round_commit(const fd_round_header *header, const uint8_t *secret, 
     if (st != FD_OK) {
         return st;
     }
-    uint8_t enc[2u + FD_ROUND_DEVICE_ID_MAX + 4u + 5u + 8u + 2u];
-    size_t len = 0;
-    enc[len++] = FD_ROUND_VERSION;
-    enc[len++] = header->device_id_len;
-    memcpy(&enc[len], header->device_id, header->device_id_len);
-    len += header->device_id_len;
-    put_be(&enc[len], header->round_id, 4u);
-    len += 4u;
-    enc[len++] = (uint8_t)header->kind;
-    enc[len++] = header->decks;
-    enc[len++] = header->jokers;
-    enc[len++] = header->slot_mask;
-    enc[len++] = header->beacon_slot;
-    put_be(&enc[len], header->beacon_index, 8u);
-    len += 8u;
+    uint8_t enc[HEADER_MAX + 2u];
+    size_t len = encode_header(header, enc);
     put_be(&enc[len], secret_len, 2u);
     len += 2u;
 
@@ -173,10 +181,9 @@ bool fd_round_house_only(const fd_round_seeds *seeds)
     return true;
 }
 
-fd_status fd_round_key(const fd_round_header *header, const uint8_t commitment[FD_SHA256_SIZE],
-                       const fd_round_seeds *seeds, uint8_t key[FD_ROUND_KEY_SIZE])
+fd_status fd_round_key(const fd_round_header *header, const fd_round_seeds *seeds, uint8_t key[FD_ROUND_KEY_SIZE])
 {
-    if (commitment == NULL || seeds == NULL || key == NULL) {
+    if (seeds == NULL || key == NULL) {
         return FD_ERR_NULL;
     }
     fd_status st = fd_round_header_check(header);
@@ -194,12 +201,8 @@ fd_status fd_round_key(const fd_round_header *header, const uint8_t commitment[F
     fd_sha256_ctx h;
     fd_sha256_init(&h);
     fd_sha256_update(&h, ds_key, sizeof ds_key);
-    const uint8_t version = FD_ROUND_VERSION;
-    fd_sha256_update(&h, &version, 1u);
-    fd_sha256_update(&h, commitment, FD_SHA256_SIZE);
-    uint8_t id[4];
-    put_be(id, header->round_id, 4u);
-    fd_sha256_update(&h, id, sizeof id);
+    uint8_t enc[HEADER_MAX];
+    fd_sha256_update(&h, enc, encode_header(header, enc));
     for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
         if ((header->slot_mask & (1u << i)) != 0u) {
             const uint8_t prefix[2] = {(uint8_t)i, seeds->len[i]};
@@ -285,7 +288,7 @@ fd_status fd_round_deal_order(const fd_round_header *header, const uint8_t *secr
     fd_status st = fd_round_commit(header, secret, secret_len, commitment);
     uint8_t key[FD_ROUND_KEY_SIZE];
     if (st == FD_OK) {
-        st = fd_round_key(header, commitment, seeds, key);
+        st = fd_round_key(header, seeds, key);
     }
     /* every input is checked above: from here on only the shuffle's own
      * checks remain, and a failed shuffle leaves the shoe not dealable */
@@ -326,9 +329,9 @@ fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, 
 static const uint8_t kat_commitment[FD_SHA256_SIZE] = {
     0xa0, 0x21, 0xe0, 0x4a, 0x5e, 0xe3, 0xb0, 0x36, 0x26, 0x20, 0xa9, 0x15, 0x18, 0x0d, 0xf2, 0xd3,
     0x89, 0xd5, 0x25, 0x5e, 0x34, 0x47, 0xf2, 0xd1, 0x2b, 0x2d, 0x7a, 0x20, 0x05, 0x92, 0xd5, 0x33};
-static const uint8_t kat_order[52] = {26, 32, 8,  19, 16, 44, 17, 43, 41, 5,  45, 33, 22, 38, 3,  29, 6,  36,
-                                      11, 34, 30, 14, 51, 39, 37, 1,  20, 18, 15, 7,  0,  13, 21, 12, 23, 27,
-                                      24, 10, 47, 48, 31, 46, 35, 2,  28, 40, 9,  50, 49, 42, 25, 4};
+static const uint8_t kat_order[52] = {30, 33, 22, 21, 39,  1, 32, 26, 45,  9, 44, 14,  8, 49, 20, 12, 18, 50,
+                                      47, 43, 13,  4,  5,  3, 23, 41,  6, 42, 17, 28, 35, 16, 48, 11, 15, 19,
+                                      37, 29, 24, 40, 46,  2, 38, 10, 51,  7, 31, 25, 36, 34,  0, 27};
 /* in flash, not on the stack: the self-test runs on small target stacks */
 static const fd_round_header kat_header = {"fairdeal-kat", 12, 1, FD_DECK_FRENCH, 1, 0, 0x01, FD_ROUND_NO_BEACON, 0};
 static const fd_round_seeds kat_seeds = {{6}, {"player"}};
@@ -358,7 +361,7 @@ fd_status fd_round_selftest(void)
     uint16_t order[sizeof kat_order];
     fd_status st = fd_round_commit(&kat_header, secret, sizeof secret, commitment);
     if (st == FD_OK) {
-        st = fd_round_key(&kat_header, commitment, &kat_seeds, key);
+        st = fd_round_key(&kat_header, &kat_seeds, key);
     }
     if (st == FD_OK) {
         for (size_t i = 0; i < sizeof kat_order; i++) {

@@ -7,9 +7,9 @@
  * function of (S, client seeds, header): the shoe's canonical order,
  * shuffled by Durstenfeld with the exact full-entropy bounded integers of
  * fullentropy.h fed by the bytes S XOR K (then K alone, should they run
- * out), K = HMAC-SHA-256 in counter mode keyed by a hash of the commitment,
- * the round id and the seeds. XOR with K is a bijection, so an unpredictable
- * S keeps every order reachable whatever the seeds are. */
+ * out), K = HMAC-SHA-256 in counter mode keyed by a hash of the round
+ * header and the seeds (not of S). For every choice of seeds, S -> S XOR K
+ * is a bijection, so a uniform S keeps every order reachable. */
 #ifndef FAIRDEAL_ROUND_H
 #define FAIRDEAL_ROUND_H
 
@@ -78,12 +78,12 @@ fd_status fd_round_seed_set(fd_round_seeds *seeds, const fd_round_header *header
  * its commitment and is labelled house-only. */
 bool fd_round_house_only(const fd_round_seeds *seeds);
 
-/* The keystream key: SHA-256 of the domain string, the commitment, the
- * round id and every slot of slot_mask with its length-prefixed seed.
+/* The keystream key: SHA-256 of the domain string, the header encoding and
+ * every slot of slot_mask with its length-prefixed seed. Not of S or the
+ * commitment: with the key independent of S, S -> S XOR K is a bijection.
  * Errors: FD_ERR_NULL, the header's errors, FD_ERR_STATE (a seed in a slot
  * outside slot_mask), FD_ERR_TOO_LARGE (a seed length above the maximum). */
-fd_status fd_round_key(const fd_round_header *header, const uint8_t commitment[FD_SHA256_SIZE],
-                       const fd_round_seeds *seeds, uint8_t key[FD_ROUND_KEY_SIZE]);
+fd_status fd_round_key(const fd_round_header *header, const fd_round_seeds *seeds, uint8_t key[FD_ROUND_KEY_SIZE]);
 
 /* Durstenfeld over a[0..n) driven by the round's byte stream (S XOR K, then
  * K) through fd_fullentropy: the mapping every round uses, exported for the
