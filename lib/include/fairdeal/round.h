@@ -20,22 +20,26 @@
 #include "fairdeal/deck.h"
 #include "fairdeal/sha256.h"
 
-#define FD_ROUND_VERSION 1u
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FD_ROUND_VERSION 1u          /* the derivation version byte (docs/VERIFY.md) */
 #define FD_ROUND_SLOTS 8u            /* client seed slots 0..7 */
 #define FD_ROUND_SEED_MAX 64u        /* bytes per client seed */
-#define FD_ROUND_DEVICE_ID_MAX 32u
+#define FD_ROUND_DEVICE_ID_MAX 32u   /* longest device id, bytes */
 #define FD_ROUND_NO_BEACON 0xFFu     /* beacon_slot when no beacon is used */
 #define FD_ROUND_SECRET_MAX 544u     /* largest S accepted, bytes (secret_min(512) is 521) */
-#define FD_ROUND_KEY_SIZE FD_SHA256_SIZE
+#define FD_ROUND_KEY_SIZE FD_SHA256_SIZE /* keystream key, bytes */
 
 /* What the commitment binds, published before any client seed. */
 typedef struct fd_round_header {
-    uint8_t device_id[FD_ROUND_DEVICE_ID_MAX];
+    uint8_t device_id[FD_ROUND_DEVICE_ID_MAX]; /* the first device_id_len bytes name the device */
     uint8_t device_id_len; /* 1..FD_ROUND_DEVICE_ID_MAX */
-    uint32_t round_id;
-    fd_deck_kind kind;
+    uint32_t round_id;     /* never repeats on a device */
+    fd_deck_kind kind;     /* the shoe: deck kind, decks, jokers */
     uint8_t decks;     /* 1..FD_SHOE_MAX_DECKS */
-    uint8_t jokers;
+    uint8_t jokers;    /* per deck: French 0..2, Spanish 0 */
     uint8_t slot_mask; /* bit i set: slot i accepts a client seed; 0 = house-only */
     uint8_t beacon_slot;   /* a slot of slot_mask carrying a public beacon value, or FD_ROUND_NO_BEACON */
     uint64_t beacon_index; /* the beacon value's index (0 when no beacon) */
@@ -43,8 +47,8 @@ typedef struct fd_round_header {
 
 /* The client seeds received; len[i] == 0: slot i was not filled. */
 typedef struct fd_round_seeds {
-    uint8_t len[FD_ROUND_SLOTS];
-    uint8_t seed[FD_ROUND_SLOTS][FD_ROUND_SEED_MAX];
+    uint8_t len[FD_ROUND_SLOTS];                    /* seed length per slot, 0..FD_ROUND_SEED_MAX */
+    uint8_t seed[FD_ROUND_SLOTS][FD_ROUND_SEED_MAX]; /* the first len[i] bytes of seed[i] */
 } fd_round_seeds;
 
 /* Fewest bytes of S for n cards: ceil((sum_{i=2..n} ceil(log2 i) + 64) / 8),
@@ -121,5 +125,9 @@ fd_status fd_round_selftest(void);
  * does; exported so tests can show that a wrong mapping is caught.
  * FD_OK or FD_ERR_KAT. */
 fd_status fd_round_selftest_answer(const uint8_t commitment[FD_SHA256_SIZE], const uint16_t *order, size_t count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* SHA-256 ("abc", FIPS 180-4), HMAC-SHA-256 (RFC 4231 case 1), ChaCha20
  * (RFC 8439 §2.3.2), HMAC_DRBG (NIST CAVP no-reseed COUNT 0) and the
  * verifiable round's whole path, seed -> keystream -> exact bounded
@@ -12,5 +16,8 @@
  * answer is wrong. */
 fd_status fd_selftest_kat(void);
 
+#ifdef __cplusplus
+}
+#endif
 
 #endif
