@@ -234,7 +234,12 @@ def check_lines(lines, tamper_every=1):
         if not line or line.startswith("#"):
             continue
         rounds += 1
-        r = parse_line(line)
+        try:
+            r = parse_line(line)
+        except (KeyError, ValueError) as why:
+            failures += 1
+            print("line %d: malformed round line: %s" % (number, why))
+            continue
         try:
             verify(r)
         except Reject as why:
