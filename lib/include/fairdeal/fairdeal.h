@@ -38,6 +38,8 @@
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/health.h"
 #include "fairdeal/hmac_drbg.h"
+#include "fairdeal/journal.h"
+#include "fairdeal/records.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/seeded.h"
 #include "fairdeal/selftest.h"
