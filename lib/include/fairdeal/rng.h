@@ -25,11 +25,11 @@ typedef fd_status (*fd_rng_fill_fn)(void *ctx, uint8_t *buf, size_t len);
 typedef fd_status (*fd_rng_uniform_fn)(void *ctx, uint32_t bound, uint32_t *out);
 
 /* A source of random bytes, passed by const pointer to every algorithm.
- * The caller fills it in (or gets one from fd_drbg_rng, fd_rng_from_seed,
- * fd_chacha_drbg_rng, fd_hmac_drbg_rng, fd_entropy_rng); it only refers to
- * its context, which must outlive it. */
+ * The caller fills it in or gets one from an *_rng function (fd_drbg_rng,
+ * fd_rng_from_seed, fd_entropy_rng, ...); it only refers to its context,
+ * which must outlive it. */
 typedef struct fd_rng {
-    /* Required. */
+    /* Required: the byte source. */
     fd_rng_fill_fn fill;
     /* Passed to fill and uniform as their first argument. */
     void *ctx;
