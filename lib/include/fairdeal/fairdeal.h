@@ -41,6 +41,7 @@
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
 #include "fairdeal/rng.h"
+#include "fairdeal/round.h"
 #include "fairdeal/seeded.h"
 #include "fairdeal/selftest.h"
 #include "fairdeal/sha256.h"
