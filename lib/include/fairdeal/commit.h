@@ -17,7 +17,9 @@
 extern "C" {
 #endif
 
+/* Bytes of the random salt hashed in front of the order. */
 #define FD_COMMIT_SALT_SIZE 16u
+/* Bytes of a commitment (one SHA-256 digest). */
 #define FD_COMMIT_SIZE FD_SHA256_SIZE
 
 /* Receives text piece by piece (a hash, a UART, a buffer). */
@@ -41,6 +43,7 @@ fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_ca
 /* version byte + every TLV of version 1 with a full 432-card order */
 #define FD_RECORD_MAX_SIZE 1024u
 
+/* Tags of the round record's TLVs (values are stable: they are stored). */
 typedef enum fd_record_tag {
     FD_RECORD_TAG_ROUND_ID = 0x01,   /* 4 bytes, big-endian */
     FD_RECORD_TAG_SHOE = 0x02,       /* kind, decks, jokers: 1 byte each */
@@ -51,23 +54,25 @@ typedef enum fd_record_tag {
     FD_RECORD_TAG_DEALT = 0x07       /* 2 bytes, big-endian: cards dealt or burned from the top */
 } fd_record_tag;
 
+/* Where a round's order came from. */
 typedef enum fd_record_mode {
-    FD_RECORD_MODE_DRBG = 0,
-    FD_RECORD_MODE_FULL = 1
+    FD_RECORD_MODE_DRBG = 0, /* the DRBG seeded from the health-tested TRNG */
+    FD_RECORD_MODE_FULL = 1  /* full-entropy TRNG output, no DRBG */
 } fd_record_mode;
 
+/* One round as the record format carries it (decoded form). */
 typedef struct fd_round_record {
-    uint32_t round_id;
-    fd_deck_kind kind;
-    uint8_t decks;
-    uint8_t jokers;
-    uint8_t mode;
-    uint8_t commitment[FD_COMMIT_SIZE];
+    uint32_t round_id;                  /* the dealer's round id */
+    fd_deck_kind kind;                  /* shoe composition: deck kind */
+    uint8_t decks;                      /* shoe composition: decks */
+    uint8_t jokers;                     /* shoe composition: jokers per deck */
+    uint8_t mode;                       /* an fd_record_mode */
+    uint8_t commitment[FD_COMMIT_SIZE]; /* published before the first card */
     bool revealed; /* salt, count and order are present */
-    uint8_t salt[FD_COMMIT_SALT_SIZE];
-    uint16_t count;
-    fd_card order[FD_SHOE_MAX_CARDS];
-    uint16_t dealt;
+    uint8_t salt[FD_COMMIT_SALT_SIZE]; /* revealed salt */
+    uint16_t count;                    /* cards in order */
+    fd_card order[FD_SHOE_MAX_CARDS];  /* revealed dealing order */
+    uint16_t dealt;                    /* cards dealt or burned from the top */
 } fd_round_record;
 
 /* Serialise: the version byte, then the TLVs (tag, 2-byte big-endian length,
