@@ -57,7 +57,8 @@ typedef enum fd_record_tag {
 /* Where a round's order came from. */
 typedef enum fd_record_mode {
     FD_RECORD_MODE_DRBG = 0, /* the DRBG seeded from the health-tested TRNG */
-    FD_RECORD_MODE_FULL = 1  /* full-entropy TRNG output, no DRBG */
+    FD_RECORD_MODE_FULL = 1, /* full-entropy TRNG output, no DRBG */
+    FD_RECORD_MODE_ROUND = 2 /* player-verifiable round (fairdeal/round.h, docs/VERIFY.md) */
 } fd_record_mode;
 
 /* One round as the record format carries it (decoded form). */
