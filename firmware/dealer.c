@@ -285,29 +285,32 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
     h.slot_mask = (uint8_t)((1u << slots) - 1u);
     h.beacon_slot = FD_ROUND_NO_BEACON;
     const size_t secret_len = fd_round_secret_min(d->shoe.count);
-    uint8_t secret[FD_ROUND_SECRET_MAX];
-    /* S comes from the full-entropy path only: a DRBG would cap what S can be */
+    if (secret_len > FD_DEALER_SECRET_MAX) {
+        return FD_ERR_TOO_LARGE; /* unreachable: FD_DEALER_SECRET_MAX covers the largest shoe */
+    }
+    /* No round is open, so the last round's fields (already revealed) give
+     * way; S is drawn in place to keep 431 bytes off the stack. S comes from
+     * the full-entropy path only: a DRBG would cap what S can be. */
+    clear_round_fields(&d->round);
     const fd_rng rng = fd_fullentropy_rng(&d->full);
-    st = rng.fill(rng.ctx, secret, secret_len);
-    uint8_t commitment[FD_COMMIT_SIZE];
+    st = rng.fill(rng.ctx, d->round.secret, secret_len);
     if (st == FD_OK) {
-        st = fd_round_commit(&h, secret, secret_len, commitment);
+        st = fd_round_commit(&h, d->round.secret, secret_len, d->round.commitment);
     }
     if (st != FD_OK) {
-        fd_wipe(secret, sizeof secret);
+        fd_wipe(d->round.secret, sizeof d->round.secret);
         enter_fault(d, st);
         return st;
     }
-    clear_round_fields(&d->round);
     d->round.id = h.round_id;
     d->round.mode = FD_RECORD_MODE_ROUND;
     d->round.closed = false;
     memcpy(&d->round.header, &h, sizeof h);
     d->round.secret_len = (uint16_t)secret_len;
-    memcpy(d->round.secret, secret, secret_len);
-    fd_wipe(secret, sizeof secret);
-    memcpy(d->round.commitment, commitment, sizeof commitment);
-    (void)fd_shoe_invalidate(&d->shoe); /* nothing is dealt before the order is fixed */
+    /* canonical order, nothing dealable before the order is fixed */
+    const uint16_t cut = d->shoe.cut;
+    (void)fd_shoe_init(&d->shoe, h.kind, h.decks, h.jokers);
+    (void)fd_shoe_set_cut(&d->shoe, cut);
     seal(d, FD_DEALER_SEEDING);
     return slots == 0u ? fd_dealer_close(d) : FD_OK;
 }
@@ -315,9 +318,11 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
 /* Fixes the order: a pure function of the stored round, no entropy. */
 static fd_status derive_order(fd_dealer *d)
 {
+    const uint16_t cut = d->shoe.cut; /* placed while seeds were open */
     const fd_status st = fd_round_deal_order(&d->round.header, d->round.secret, d->round.secret_len,
                                              &d->round.seeds, &d->shoe, NULL);
     if (st == FD_OK) {
+        (void)fd_shoe_set_cut(&d->shoe, cut);
         d->round.closed = true;
     }
     return st;

@@ -21,6 +21,9 @@
 
 #define FD_DEALER_MAX_PLAYERS 8u
 #define FD_DEALER_VERSION "0.2.0"
+/* Bytes of S kept for the largest shoe: fd_round_secret_min(FD_SHOE_MAX_CARDS)
+ * (a unit test checks it); below FD_ROUND_SECRET_MAX to spare the micro:bit's RAM. */
+#define FD_DEALER_SECRET_MAX 431u
 
 /* (Re)initialise the raw source before start-up tests, e.g. the driver's
  * recovery sequence after a hardware error. */
@@ -94,7 +97,7 @@ typedef struct fd_round {
      * the secret S (published at REVEAL) and the client seeds received */
     fd_round_header header;
     uint16_t secret_len;
-    uint8_t secret[FD_ROUND_SECRET_MAX];
+    uint8_t secret[FD_DEALER_SECRET_MAX];
     fd_round_seeds seeds;
 } fd_round;
 

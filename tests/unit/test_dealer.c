@@ -1066,6 +1066,7 @@ static void test_no_round_disappears(void **state)
 static void test_verifiable_round_never_disappears(void **state)
 {
     (void)state;
+    assert_int_equal(fd_round_secret_min(FD_SHOE_MAX_CARDS), FD_DEALER_SECRET_MAX);
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     char commitment[80];
     const char *r = cmd("SHUFFLE slots=2");
