@@ -10,6 +10,8 @@
 # "mutation-score" markers.
 # List format, one mutant per line, tab-separated (\n and \t escaped):
 #   file <TAB> anchor text (must occur exactly once) <TAB> replacement <TAB> note
+#   [<TAB> why it is equivalent: a survivor with this field counts as
+#   equivalent, not in the score]
 # usage: scripts/mutation.sh [--report] [list...]
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,19 +22,22 @@ if [ "${1:-}" = --report ]; then report=1; shift; fi
 work=$root/build/mutation
 src=$work/src
 rm -rf "$src" && mkdir -p "$src" "$work/build"
-# the tree as it is now (tracked files, with uncommitted edits)
-git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$src"
+# the tree as it is now (tracked and new files, with uncommitted edits)
+git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xf - -C "$src"
 cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
 tests='^host\.(unit\..*|tool)$'
 run_tests() {
   nice cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || return 2
-  (cd "$work/build" && ctest -R "$tests" -j2 --timeout 60 >"$work/test.log" 2>&1) || return 1
+  if ! (cd "$work/build" && ctest -R "$tests" -j2 --timeout 60 >"$work/test.log" 2>&1); then
+    sed -n 's/^ *[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
+    return 1
+  fi
   return 0
 }
 echo "mutation: building the unmutated tree" >&2
 run_tests || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
 results=$work/results.tsv
-printf 'list\tline\tfile\tverdict\tnote\n' >"$results"
+printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\n' >"$results"
 for list in "$@"; do
   lineno=0
   while IFS= read -r line || [ -n "$line" ]; do
@@ -40,6 +45,7 @@ for list in "$@"; do
     case $line in ''|'#'*) continue ;; esac
     file=$(printf '%s' "$line" | cut -f1)
     note=$(printf '%s' "$line" | cut -f4)
+    why=$(printf '%s' "$line" | cut -f5)
     cp "$src/$file" "$work/original"
     if ! python3 - "$src/$file" "$line" <<'PY'
 import sys
@@ -58,14 +64,18 @@ PY
     else
       status=0
       run_tests || status=$?
+      : >"$work/failed"
       case $status in
         0) verdict=SURVIVED ;;
         1) verdict=killed ;;
         *) verdict=stillborn ;;
       esac
+      [ $verdict = SURVIVED ] && [ -n "$why" ] && verdict=equivalent
     fi
     cp "$work/original" "$src/$file"
-    printf '%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" >>"$results"
+    detail=$why
+    [ $verdict = killed ] && detail="by $(cat "$work/failed")"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$detail" >>"$results"
     echo "mutation: $list:$lineno $file: $verdict ($note)" >&2
   done <"$list"
 done
@@ -75,13 +85,16 @@ table=$work/score.md
 awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {
     total[$3]++; all++; if ($4 == "killed") { kill[$3]++; killed++ } }
   NR > 1 && ($4 == "stillborn" || $4 == "bad-anchor") { bad++ }
+  NR > 1 && $4 == "equivalent" { eq[$3]++; equivalent++ }
   END {
-    print "| file | mutants | killed | survived | score |"; print "|---|---|---|---|---|"
+    print "| file | mutants | killed | survived | equivalent | score |"; print "|---|---|---|---|---|---|"
     n = 0; for (f in total) names[++n] = f
+    for (f in eq) if (!(f in total)) { names[++n] = f; total[f] = 0 }
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
     for (i = 1; i <= n; i++) { f = names[i]
-      printf "| %s | %d | %d | %d | %.1f%% |\n", f, total[f], kill[f], total[f] - kill[f], 100 * kill[f] / total[f] }
-    printf "| **all** | %d | %d | %d | %.1f%% |\n", all, killed, all - killed, all ? 100 * killed / all : 0
+      printf "| %s | %d | %d | %d | %d | %.1f%% |\n", f, total[f] + eq[f], kill[f], total[f] - kill[f], eq[f], total[f] ? 100 * kill[f] / total[f] : 100 }
+    printf "| **all** | %d | %d | %d | %d | %.1f%% |\n", all + equivalent, killed, all - killed, equivalent, all ? 100 * killed / all : 0
+    print "\nScore = killed / (killed + survived); equivalent mutants (no test can tell them apart) are listed below with the argument."
     if (bad) printf "\n%d mutant(s) did not compile or lost their anchor (not counted).\n", bad
   }' "$results" >"$table"
 {
@@ -89,6 +102,14 @@ awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {
   echo "Survivors:"
   echo
   awk -F'\t' '$4 == "SURVIVED" { printf "- %s:%s %s: %s\n", $1, $2, $3, $5; n++ } END { if (!n) print "- none" }' "$results"
+  echo
+  echo "Equivalent:"
+  echo
+  awk -F'\t' '$4 == "equivalent" { printf "- %s:%s %s: %s. Why: %s\n", $1, $2, $3, $5, $6; n++ } END { if (!n) print "- none" }' "$results"
+  echo
+  echo "Killed, and by which tests:"
+  echo
+  awk -F'\t' '$4 == "killed" { printf "- %s:%s %s: %s (%s)\n", $1, $2, $3, $5, $6 }' "$results"
 } >>"$table"
 cat "$table"
 if [ $report = 1 ]; then
