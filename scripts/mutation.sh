@@ -12,31 +12,38 @@
 #   file <TAB> anchor text (must occur exactly once) <TAB> replacement <TAB> note
 #   [<TAB> why it is equivalent: a survivor with this field counts as
 #   equivalent, not in the score]
-# usage: scripts/mutation.sh [--report] [list...]
+# --from-results skips the run and rebuilds the table (and, with --report,
+# the RELIABILITY.md section) from the last results.tsv.
+# usage: scripts/mutation.sh [--report] [--from-results] [list...]
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
-report=0
+report=0 from_results=0
 if [ "${1:-}" = --report ]; then report=1; shift; fi
+if [ "${1:-}" = --from-results ]; then from_results=1; shift; fi
 [ $# -gt 0 ] || set -- tests/mutation/*.mutants
 work=$root/build/mutation
 src=$work/src
+results=$work/results.tsv
+if [ $from_results = 0 ]; then
 rm -rf "$src" && mkdir -p "$src" "$work/build"
 # the tree as it is now (tracked and new files, with uncommitted edits)
 git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xf - -C "$src"
 cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
 tests='^host\.(unit\..*|tool)$'
+# the executables those tests run: host.unit.X is test_X, host.tool runs fairdeal-tool
+targets=$(cd "$work/build" && ctest -N -R "$tests" | sed -n 's/.*Test *#[0-9]*: host\.unit\.\([a-z_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool/p' | tr '\n' ' ')
 run_tests() {
-  nice cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || return 2
+  # shellcheck disable=SC2086
+  nice cmake --build "$work/build" -j2 --target $targets >"$work/build.log" 2>&1 || return 2
   if ! (cd "$work/build" && ctest -R "$tests" -j2 --timeout 60 >"$work/test.log" 2>&1); then
-    sed -n 's/^ *[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
+    sed -n 's/^[[:space:]]*[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
     return 1
   fi
   return 0
 }
 echo "mutation: building the unmutated tree" >&2
 run_tests || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
-results=$work/results.tsv
 printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\n' >"$results"
 for list in "$@"; do
   lineno=0
@@ -63,8 +70,8 @@ PY
       verdict=bad-anchor
     else
       status=0
-      run_tests || status=$?
       : >"$work/failed"
+      run_tests || status=$?
       case $status in
         0) verdict=SURVIVED ;;
         1) verdict=killed ;;
@@ -81,6 +88,7 @@ PY
 done
 # restore the build of the unmutated tree for whoever looks next
 nice cmake --build "$work/build" -j2 >/dev/null 2>&1 || true
+fi
 table=$work/score.md
 awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {
     total[$3]++; all++; if ($4 == "killed") { kill[$3]++; killed++ } }

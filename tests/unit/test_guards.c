@@ -376,6 +376,38 @@ static void test_shuffle_skips_a_rejected_group_word(void **state)
     assert_int_equal(sb.pos, 4u * (groups + 1u)); /* every scripted word used, the rejected one too */
 }
 
+/* A partial shuffle groups only the draws it needs: dealing 3 of 52 cards
+ * takes one word for the bounds 52, 51, 50, judged by that group's own
+ * rejection zone. A word accepted for those three bounds but rejected for
+ * the five bounds 52..48 must be used as it is. */
+static void test_partial_shuffle_groups_only_its_draws(void **state)
+{
+    (void)state;
+    uint32_t word = 1;
+    uint16_t three[3];
+    uint16_t five[5];
+    while (!fd_batch_map(word, 52, 3, 32, three) || fd_batch_map(word, 52, 5, 32, five)) {
+        word++;
+    }
+    uint8_t bytes[4];
+    test_words_to_bytes(&word, 1, bytes);
+    test_script_rng s;
+    const fd_rng rng = test_script_rng_init(&s, bytes, sizeof bytes);
+    uint8_t deck[52];
+    uint8_t want[52];
+    for (uint8_t i = 0; i < 52u; i++) {
+        deck[i] = i;
+        want[i] = i;
+    }
+    for (size_t i = 0; i < 3u; i++) {
+        const uint8_t x = want[i];
+        want[i] = want[i + three[i]];
+        want[i + three[i]] = x;
+    }
+    assert_int_equal(fd_shuffle_partial_u8(deck, 52, 3, &rng), FD_OK);
+    assert_memory_equal(deck, want, sizeof deck);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_shoe_edges),
         cmocka_unit_test(test_lemire_map_keeps_the_high_word),
         cmocka_unit_test(test_shuffle_skips_a_rejected_group_word),
+        cmocka_unit_test(test_partial_shuffle_groups_only_its_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
