@@ -28,7 +28,7 @@ results=$work/results.tsv
 if [ $from_results = 0 ]; then
 rm -rf "$src" && mkdir -p "$src" "$work/build"
 # the tree as it is now (tracked and new files, with uncommitted edits)
-git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xf - -C "$src"
+git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
 cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
 tests='^host\.(unit\..*|tool)$'
 # the executables those tests run: host.unit.X is test_X, host.tool runs fairdeal-tool

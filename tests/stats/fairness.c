@@ -373,12 +373,9 @@ static size_t timing_count;
 static void add_timing(const subject *who, const char *test, uint64_t shuffles, double seconds, double cpu_seconds)
 {
     if (timing_count < sizeof timings / sizeof timings[0]) {
-        timing *t = &timings[timing_count++];
-        t->who = who;
-        (void)snprintf(t->test, sizeof t->test, "%s", test);
-        t->shuffles = shuffles;
-        t->seconds = seconds;
-        t->cpu_seconds = cpu_seconds;
+        timings[timing_count] = (timing){who, "", shuffles, seconds, cpu_seconds};
+        (void)snprintf(timings[timing_count].test, sizeof timings[timing_count].test, "%s", test);
+        timing_count++;
     }
 }
 

@@ -259,13 +259,19 @@ static void test_chacha_reseed_chains_and_addl_counts(void **state)
 
 /* ---- fd_drbg policy and contract ---- */
 
+static void drbg_from_counting_source(fd_drbg *d, test_entropy_source *src, fd_drbg_kind kind, uint32_t reseed_bytes)
+{
+    *src = (test_entropy_source){0, 0, FD_OK};
+    const fd_drbg_config cfg = {kind, false, 1000, reseed_bytes};
+    assert_int_equal(fd_drbg_instantiate(d, &cfg, test_entropy_block, src, NULL, 0), FD_OK);
+}
+
 static void test_drbg_reseeds_when_the_byte_budget_is_spent(void **state)
 {
     (void)state;
-    test_entropy_source src = {0, 0, FD_OK};
+    test_entropy_source src;
     fd_drbg d;
-    const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1000, 64};
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &src, NULL, 0), FD_OK);
+    drbg_from_counting_source(&d, &src, FD_DRBG_CHACHA20, 64);
     uint8_t out[64];
     assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
     assert_int_equal(d.reseeds, 0);
@@ -277,10 +283,9 @@ static void test_drbg_serves_requests_above_the_mechanism_limit(void **state)
 {
     (void)state;
     static uint8_t out[FD_HMAC_DRBG_MAX_REQUEST + 1u];
-    test_entropy_source src = {0, 0, FD_OK};
+    test_entropy_source src;
     fd_drbg d;
-    const fd_drbg_config cfg = {FD_DRBG_HMAC_SHA256, false, 1000, 0};
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &src, NULL, 0), FD_OK);
+    drbg_from_counting_source(&d, &src, FD_DRBG_HMAC_SHA256, 0);
     assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
     assert_false(all_zero(out + FD_HMAC_DRBG_MAX_REQUEST - 32u, 33));
 }
@@ -288,10 +293,9 @@ static void test_drbg_serves_requests_above_the_mechanism_limit(void **state)
 static void test_drbg_bad_interval_leaves_the_old_state(void **state)
 {
     (void)state;
-    test_entropy_source src = {0, 0, FD_OK};
+    test_entropy_source src;
     fd_drbg d;
-    const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1000, 0};
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &src, NULL, 0), FD_OK);
+    drbg_from_counting_source(&d, &src, FD_DRBG_CHACHA20, 0);
     fd_drbg before;
     memcpy(&before, &d, sizeof d);
     const unsigned calls = src.calls;
