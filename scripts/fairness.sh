@@ -64,6 +64,8 @@ cat >"$out/provenance.sh" <<EOF
 commit='$commit' dirty='$dirty' wall='$wall' battery='$battery' day='$(date -u +%Y-%m-%d)'
 calibration_status='$calibration_status' harness_status='$harness_status' batteries_status='$batteries_status'
 EOF
+# shellcheck disable=SC1091
+. "$out/provenance.sh"
 fi
 compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' build/host/CMakeCache.txt)
 versions() { dpkg-query -W -f='${Package} ${Version}, ' "$@" 2>/dev/null | sed 's/, $//'; }

@@ -116,6 +116,25 @@ static void test_lag_run_resets_on_a_mismatch(void **state)
     assert_int_equal(feed(&h, s, k), LAG_RUNS_TO_FAIL + 2u);
 }
 
+/* The boundary is where an APT window ends: at init, then every W samples. */
+static void test_window_boundary_follows_the_apt_window(void **state)
+{
+    (void)state;
+    static uint8_t s[512];
+    for (size_t i = 0; i < sizeof s; i++) {
+        s[i] = (uint8_t)i;
+    }
+    fd_health h;
+    assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+    assert_true(fd_health_at_window_boundary(&h));
+    assert_int_equal(feed(&h, s, 1), 0);
+    assert_false(fd_health_at_window_boundary(&h));
+    assert_int_equal(feed(&h, s + 1, h2.apt_window - 2u), 0);
+    assert_false(fd_health_at_window_boundary(&h));
+    assert_int_equal(feed(&h, s + h2.apt_window - 1u, 1), 0);
+    assert_true(fd_health_at_window_boundary(&h));
+}
+
 static void test_health_needs_1024_startup_samples(void **state)
 {
     (void)state;
@@ -418,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_apt_fails_at_exactly_the_cutoff),
         cmocka_unit_test(test_lag_ignores_history_before_it_exists),
         cmocka_unit_test(test_lag_run_resets_on_a_mismatch),
+        cmocka_unit_test(test_window_boundary_follows_the_apt_window),
         cmocka_unit_test(test_health_needs_1024_startup_samples),
         cmocka_unit_test(test_entropy_pool_wiped_after_use_fault_and_startup),
         cmocka_unit_test(test_fullentropy_wipes_spent_bytes_and_clears_state),
