@@ -22,6 +22,7 @@ report=0 from_results=0
 if [ "${1:-}" = --report ]; then report=1; shift; fi
 if [ "${1:-}" = --from-results ]; then from_results=1; shift; fi
 [ $# -gt 0 ] || set -- tests/mutation/*.mutants
+scripts/deps.sh mutation
 work=$root/build/mutation
 src=$work/src
 results=$work/results.tsv
