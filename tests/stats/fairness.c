@@ -2,7 +2,8 @@
  * with the same code for both.
  *
  * Subjects: Durstenfeld, Sattolo, partial (k = n) and inside-out (copy), all
- * drawing from the ChaCha20 DRBG. Controls, each standing for a product bug:
+ * drawing from the ChaCha20 DRBG, and the verifiable round's mapping
+ * (docs/VERIFY.md, S from the DRBG). Controls, each standing for a product bug:
  * the naive shuffle (j uniform in [0, n-1] at every step), Durstenfeld with
  * Sattolo's bound (j in [0, i-1]), Durstenfeld with j = r % (i+1) from a
  * 16-bit word, Durstenfeld driven by a 16-bit LCG, a DRBG instantiated from
@@ -53,6 +54,7 @@
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/entropy.h"
+#include "fairdeal/round.h"
 #include "fairdeal/sha256.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/util.h"
@@ -194,6 +196,18 @@ static void inside_out(uint16_t *a, size_t n, source *s)
 }
 static void naive(uint16_t *a, size_t n, source *s) { must(test_naive_shuffle(a, n, sizeof *a, &s->rng)); }
 
+/* Verifiable rounds (docs/VERIFY.md): S from the fair source, where the
+ * dealer's TRNG stands, and an all-zero keystream key, as if an adversary
+ * chose every client seed: the order bytes are S XOR K, fair whatever K is. */
+static void verifiable_round(uint16_t *a, size_t n, source *s)
+{
+    static const uint8_t key[FD_ROUND_KEY_SIZE];
+    uint8_t secret[FD_ROUND_SECRET_MAX];
+    const size_t len = fd_round_secret_min(n);
+    must(s->rng.fill(s->rng.ctx, secret, len));
+    must(fd_round_shuffle_u16(a, n, key, secret, len));
+}
+
 /* Control: the off-by-one that turns Durstenfeld into Sattolo, j in [0, i-1]. */
 static void sattolo_bound(uint16_t *a, size_t n, source *s)
 {
@@ -315,6 +329,10 @@ static const subject subjects[] = {
     {"sattolo", sattolo, false, true, true, 0, 0, NULL},
     {"partial k=n", partial_all, false, false, true, STREAM_ALL, 0, NULL},
     {"inside-out", inside_out, false, false, true, STREAM_ALL, 0, NULL},
+    /* n = 512 watches modulo bias growing with n; the verifiable round's
+     * exact draws have none, and 10^6 of its 512-card rounds (17 HMAC
+     * blocks each) would double the quick run */
+    {"verifiable round", verifiable_round, false, false, true, STREAM_52 | STREAM_312, 0, NULL},
     {"naive (control)", naive, true, false, true, STREAM_ALL, 0, "j drawn from all n positions at every step"},
     {"Sattolo bound (control)", sattolo_bound, true, false, true, STREAM_52, 0,
      "off by one in Durstenfeld: j in [0, i-1] (only cycles)"},
@@ -328,6 +346,17 @@ static const subject subjects[] = {
      "the previous order kept in positions 0-1 (last Durstenfeld step skipped)"},
 };
 #define SUBJECTS (sizeof subjects / sizeof subjects[0])
+
+static const subject *subject_of(shuffle_fn fn)
+{
+    for (size_t i = 0; i < SUBJECTS; i++) {
+        if (subjects[i].shuffle == fn) {
+            return &subjects[i];
+        }
+    }
+    fprintf(stderr, "fairness: no such subject\n");
+    exit(2);
+}
 
 /* ---- results ---- */
 
@@ -896,8 +925,8 @@ static void run_reps(const calib_case *c, size_t reps, double *p, double *p_old)
 /* Returns true when every case's p-values pass KS at CALIBRATION_ALPHA. */
 static bool calibrate(FILE *report)
 {
-    const subject *durst = &subjects[0];
-    const subject *satt = &subjects[1];
+    const subject *durst = subject_of(durstenfeld);
+    const subject *satt = subject_of(sattolo);
     /* sizes: about 10 expected counts per cell */
     const calib_case cases[] = {
         {"orders n=3", CAL_ORDERS, durst, 3, 60},
@@ -1045,7 +1074,7 @@ static void articles_table(const article_figure *fig, const char *out_dir, FILE 
 {
     const size_t n = fig->n;
     const uint64_t shuffles = fig->shuffles;
-    static const size_t picks[] = {0, 1, 3, 4}; /* durstenfeld, sattolo, inside-out, naive */
+    static const shuffle_fn picks[] = {durstenfeld, sattolo, inside_out, naive};
     static const char *const column[] = {"durstenfeld", "sattolo", "inside-out", "naive"};
     static uint64_t ways[24];
     naive_exact(n, ways);
@@ -1054,7 +1083,7 @@ static void articles_table(const article_figure *fig, const char *out_dir, FILE 
     char test[48];
     (void)snprintf(test, sizeof test, "articles n=%zu M=%llu", n, (unsigned long long)shuffles);
     for (size_t k = 0; k < 4u; k++) {
-        (void)count_orders(&subjects[picks[k]], test, n, shuffles, counts[k]);
+        (void)count_orders(subject_of(picks[k]), test, n, shuffles, counts[k]);
     }
     const double paths = pow((double)n, (double)n);
     const double cycles = test_factorial((unsigned)n - 1u);
@@ -1585,7 +1614,7 @@ static bool power_report(FILE *report, const power_sizes *qs, const power_sizes 
     static const subject seeds_subject = {"DRBG from 24 bits per shuffle", reseed32, true, false, false, STREAM_52, 0, NULL};
     const spot_check checks[] = {
         {"modulo 8-bit, positions n=52", {"spot/mod8", CAL_POSITIONS, &modulo8_subject, 52, (uint64_t)ceil(m_mod8)}, 0.5},
-        {"top 2 cards reused, successive n=52", {"spot/reuse", CAL_SUCCESSIVE, &subjects[SUBJECTS - 1u], 52, (uint64_t)ceil(m_reuse) + 1u}, 0.5},
+        {"top 2 cards reused, successive n=52", {"spot/reuse", CAL_SUCCESSIVE, subject_of(reuse_top), 52, (uint64_t)ceil(m_reuse) + 1u}, 0.5},
         {"24-bit seed per shuffle, repeated decks", {"spot/seed24", CAL_REPEATS, &seeds_subject, 52, (uint64_t)m_seed}, 0.5},
     };
     const size_t reps = 200;
@@ -1771,8 +1800,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "fairness: %s done (%.1f s)\n", sub->name, now() - start);
     }
     fprintf(report, "\n## Exact law of the naive shuffle\n");
-    test_naive_matches_exact(&subjects[4], 3, orders_small, report);
-    test_naive_matches_exact(&subjects[4], 4, orders_small, report);
+    test_naive_matches_exact(subject_of(naive), 3, orders_small, report);
+    test_naive_matches_exact(subject_of(naive), 4, orders_small, report);
     if (full) {
         fprintf(report, "\n## The articles' experiment\n");
         for (size_t i = 0; i < sizeof article_figures / sizeof article_figures[0]; i++) {
