@@ -4,6 +4,8 @@
 
 uint32_t fd_rct_cutoff(double h) { return 1u + (uint32_t)ceil(20.0 / h); }
 
+uint32_t fd_predict_run_cutoff(double h) { return (uint32_t)ceil(20.0 / h); }
+
 uint32_t fd_apt_cutoff(double h, uint32_t window)
 {
     const double p = pow(2.0, -h);

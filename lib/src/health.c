@@ -2,6 +2,11 @@
 
 #include <stddef.h>
 
+#define HISTORY_MASK (FD_HEALTH_PREDICT_LAGS - 1u)
+#if (FD_HEALTH_PREDICT_LAGS & HISTORY_MASK) != 0u || FD_HEALTH_PREDICT_LAGS > 255u
+#error "FD_HEALTH_PREDICT_LAGS must be a power of two below 256"
+#endif
+
 fd_status fd_health_init(fd_health *h, const fd_health_config *cfg)
 {
     if (h == NULL || cfg == NULL) {
@@ -9,12 +14,56 @@ fd_status fd_health_init(fd_health *h, const fd_health_config *cfg)
     }
     if (cfg->rct_cutoff < 2u || cfg->apt_cutoff < 2u || cfg->apt_window < 2u ||
         cfg->apt_cutoff > cfg->apt_window || cfg->startup_samples < 1024u ||
-        cfg->startup_samples % cfg->apt_window != 0u) {
+        cfg->startup_samples % cfg->apt_window != 0u || cfg->predict_run_cutoff < 2u ||
+        cfg->predict_window_cutoff < 2u || cfg->predict_window_cutoff > cfg->apt_window) {
         return FD_ERR_TOO_LARGE;
     }
     *h = (fd_health){0};
     h->cfg = *cfg;
     return FD_OK;
+}
+
+static uint8_t run_after(uint8_t run, bool correct)
+{
+    if (!correct) {
+        return 0;
+    }
+    return run == UINT8_MAX ? run : (uint8_t)(run + 1u);
+}
+
+/* Score every candidate's guess for sample number n (1-based), learn from
+ * it, and set h->guess to the guess of the candidate with the longest run
+ * for sample n + 1. Sample s - d sits in history[(s - d) % LAGS]; the slot
+ * of n - LAGS is read before sample n overwrites it. */
+static void predictor_learn(fd_health *h, uint8_t sample, uint32_t n)
+{
+    const uint8_t previous = h->history[(n - 1u) & HISTORY_MASK];
+    uint8_t best_run = 0;
+    uint8_t best_guess = sample; /* lag 1 */
+    for (uint32_t lag = 1; lag <= FD_HEALTH_PREDICT_LAGS; lag++) {
+        const uint8_t run = run_after(h->lag_run[lag - 1u], n > lag && sample == h->history[(n - lag) & HISTORY_MASK]);
+        h->lag_run[lag - 1u] = run;
+        if (run > best_run) {
+            best_run = run;
+            best_guess = lag == 1u ? sample : h->history[(n + 1u - lag) & HISTORY_MASK];
+        }
+    }
+    h->step_run = run_after(h->step_run, n > 2u && sample == h->step_guess);
+    h->step_guess = (uint8_t)(2u * sample - previous);
+    if (h->step_run > best_run) {
+        best_run = h->step_run;
+        best_guess = h->step_guess;
+    }
+    h->successor_run = run_after(h->successor_run, n > 1u && sample == h->successor_guess);
+    if (n > 1u) {
+        h->successor[previous] = sample;
+    }
+    h->successor_guess = h->successor[sample];
+    if (h->successor_run > best_run) {
+        best_guess = h->successor_guess;
+    }
+    h->history[n & HISTORY_MASK] = sample;
+    h->guess = best_guess;
 }
 
 fd_status fd_health_feed(fd_health *h, uint8_t sample)
@@ -33,21 +82,22 @@ fd_status fd_health_feed(fd_health *h, uint8_t sample)
         h->rct_value = sample;
         h->rct_run = 1;
     }
-    /* Lag test: see health.h. Sample s-p sits in history[(s-p) % MAX_LAG],
-     * read before sample s overwrites the slot of s - MAX_LAG. */
-    const uint16_t lag_runs_to_fail = (uint16_t)(FD_HEALTH_LAG_CUTOFF((unsigned)h->cfg.rct_cutoff) - 1u);
-    for (uint32_t lag = 2; lag <= FD_HEALTH_MAX_LAG; lag++) {
-        uint16_t *run = &h->lag_run[lag - 2u];
-        if (h->samples > lag && sample == h->history[(h->samples - lag) % FD_HEALTH_MAX_LAG]) {
-            (*run)++;
-            if (*run >= lag_runs_to_fail && h->failure == FD_HEALTH_NONE) {
-                h->failure = FD_HEALTH_LAG;
-            }
-        } else {
-            *run = 0;
-        }
+    /* Predictor test (see health.h): score the guess made before this
+     * sample, then learn from it. Its hits are counted per APT window. */
+    if (h->apt_seen == 0u) {
+        h->predict_hits = 0;
     }
-    h->history[h->samples % FD_HEALTH_MAX_LAG] = sample;
+    if (h->samples > 1u && sample == h->guess) {
+        h->predict_run++;
+        h->predict_hits++;
+        if ((h->predict_run >= h->cfg.predict_run_cutoff || h->predict_hits >= h->cfg.predict_window_cutoff) &&
+            h->failure == FD_HEALTH_NONE) {
+            h->failure = FD_HEALTH_LAG;
+        }
+    } else {
+        h->predict_run = 0;
+    }
+    predictor_learn(h, sample, h->samples);
     /* APT (§4.4.2): the window's first sample reappearing C times fails. */
     if (h->apt_seen == 0u) {
         h->apt_value = sample;

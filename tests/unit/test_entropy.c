@@ -21,7 +21,7 @@
 #include "test_rng.h"
 
 /* H = 2 bits per 8-bit sample (the nRF5x / STM32 boards' assessment). */
-static const fd_health_config h2 = {11, 512, 177, 1024};
+static const fd_health_config h2 = {11, 512, 177, 1024, 10, 177};
 #define H2_SAMPLES_PER_BLOCK 160u
 
 static void feed_until_fail(fd_health *h, fake_trng *t, uint32_t limit)
@@ -70,18 +70,20 @@ static void test_stuck_detected_at_rct_cutoff(void **state)
     }
 }
 
-/* A short repeating pattern evades the RCT, and with 3 or more distinct
- * values the APT too (512/3 < 177 at H = 2). The lag test sees every
- * sample equal the one p back: period p fails at sample p + LAG_CUTOFF - 1.
- * Period 9 is beyond it: that limit is stated, and tested, here. */
-static void test_patterns_detected_by_lag_test(void **state)
+/* Repeating patterns evade the RCT, and with 3 or more distinct values the
+ * APT too (512/3 < 177 at H = 2). The predictor's lag-p candidate guesses
+ * right from sample p + 1 of the pattern on and leads the others from then
+ * on: period p fails at sample p + 1 + K (K = 10 correct guesses in a row),
+ * for every period up to FD_HEALTH_PREDICT_LAGS, whatever the values (here
+ * pseudo-random bytes, repeats included). */
+static void test_patterns_detected_by_predictor(void **state)
 {
     (void)state;
-    static const uint8_t pattern[9] = {0x5A, 0xA5, 0x3C, 0xC3, 0x0F, 0xF0, 0x66, 0x99, 0x11};
-    const uint32_t matches_to_fail = FD_HEALTH_LAG_CUTOFF(h2.rct_cutoff) - 1u;
-    assert_int_equal(FD_HEALTH_LAG_CUTOFF(11u), 13u);
-    assert_int_equal(FD_HEALTH_LAG_CUTOFF(21u), 24u);
-    for (size_t period = 2; period <= 9u; period++) {
+    uint8_t pattern[FD_HEALTH_PREDICT_LAGS];
+    test_prng p;
+    fd_rng bytes = test_prng_init(&p, 9);
+    assert_int_equal(bytes.fill(bytes.ctx, pattern, sizeof pattern), FD_OK);
+    for (size_t period = 2; period <= FD_HEALTH_PREDICT_LAGS; period++) {
         fake_trng t;
         fake_trng_init(&t, FAKE_TRNG_PATTERN, 1);
         t.pattern = pattern;
@@ -89,14 +91,199 @@ static void test_patterns_detected_by_lag_test(void **state)
         fd_health h;
         assert_int_equal(fd_health_init(&h, &h2), FD_OK);
         feed_until_fail(&h, &t, 10000);
-        if (period <= FD_HEALTH_MAX_LAG) {
-            assert_int_equal(h.failure, FD_HEALTH_LAG);
-            assert_int_equal(h.failed_at_sample, period + matches_to_fail);
-        } else {
-            assert_int_equal(h.failure, FD_HEALTH_NONE);
+        assert_int_equal(h.failure, FD_HEALTH_LAG);
+        assert_int_equal(h.failed_at_sample, period + 1u + h2.predict_run_cutoff);
+    }
+}
+
+/* The same after a healthy stretch (the pattern starts at an arbitrary
+ * sample, so stale candidate runs compete): every period 2..64 is caught
+ * within p + K + 3 samples of its onset, over many onsets. */
+static void test_patterns_after_healthy_samples(void **state)
+{
+    (void)state;
+    uint8_t pattern[FD_HEALTH_PREDICT_LAGS];
+    test_prng p;
+    fd_rng bytes = test_prng_init(&p, 10);
+    assert_int_equal(bytes.fill(bytes.ctx, pattern, sizeof pattern), FD_OK);
+    for (size_t period = 2; period <= FD_HEALTH_PREDICT_LAGS; period++) {
+        for (uint64_t onset = 1000; onset < 1000u + 40u * 37u; onset += 37u) {
+            fake_trng t;
+            fake_trng_init(&t, FAKE_TRNG_RANDOM, onset * 131u + period);
+            t.pattern = pattern;
+            t.pattern_len = period;
+            t.switch_at = onset - 1u;
+            t.later_mode = FAKE_TRNG_PATTERN;
+            fd_health h;
+            assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+            feed_until_fail(&h, &t, 20000);
+            assert_int_not_equal(h.failure, FD_HEALTH_NONE);
+            assert_true(h.failed_at_sample >= onset);
+            assert_true(h.failed_at_sample - onset + 1u <= period + h2.predict_run_cutoff + 3u);
         }
     }
 }
+
+/* Counting and state-machine sources: the counter s[i] = i & 0xff of the
+ * issue, counters of other steps, and an 8-bit Galois LFSR read one state
+ * per sample (the successor candidate, once every state was seen). */
+static uint8_t counter_sample(uint32_t i, uint32_t step) { return (uint8_t)(i * step); }
+
+static void test_counters_and_lfsr_detected(void **state)
+{
+    (void)state;
+    static const uint32_t steps[] = {1, 3, 255, 128 + 1};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+        uint32_t i = 0;
+        while (fd_health_feed(&h, counter_sample(i, steps[k])) == FD_OK && i < 10000u) {
+            i++;
+        }
+        assert_int_equal(h.failure, FD_HEALTH_LAG);
+        /* the step candidate is right from the third sample on, so the
+         * predictor follows it from the fourth */
+        assert_int_equal(h.failed_at_sample, 3u + h2.predict_run_cutoff);
+    }
+    /* x^8 + x^6 + x^5 + x^4 + 1, period 255, one byte of state per sample */
+    fd_health h;
+    assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+    uint8_t lfsr = 1;
+    uint32_t fed = 0;
+    while (fd_health_feed(&h, lfsr) == FD_OK && fed < 10000u) {
+        lfsr = (uint8_t)((lfsr >> 1) ^ ((lfsr & 1u) != 0u ? 0xB8u : 0u));
+        fed++;
+    }
+    assert_int_equal(h.failure, FD_HEALTH_LAG);
+    /* samples 1..255 teach the successor table; it is right from 257 on */
+    assert_int_equal(h.failed_at_sample, 255u + 2u + h2.predict_run_cutoff);
+}
+
+#if !defined(FD_TARGET_CORTEX_M)
+/* False alarms, by simulation. Three sources: fair bytes (H = 8), an IID
+ * source at exactly H = 2 (0x00 with probability 1/4, the rest uniform),
+ * and a Markov source at exactly H = 2 that plays into the predictor's
+ * hands (x[i] = x[i-1] + 1 with probability 1/4, else uniform over the other
+ * 255 values: the step candidate is right about 1/4 of the time). With the
+ * cutoffs lifted out of reach, the frequency of runs of k correct guesses
+ * must stay under the bound 2^-Hk and the windows with c or more correct
+ * guesses under the Binomial(512, 2^-H) tail, for k and c small enough to
+ * be observed; at the real cutoffs (10 and 177) none of 4,096 windows may
+ * fail. Prints the figures for docs/RELIABILITY.md. */
+typedef uint8_t (*sim_source)(uint64_t *state, uint8_t previous);
+
+static uint64_t sim_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint8_t sim_fair(uint64_t *s, uint8_t previous)
+{
+    (void)previous;
+    return (uint8_t)sim_next(s);
+}
+
+static uint8_t sim_iid_h2(uint64_t *s, uint8_t previous)
+{
+    (void)previous;
+    const uint64_t r = sim_next(s);
+    return (r & 3u) == 0u ? 0u : (uint8_t)(1u + (r >> 8) % 255u);
+}
+
+static uint8_t sim_markov_h2(uint64_t *s, uint8_t previous)
+{
+    const uint64_t r = sim_next(s);
+    /* previous + 2 .. previous + 256: every value but previous + 1 */
+    return (r & 3u) == 0u ? (uint8_t)(previous + 1u) : (uint8_t)(previous + 2u + (r >> 8) % 255u);
+}
+
+static double binomial_tail(uint32_t n, double p, uint32_t c)
+{
+    double tail = 0;
+    for (uint32_t k = c; k <= n; k++) {
+        tail += exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) + k * log(p) + (n - k) * log1p(-p));
+    }
+    return tail;
+}
+
+#define SIM_WINDOWS 4096u
+
+static void test_predictor_false_alarms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        sim_source next;
+        double h;
+    } sources[] = {{"fair", sim_fair, 8.0}, {"iid-h2", sim_iid_h2, 2.0}, {"markov-h2", sim_markov_h2, 2.0}};
+    const fd_health_config lifted = {1000, 512, 512, 1024, 1000, 512};
+    for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &lifted), FD_OK);
+        uint64_t rng = 2024u + k;
+        uint8_t x = 0;
+        uint32_t runs_reaching[11] = {0};
+        static uint32_t windows_with[513];
+        memset(windows_with, 0, sizeof windows_with);
+        uint64_t hits = 0;
+        uint32_t most_hits = 0;
+        uint32_t longest_run = 0;
+        const uint32_t samples = SIM_WINDOWS * 512u;
+        for (uint32_t i = 0; i < samples; i++) {
+            x = sources[k].next(&rng, x);
+            assert_int_equal(fd_health_feed(&h, x), FD_OK);
+            if (h.predict_run >= 1u && h.predict_run <= 10u) {
+                runs_reaching[h.predict_run]++;
+            }
+            longest_run = h.predict_run > longest_run ? h.predict_run : longest_run;
+            if (fd_health_at_window_boundary(&h)) {
+                windows_with[h.predict_hits]++;
+                hits += h.predict_hits;
+                most_hits = h.predict_hits > most_hits ? h.predict_hits : most_hits;
+            }
+        }
+        const double p = pow(2.0, -sources[k].h);
+        /* runs of k correct guesses: at most samples * p^k expected */
+        for (uint32_t r = 1; r <= 10u; r++) {
+            const double bound = samples * pow(p, r);
+            assert_true(runs_reaching[r] <= bound + 5.0 * sqrt(bound) + 3.0);
+        }
+        /* windows with c or more correct guesses: at most the binomial tail */
+        uint32_t at_least = 0;
+        for (uint32_t c = 512; c >= 1u; c--) {
+            at_least += windows_with[c];
+            const double bound = SIM_WINDOWS * binomial_tail(512, p, c);
+            assert_true(at_least <= bound + 5.0 * sqrt(bound) + 3.0);
+        }
+        printf("predictor %s: %.4f correct guesses per sample (bound %.4f), at most %u in a window, "
+               "longest run %u\n",
+               sources[k].name, (double)hits / samples, p, most_hits, longest_run);
+        /* the real H = 2 cutoffs on the sources that claim no more: like
+         * the RCT's, the predictor's bound is 2^-20 per sample (runs) plus
+         * 2^-20 per window; restart after each alarm and count them */
+        if (sources[k].h == 2.0) {
+            unsigned alarms[4] = {0};
+            assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+            for (uint32_t i = 0; i < samples; i++) {
+                x = sources[k].next(&rng, x);
+                if (fd_health_feed(&h, x) != FD_OK) {
+                    alarms[h.failure]++;
+                    assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+                }
+            }
+            const double bound = ldexp(samples + SIM_WINDOWS, -20);
+            assert_true(alarms[FD_HEALTH_LAG] <= bound + 5.0 * sqrt(bound) + 3.0);
+            printf("predictor %s at the H = 2 cutoffs, %u samples: alarms RCT %u APT %u predictor %u "
+                   "(predictor bound %.1f)\n",
+                   sources[k].name, samples, alarms[FD_HEALTH_RCT], alarms[FD_HEALTH_APT], alarms[FD_HEALTH_LAG],
+                   bound);
+        }
+    }
+}
+#endif
 
 /* Bits with P(1) = 0.9: the byte 0xFF has probability 0.43, far above the
  * 2^-2 the H = 2 assessment allows; the APT catches it in the first window
@@ -159,9 +346,9 @@ static void test_conditioning_is_hmac_of_samples(void **state)
 {
     (void)state;
     static uint8_t script[1024 + 512];
-    for (size_t i = 0; i < sizeof script; i++) {
-        script[i] = (uint8_t)(i * 7u + (i >> 8));
-    }
+    test_prng p;
+    fd_rng bytes = test_prng_init(&p, 7);
+    assert_int_equal(bytes.fill(bytes.ctx, script, sizeof script), FD_OK);
     fake_trng t;
     fake_trng_init(&t, FAKE_TRNG_SCRIPT, 0);
     t.pattern = script;
@@ -382,7 +569,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_health_config_checked),
         cmocka_unit_test(test_stuck_detected_at_rct_cutoff),
-        cmocka_unit_test(test_patterns_detected_by_lag_test),
+        cmocka_unit_test(test_patterns_detected_by_predictor),
+        cmocka_unit_test(test_patterns_after_healthy_samples),
+        cmocka_unit_test(test_counters_and_lfsr_detected),
+#if !defined(FD_TARGET_CORTEX_M)
+        cmocka_unit_test(test_predictor_false_alarms),
+#endif
         cmocka_unit_test(test_bias_detected),
         cmocka_unit_test(test_healthy_source_passes_long_run),
         cmocka_unit_test(test_pipeline_needs_startup_and_delivers),

@@ -1,9 +1,11 @@
 /* fairdeal: NIST SP 800-90B §4.4 continuous health tests on raw samples.
  *
  * Repetition Count Test (RCT) and Adaptive Proportion Test (APT), on 8-bit
- * (or narrower) samples. Cutoffs are computed from the source's assessed
- * min-entropy H at build time (tools/health_cutoffs.c) and passed in. Any
- * failure latches: every later feed fails until fd_health_init runs again. */
+ * (or narrower) samples, plus a predictor test (ours, as §4.5 allows) for
+ * long-period and counter-like sources. Cutoffs are computed from the
+ * source's assessed min-entropy H at build time (tools/health_cutoffs.c) and
+ * passed in. Any failure latches: every later feed fails until
+ * fd_health_init runs again. */
 #ifndef FAIRDEAL_HEALTH_H
 #define FAIRDEAL_HEALTH_H
 
@@ -17,24 +19,30 @@ typedef struct fd_health_config {
     uint16_t apt_window;      /* W: 1024 for 1-bit samples, 512 otherwise */
     uint16_t apt_cutoff;      /* 1 + CRITBINOM(W, 2^-H, 1 - 2^-20) */
     uint16_t startup_samples; /* >= 1024 and a multiple of W */
+    uint16_t predict_run_cutoff;    /* K = ceil(20 / H): fail at K correct guesses in a row */
+    uint16_t predict_window_cutoff; /* fail at this many correct guesses in one APT window:
+                                     * 1 + CRITBINOM(W, 2^-H, 1 - 2^-20), the APT's own */
 } fd_health_config;
 
 typedef enum fd_health_failure {
     FD_HEALTH_NONE = 0,
     FD_HEALTH_RCT = 1,
     FD_HEALTH_APT = 2,
-    FD_HEALTH_LAG = 3 /* a repeating pattern of period 2..FD_HEALTH_MAX_LAG */
+    FD_HEALTH_LAG = 3 /* predictor test: a repeating, counting or otherwise predictable sequence */
 } fd_health_failure;
 
-/* Lag test (ours, on top of SP 800-90B §4.4, as §4.5 allows): the RCT is a
- * run of lag-1 matches; this counts runs of x[i] == x[i-p] for p = 2..8 and
- * fails at FD_HEALTH_LAG_CUTOFF(C) - 1 consecutive matches, so a stuck
- * short cycle (period-3 patterns evade both approved tests at H = 2) is
- * caught within p + that many samples. The cutoff adds ceil(3 (C-1) / 20)
- * to the RCT's C: about 3 / H more matches, a factor 2^-3 that pays for the
- * seven extra lags, keeping the false-alarm rate near the RCT's 2^-20. */
-#define FD_HEALTH_MAX_LAG 8u
-#define FD_HEALTH_LAG_CUTOFF(rct_cutoff) ((rct_cutoff) + (3u * ((rct_cutoff) - 1u) + 19u) / 20u)
+/* Predictor test. Before each sample arrives, a predictor guesses it from
+ * the past alone, with the candidate that has the longest current run of
+ * correct guesses (ties: the first listed): lag d (x[i] = x[i-d], d = 1..
+ * FD_HEALTH_PREDICT_LAGS), step (x[i] = 2 x[i-1] - x[i-2] mod 256: counters
+ * of any step) and successor (x[i] = the sample that last followed x[i-1]:
+ * any x[i] = f(x[i-1]), e.g. 8-bit LFSRs and patterns of distinct values up
+ * to period 256). Whatever the predictor does, a guess made before the
+ * sample is right with probability at most 2^-H for a source of min-entropy
+ * H, so K correct guesses in a row have probability <= 2^-HK <= 2^-20 (the
+ * RCT's bound), and the correct guesses in a window of W are at most
+ * Binomial(W, 2^-H): the APT's cutoff bounds them at 2^-20 per window. */
+#define FD_HEALTH_PREDICT_LAGS 64u
 
 typedef struct fd_health {
     fd_health_config cfg;
@@ -43,19 +51,27 @@ typedef struct fd_health {
     uint8_t apt_value;
     uint16_t apt_matches;
     uint16_t apt_seen; /* samples of the current window so far; 0 = at a boundary */
-    uint8_t history[FD_HEALTH_MAX_LAG];     /* sample s at history[s % MAX_LAG] */
-    uint16_t lag_run[FD_HEALTH_MAX_LAG - 1u]; /* consecutive matches at lag 2.. */
+    uint8_t history[FD_HEALTH_PREDICT_LAGS]; /* sample s at history[s % PREDICT_LAGS] */
+    uint8_t successor[256];                  /* the sample that last followed each value */
+    uint8_t lag_run[FD_HEALTH_PREDICT_LAGS]; /* correct guesses in a row per candidate, */
+    uint8_t step_run;                        /* saturating at 255 */
+    uint8_t successor_run;
+    uint8_t step_guess;      /* each candidate's guess for the next sample */
+    uint8_t successor_guess;
+    uint8_t guess;           /* the predictor's guess for the next sample */
+    uint16_t predict_run;    /* its correct guesses in a row */
+    uint16_t predict_hits;   /* its correct guesses in the current APT window */
     fd_health_failure failure;
     uint32_t samples;          /* fed since init */
     uint32_t failed_at_sample; /* 1-based index of the sample that failed */
 } fd_health;
 
 /* Check cfg and reset all counters. Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE
- * (a cutoff of 0 or 1, an APT cutoff above W, start-up samples under 1024
- * or not a whole number of windows). */
+ * (a cutoff of 0 or 1, an APT or predictor window cutoff above W,
+ * start-up samples under 1024 or not a whole number of windows). */
 fd_status fd_health_init(fd_health *h, const fd_health_config *cfg);
 
-/* Run the RCT, the APT and the lag test on one sample. FD_OK, or
+/* Run the RCT, the APT and the predictor test on one sample. FD_OK, or
  * FD_ERR_HEALTH once failed (latched). */
 fd_status fd_health_feed(fd_health *h, uint8_t sample);
 
