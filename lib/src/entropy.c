@@ -45,9 +45,6 @@ static fd_status latch(fd_entropy *e, fd_status why)
     return why;
 }
 
-/* Read `count` samples through the health tests; if hmac is non-NULL, the
- * samples also go into the conditioner in blocks. Returns the number of
- * blocks completed via *blocks. */
 /* Conditioned blocks one health window may fill: the pool never holds more
  * than one window's worth, so one failed window discards all of it. */
 static uint8_t pool_capacity(const fd_entropy *e)
@@ -56,6 +53,9 @@ static uint8_t pool_capacity(const fd_entropy *e)
     return (uint8_t)(blocks_per_window < FD_ENTROPY_POOL_BLOCKS ? blocks_per_window : FD_ENTROPY_POOL_BLOCKS);
 }
 
+/* Read `count` samples through the health tests; with `condition`, the
+ * samples also go into the conditioner, filling pool blocks from 0; the
+ * number of blocks completed goes to *blocks. */
 static fd_status run_samples(fd_entropy *e, uint32_t count, bool condition, uint8_t *blocks)
 {
     uint8_t chunk[READ_CHUNK];
@@ -120,6 +120,29 @@ fd_status fd_entropy_startup(fd_entropy *e)
     return FD_OK;
 }
 
+static fd_status condition_window(fd_entropy *e)
+{
+    uint8_t blocks = 0;
+    fd_status st = run_samples(e, e->health.cfg.apt_window, true, &blocks);
+    if (st == FD_OK) {
+        e->pool_count = blocks;
+    }
+    return st;
+}
+
+fd_status fd_entropy_refresh(fd_entropy *e)
+{
+    if (e == NULL) {
+        return FD_ERR_NULL;
+    }
+    fd_wipe(e->pool, sizeof e->pool);
+    e->pool_count = 0;
+    if (e->state != FD_ENTROPY_READY) {
+        return e->fault;
+    }
+    return condition_window(e);
+}
+
 fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK])
 {
     if (e == NULL || out == NULL) {
@@ -129,12 +152,10 @@ fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK])
         return e->fault;
     }
     if (e->pool_count == 0u) {
-        uint8_t blocks = 0;
-        fd_status st = run_samples(e, e->health.cfg.apt_window, true, &blocks);
+        fd_status st = condition_window(e);
         if (st != FD_OK) {
             return st;
         }
-        e->pool_count = blocks;
     }
     e->pool_count--;
     memcpy(out, e->pool[e->pool_count], FD_ENTROPY_BLOCK);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #endif
 
+#include "fairdeal/combined.h"
+#include "fairdeal/drbg.h"
 #include "fairdeal/entropy.h"
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/health.h"
@@ -99,6 +101,11 @@ static void test_patterns_detected_by_predictor(void **state)
 /* The same after a healthy stretch (the pattern starts at an arbitrary
  * sample, so stale candidate runs compete): every period 2..64 is caught
  * within p + K + 3 samples of its onset, over many onsets. */
+#if defined(FD_TARGET_CORTEX_M)
+#define PATTERN_ONSETS 3u
+#else
+#define PATTERN_ONSETS 40u
+#endif
 static void test_patterns_after_healthy_samples(void **state)
 {
     (void)state;
@@ -107,7 +114,7 @@ static void test_patterns_after_healthy_samples(void **state)
     fd_rng bytes = test_prng_init(&p, 10);
     assert_int_equal(bytes.fill(bytes.ctx, pattern, sizeof pattern), FD_OK);
     for (size_t period = 2; period <= FD_HEALTH_PREDICT_LAGS; period++) {
-        for (uint64_t onset = 1000; onset < 1000u + 40u * 37u; onset += 37u) {
+        for (uint64_t onset = 1000; onset < 1000u + PATTERN_ONSETS * 37u; onset += 37u) {
             fake_trng t;
             fake_trng_init(&t, FAKE_TRNG_RANDOM, onset * 131u + period);
             t.pattern = pattern;
@@ -564,6 +571,189 @@ static void test_fullentropy_source_failure(void **state)
     assert_memory_equal(deck, same, 4);
 }
 
+/* ---- the combined source: conditioned TRNG XOR DRBG ---- */
+
+static const uint8_t conditioning_key[32] = "fairdeal SP800-90B conditioner1";
+
+/* A scripted TRNG (pseudo-random, so it passes the health tests), the
+ * pipeline started on it, and a DRBG instantiated from the counting test
+ * source, independent of the TRNG; twin is the same DRBG, for the test to
+ * compute the expected stream. */
+typedef struct combined_rig {
+    uint8_t script[1024 + 4u * 512u];
+    fake_trng trng;
+    fd_entropy entropy;
+    fd_drbg drbg;
+    fd_drbg twin;
+    test_entropy_source drbg_source;
+    test_entropy_source twin_source;
+    fd_combined c;
+} combined_rig;
+
+static combined_rig rig;
+
+static void rig_start(fd_drbg_kind kind)
+{
+    test_prng p;
+    fd_rng bytes = test_prng_init(&p, 18);
+    assert_int_equal(bytes.fill(bytes.ctx, rig.script, sizeof rig.script), FD_OK);
+    fake_trng_init(&rig.trng, FAKE_TRNG_SCRIPT, 0);
+    rig.trng.pattern = rig.script;
+    rig.trng.pattern_len = sizeof rig.script;
+    assert_int_equal(fd_entropy_init(&rig.entropy, fake_trng_read, &rig.trng, &h2, H2_SAMPLES_PER_BLOCK), FD_OK);
+    assert_int_equal(fd_entropy_startup(&rig.entropy), FD_OK);
+    const fd_drbg_config dc = {kind, false, 1u << 20, 0};
+    rig.drbg_source = (test_entropy_source){0, 0, FD_OK};
+    rig.twin_source = (test_entropy_source){0, 0, FD_OK};
+    assert_int_equal(fd_drbg_instantiate(&rig.drbg, &dc, test_entropy_block, &rig.drbg_source, NULL, 0), FD_OK);
+    assert_int_equal(fd_drbg_instantiate(&rig.twin, &dc, test_entropy_block, &rig.twin_source, NULL, 0), FD_OK);
+    assert_int_equal(fd_combined_init(&rig.c, &rig.entropy, &rig.drbg), FD_OK);
+}
+
+/* The expected XOR stream: window w (0-based, after start-up) gives its
+ * blocks last-conditioned first; each block is XORed with the next 32
+ * bytes of the twin DRBG, generated 32 at a time as the source does. */
+static void expected_stream(unsigned first_window, uint8_t *out, size_t blocks)
+{
+    for (size_t b = 0; b < blocks; b++) {
+        const unsigned window = first_window + (unsigned)(b / 3u);
+        const size_t in_window = 2u - b % 3u;
+        uint8_t t[32];
+        uint8_t d[32];
+        fd_hmac_sha256(conditioning_key, sizeof conditioning_key,
+                       rig.script + 1024u + 512u * window + H2_SAMPLES_PER_BLOCK * in_window, H2_SAMPLES_PER_BLOCK,
+                       t);
+        assert_int_equal(fd_drbg_generate(&rig.twin, d, sizeof d), FD_OK);
+        for (size_t i = 0; i < 32u; i++) {
+            out[32u * b + i] = (uint8_t)(t[i] ^ d[i]);
+        }
+    }
+}
+
+/* Known answer: every byte is HMAC-conditioned samples XOR the DRBG's
+ * stream, both DRBGs; a round starts on a window read after it begins. */
+static void test_combined_is_trng_xor_drbg(void **state)
+{
+    (void)state;
+    const fd_drbg_kind kinds[2] = {FD_DRBG_HMAC_SHA256, FD_DRBG_CHACHA20};
+    for (int k = 0; k < 2; k++) {
+        rig_start(kinds[k]);
+        assert_int_equal(fd_combined_begin_round(&rig.c), FD_OK);
+        assert_int_equal(rig.entropy.raw_samples, 1024u + 512u);
+        uint8_t got[6 * 32];
+        uint8_t want[6 * 32];
+        fd_rng bytes = fd_combined_bytes(&rig.c);
+        assert_int_equal(bytes.fill(bytes.ctx, got, sizeof got), FD_OK);
+        expected_stream(0, want, 6);
+        assert_memory_equal(got, want, sizeof got);
+        assert_int_equal(rig.c.trng_blocks, 6);
+        /* and it is neither part alone */
+        uint8_t drbg_only[32];
+        assert_int_equal(fd_drbg_generate(&rig.twin, drbg_only, 32), FD_OK);
+        assert_memory_not_equal(got, drbg_only, 32);
+    }
+}
+
+/* A round's draws are the full-entropy generator's over that stream: the
+ * same order as fd_fullentropy over a script of the expected bytes. And
+ * a round never uses blocks pooled before it began: begin_round discards
+ * the two blocks left of window 0 and reads window 1. */
+static void test_combined_shuffle_and_fresh_rounds(void **state)
+{
+    (void)state;
+    rig_start(FD_DRBG_CHACHA20);
+    assert_int_equal(fd_combined_begin_round(&rig.c), FD_OK);
+    uint8_t first[32];
+    fd_rng bytes = fd_combined_bytes(&rig.c);
+    assert_int_equal(bytes.fill(bytes.ctx, first, sizeof first), FD_OK); /* window 0, block 3 */
+    uint8_t want[3 * 32];
+    expected_stream(0, want, 1);
+    assert_memory_equal(first, want, 32);
+    assert_int_equal(rig.entropy.pool_count, 2);
+    assert_int_equal(fd_combined_begin_round(&rig.c), FD_OK);
+    assert_int_equal(rig.entropy.raw_samples, 1024u + 2u * 512u);
+    /* the 52-card order from the combined source ... */
+    uint8_t deck[52];
+    uint8_t same[52];
+    for (uint8_t i = 0; i < 52u; i++) {
+        deck[i] = i;
+        same[i] = i;
+    }
+    fd_rng rng = fd_combined_rng(&rig.c);
+    assert_int_equal(fd_shuffle_u8(deck, 52, &rng), FD_OK);
+    /* 226 bits: one block, and a second for the top-up (z keeps 56 bits) */
+    assert_int_equal(rig.c.trng_blocks, 1u + 2u);
+    /* ... equals the one from the expected bytes of window 1 */
+    expected_stream(1, want, 3);
+    test_script_rng script;
+    fd_rng script_bytes = test_script_rng_init(&script, want, sizeof want);
+    fd_fullentropy fe;
+    assert_int_equal(fd_fullentropy_init(&fe, &script_bytes), FD_OK);
+    fd_rng expected = fd_fullentropy_rng(&fe);
+    assert_int_equal(fd_shuffle_u8(same, 52, &expected), FD_OK);
+    assert_memory_equal(deck, same, 52);
+    assert_int_equal(fd_combined_init(NULL, &rig.entropy, &rig.drbg), FD_ERR_NULL);
+    assert_int_equal(fd_combined_init(&rig.c, &rig.entropy, NULL), FD_ERR_NULL);
+    assert_int_equal(fd_combined_begin_round(NULL), FD_ERR_NULL);
+}
+
+/* Fail closed: when the TRNG goes bad (a counter, a stuck source) or its
+ * reads fail, the combined source fails and stays failed although its DRBG
+ * still works; no byte of DRBG output comes out alone, partial output is
+ * wiped, and the deck is untouched. A DRBG that is not instantiated fails
+ * it too. */
+static void test_combined_fails_closed(void **state)
+{
+    (void)state;
+    const fake_trng_mode bad[3] = {FAKE_TRNG_COUNTER, FAKE_TRNG_STUCK, FAKE_TRNG_RANDOM};
+    for (int k = 0; k < 3; k++) {
+        fake_trng t;
+        fake_trng_init(&t, FAKE_TRNG_RANDOM, 40u + (unsigned)k);
+        t.switch_at = 1024u + 512u;
+        t.later_mode = bad[k];
+        if (bad[k] == FAKE_TRNG_RANDOM) {
+            t.fault_at = 1024u + 512u + 100u;
+            t.fault_status = FD_ERR_TRNG_TIMEOUT;
+        }
+        fd_entropy e;
+        assert_int_equal(fd_entropy_init(&e, fake_trng_read, &t, &h2, H2_SAMPLES_PER_BLOCK), FD_OK);
+        assert_int_equal(fd_entropy_startup(&e), FD_OK);
+        test_entropy_source ds = {0, 0, FD_OK};
+        const fd_drbg_config dc = {FD_DRBG_CHACHA20, false, 1u << 20, 0};
+        fd_drbg d;
+        assert_int_equal(fd_drbg_instantiate(&d, &dc, test_entropy_block, &ds, NULL, 0), FD_OK);
+        fd_combined c;
+        assert_int_equal(fd_combined_init(&c, &e, &d), FD_OK);
+        assert_int_equal(fd_combined_begin_round(&c), FD_OK); /* window 0: healthy */
+        uint8_t buf[3 * 32 + 8];
+        memset(buf, 0xEE, sizeof buf);
+        fd_rng bytes = fd_combined_bytes(&c);
+        const fd_status want = bad[k] == FAKE_TRNG_RANDOM ? FD_ERR_TRNG_TIMEOUT : FD_ERR_HEALTH;
+        /* 3 healthy blocks, then window 1 fails: the first 96 bytes are wiped */
+        assert_int_equal(bytes.fill(bytes.ctx, buf, sizeof buf), want);
+        for (size_t i = 0; i < sizeof buf; i++) {
+            assert_true(buf[i] == 0u || (i >= 96u && buf[i] == 0xEE));
+        }
+        uint8_t deck[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        const uint8_t untouched[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        fd_rng rng = fd_combined_rng(&c);
+        assert_int_equal(fd_shuffle_u8(deck, 8, &rng), want);
+        assert_memory_equal(deck, untouched, 8);
+        assert_int_equal(fd_combined_begin_round(&c), want);
+        assert_int_equal(fd_shuffle_u8(deck, 8, &rng), want);
+        uint8_t drbg_out[8];
+        assert_int_equal(fd_drbg_generate(&d, drbg_out, sizeof drbg_out), FD_OK); /* the DRBG is fine */
+        fd_drbg_uninstantiate(&d);
+        t.mode = FAKE_TRNG_RANDOM;
+        t.switch_at = 0;
+        t.fault_at = 0;
+        assert_int_equal(fd_entropy_startup(&e), FD_OK);
+        assert_int_equal(fd_combined_begin_round(&c), FD_OK);
+        assert_int_equal(fd_shuffle_u8(deck, 8, &rng), FD_ERR_NOT_READY); /* nor TRNG-only */
+        assert_memory_equal(deck, untouched, 8);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +774,9 @@ int main(void)
         cmocka_unit_test(test_fullentropy_split_exhaustive),
         cmocka_unit_test(test_fullentropy_bits_per_shuffle),
         cmocka_unit_test(test_fullentropy_source_failure),
+        cmocka_unit_test(test_combined_is_trng_xor_drbg),
+        cmocka_unit_test(test_combined_shuffle_and_fresh_rounds),
+        cmocka_unit_test(test_combined_fails_closed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

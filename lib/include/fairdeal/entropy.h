@@ -64,6 +64,13 @@ fd_status fd_entropy_startup(fd_entropy *e);
  * out is written only on FD_OK. */
 fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK]);
 
+/* Fresh entropy for a round: discard the pooled blocks (wiped) and
+ * condition one window of samples read now, so the blocks fd_entropy_get
+ * hands out next come from samples read after this call, never from
+ * earlier windows alone. Call it when the command that draws a round's
+ * seed arrives. Errors: as fd_entropy_get (on any error the pool is empty). */
+fd_status fd_entropy_refresh(fd_entropy *e);
+
 /* Present the pipeline as a byte source (fill = conditioned blocks). */
 fd_rng fd_entropy_rng(fd_entropy *e);
 
