@@ -23,44 +23,54 @@ fd_status fd_health_init(fd_health *h, const fd_health_config *cfg)
     return FD_OK;
 }
 
-static uint8_t run_after(uint8_t run, bool correct)
+/* A candidate's recent accuracy: each correct guess adds 16, and the score
+ * decays by 1/8 per sample (at most 135; about the last 8 samples count). */
+static uint8_t score_after(uint8_t score, bool correct)
 {
-    if (!correct) {
-        return 0;
-    }
-    return run == UINT8_MAX ? run : (uint8_t)(run + 1u);
+    return (uint8_t)(score - (score >> 3) + (correct ? 16u : 0u));
 }
 
 /* Score every candidate's guess for sample number n (1-based), learn from
- * it, and set h->guess to the guess of the candidate with the longest run
- * for sample n + 1. Sample s - d sits in history[(s - d) % LAGS]; the slot
- * of n - LAGS is read before sample n overwrites it. */
+ * it, and set h->guess to the guess of the best-scoring candidate for
+ * sample n + 1. Sample s - d sits in history[(s - d) % LAGS]; the slot of
+ * n - LAGS is read before sample n overwrites it. */
 static void predictor_learn(fd_health *h, uint8_t sample, uint32_t n)
 {
     const uint8_t previous = h->history[(n - 1u) & HISTORY_MASK];
-    uint8_t best_run = 0;
+    uint8_t best_score = 0;
     uint8_t best_guess = sample; /* lag 1 */
     for (uint32_t lag = 1; lag <= FD_HEALTH_PREDICT_LAGS; lag++) {
-        const uint8_t run = run_after(h->lag_run[lag - 1u], n > lag && sample == h->history[(n - lag) & HISTORY_MASK]);
-        h->lag_run[lag - 1u] = run;
-        if (run > best_run) {
-            best_run = run;
+        const uint8_t score =
+            score_after(h->lag_score[lag - 1u], n > lag && sample == h->history[(n - lag) & HISTORY_MASK]);
+        h->lag_score[lag - 1u] = score;
+        if (score > best_score) {
+            best_score = score;
             best_guess = lag == 1u ? sample : h->history[(n + 1u - lag) & HISTORY_MASK];
         }
     }
-    h->step_run = run_after(h->step_run, n > 2u && sample == h->step_guess);
+    h->step_score = score_after(h->step_score, n > 2u && sample == h->step_guess);
     h->step_guess = (uint8_t)(2u * sample - previous);
-    if (h->step_run > best_run) {
-        best_run = h->step_run;
+    if (h->step_score > best_score) {
+        best_score = h->step_score;
         best_guess = h->step_guess;
     }
-    h->successor_run = run_after(h->successor_run, n > 1u && sample == h->successor_guess);
+    h->successor_score = score_after(h->successor_score, n > 1u && sample == h->successor_guess);
     if (n > 1u) {
         h->successor[previous] = sample;
     }
     h->successor_guess = h->successor[sample];
-    if (h->successor_run > best_run) {
+    if (h->successor_score > best_score) {
+        best_score = h->successor_score;
         best_guess = h->successor_guess;
+    }
+    h->shift_score[0] = score_after(h->shift_score[0], n > 1u && sample == (uint8_t)(previous << 1));
+    if (h->shift_score[0] > best_score) {
+        best_score = h->shift_score[0];
+        best_guess = (uint8_t)(sample << 1);
+    }
+    h->shift_score[1] = score_after(h->shift_score[1], n > 1u && sample == previous >> 1);
+    if (h->shift_score[1] > best_score) {
+        best_guess = sample >> 1;
     }
     h->history[n & HISTORY_MASK] = sample;
     h->guess = best_guess;

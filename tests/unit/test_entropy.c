@@ -75,9 +75,10 @@ static void test_stuck_detected_at_rct_cutoff(void **state)
 /* Repeating patterns evade the RCT, and with 3 or more distinct values the
  * APT too (512/3 < 177 at H = 2). The predictor's lag-p candidate guesses
  * right from sample p + 1 of the pattern on and leads the others from then
- * on: period p fails at sample p + 1 + K (K = 10 correct guesses in a row),
- * for every period up to FD_HEALTH_PREDICT_LAGS, whatever the values (here
- * pseudo-random bytes, repeats included). */
+ * on (a sample later when a smaller lag ties): period p fails by sample
+ * p + K + 2 (K = 10 correct guesses in a row), for every period up to
+ * FD_HEALTH_PREDICT_LAGS, whatever the values (here pseudo-random bytes,
+ * repeats included). */
 static void test_patterns_detected_by_predictor(void **state)
 {
     (void)state;
@@ -94,7 +95,7 @@ static void test_patterns_detected_by_predictor(void **state)
         assert_int_equal(fd_health_init(&h, &h2), FD_OK);
         feed_until_fail(&h, &t, 10000);
         assert_int_equal(h.failure, FD_HEALTH_LAG);
-        assert_int_equal(h.failed_at_sample, period + 1u + h2.predict_run_cutoff);
+        assert_true(h.failed_at_sample <= period + 2u + h2.predict_run_cutoff);
     }
 }
 
@@ -162,8 +163,11 @@ static void test_counters_and_lfsr_detected(void **state)
         fed++;
     }
     assert_int_equal(h.failure, FD_HEALTH_LAG);
-    /* samples 1..255 teach the successor table; it is right from 257 on */
-    assert_int_equal(h.failed_at_sample, 255u + 2u + h2.predict_run_cutoff);
+    /* samples 1..255 teach the successor table; it is right from 257 on
+     * (the right-shift candidate, right half the time, may lead it for a
+     * few samples more) */
+    assert_true(h.failed_at_sample >= 255u + 2u + h2.predict_run_cutoff);
+    assert_true(h.failed_at_sample <= 255u + 2u + h2.predict_run_cutoff + 8u);
 }
 
 #if !defined(FD_TARGET_CORTEX_M)
@@ -214,6 +218,94 @@ static double binomial_tail(uint32_t n, double p, uint32_t c)
         tail += exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) + k * log(p) + (n - k) * log1p(-p));
     }
     return tail;
+}
+
+/* What the predictor test catches and what evades it, at H = 2 (the table
+ * in docs/ENTROPY.md): each source runs from the first sample for up to
+ * 2^20 samples; the row prints the sample that failed, or "evades". The
+ * claims the docs make are asserted both ways, so the table stays true.
+ * Random patterns longer than 64 are caught only through the successor
+ * candidate, so the result depends on the values (these are seed 5's). */
+typedef struct coverage_source {
+    const char *name;
+    int kind;       /* 0 pattern, 1 bit-shift LFSR, 2 byte LFSR, 3 16-bit counter bytes, 4 Gray code */
+    uint32_t arg;   /* period, or LFSR length */
+    uint32_t taps;  /* LFSR feedback mask (XAPP052 maximal-length taps) */
+    bool caught;
+} coverage_source;
+
+static uint8_t coverage_pattern[512];
+
+static uint32_t lfsr_next(uint32_t s, uint32_t taps, uint32_t length)
+{
+    const uint32_t mask = length == 32u ? 0xFFFFFFFFu : (1u << length) - 1u;
+    return ((s << 1) | (uint32_t)__builtin_parity(s & taps)) & mask;
+}
+
+static uint8_t coverage_sample(const coverage_source *c, uint32_t i, uint32_t *lfsr)
+{
+    switch (c->kind) {
+    case 0:
+        return coverage_pattern[i % c->arg];
+    case 1:
+        *lfsr = lfsr_next(*lfsr, c->taps, c->arg);
+        return (uint8_t)*lfsr;
+    case 2:
+        for (int b = 0; b < 8; b++) {
+            *lfsr = lfsr_next(*lfsr, c->taps, c->arg);
+        }
+        return (uint8_t)*lfsr;
+    case 3:
+        return (i & 1u) != 0u ? (uint8_t)((i / 2u) >> 8) : (uint8_t)(i / 2u);
+    default:
+        return (uint8_t)(i ^ (i >> 1));
+    }
+}
+
+static void test_predictor_coverage_table(void **state)
+{
+    (void)state;
+    test_prng p;
+    fd_rng bytes = test_prng_init(&p, 5);
+    assert_int_equal(bytes.fill(bytes.ctx, coverage_pattern, sizeof coverage_pattern), FD_OK);
+    static const coverage_source sources[] = {
+        {"random pattern, period 65", 0, 65, 0, true},
+        {"random pattern, period 100", 0, 100, 0, true},
+        {"random pattern, period 128", 0, 128, 0, true},
+        {"random pattern, period 200", 0, 200, 0, true},
+        {"random pattern, period 256", 0, 256, 0, false},
+        {"random pattern, period 300", 0, 300, 0, false},
+        {"random pattern, period 400", 0, 400, 0, false},
+        {"random pattern, period 512", 0, 512, 0, false},
+        {"LFSR 8 bits, whole state per sample", 2, 8, 0xB8, true},
+        {"LFSR 9 bits, 1 bit per sample", 1, 9, 0x110, true},
+        {"LFSR 10 bits, 1 bit per sample", 1, 10, 0x240, true},
+        {"LFSR 11 bits, 1 bit per sample", 1, 11, 0x500, true},
+        {"LFSR 16 bits, 1 bit per sample", 1, 16, 0xD008, true},
+        {"LFSR 24 bits, 1 bit per sample", 1, 24, 0xE10000, true},
+        {"LFSR 31 bits, 1 bit per sample", 1, 31, 0x48000000, true},
+        {"LFSR 32 bits, 1 bit per sample", 1, 32, 0x80200003, true},
+        {"LFSR 9 bits, 8 bits per sample", 2, 9, 0x110, false},
+        {"LFSR 16 bits, 8 bits per sample", 2, 16, 0xD008, false},
+        {"16-bit counter, low and high byte in turn", 3, 0, 0, true},
+        {"8-bit Gray code counter", 4, 0, 0, false},
+    };
+    printf("| source (H = 2 cutoffs) | caught at sample |\n|---|---|\n");
+    for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+        uint32_t lfsr = 0x2F1A5C3Bu & (sources[k].arg >= 32u ? 0xFFFFFFFFu : (1u << sources[k].arg) - 1u);
+        for (uint32_t i = 0; i < (1u << 20) && fd_health_feed(&h, coverage_sample(&sources[k], i, &lfsr)) == FD_OK;
+             i++) {
+        }
+        if (h.failure != FD_HEALTH_NONE) {
+            printf("| %s | %u (%s) |\n", sources[k].name, h.failed_at_sample,
+                   h.failure == FD_HEALTH_LAG ? "predictor" : h.failure == FD_HEALTH_RCT ? "RCT" : "APT");
+        } else {
+            printf("| %s | evades (2^20 samples) |\n", sources[k].name);
+        }
+        assert_int_equal(h.failure != FD_HEALTH_NONE, sources[k].caught);
+    }
 }
 
 #define SIM_WINDOWS 4096u
@@ -764,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_counters_and_lfsr_detected),
 #if !defined(FD_TARGET_CORTEX_M)
         cmocka_unit_test(test_predictor_false_alarms),
+        cmocka_unit_test(test_predictor_coverage_table),
 #endif
         cmocka_unit_test(test_bias_detected),
         cmocka_unit_test(test_healthy_source_passes_long_run),

@@ -32,12 +32,13 @@ typedef enum fd_health_failure {
 } fd_health_failure;
 
 /* Predictor test. Before each sample arrives, a predictor guesses it from
- * the past alone, with the candidate that has the longest current run of
- * correct guesses (ties: the first listed): lag d (x[i] = x[i-d], d = 1..
+ * the past alone, with the candidate that guessed best over the last few
+ * samples (ties: the first listed): lag d (x[i] = x[i-d], d = 1..
  * FD_HEALTH_PREDICT_LAGS), step (x[i] = 2 x[i-1] - x[i-2] mod 256: counters
  * of any step) and successor (x[i] = the sample that last followed x[i-1]:
  * any x[i] = f(x[i-1]), e.g. 8-bit LFSRs and patterns of distinct values up
- * to period 256). Whatever the predictor does, a guess made before the
+ * to period 256) and shift (x[i] = x[i-1] << 1 or >> 1, new bit 0: a shift
+ * register moving one bit per sample, right half the time). Whatever the predictor does, a guess made before the
  * sample is right with probability at most 2^-H for a source of min-entropy
  * H, so K correct guesses in a row have probability <= 2^-HK <= 2^-20 (the
  * RCT's bound), and the correct guesses in a window of W are at most
@@ -53,9 +54,10 @@ typedef struct fd_health {
     uint16_t apt_seen; /* samples of the current window so far; 0 = at a boundary */
     uint8_t history[FD_HEALTH_PREDICT_LAGS]; /* sample s at history[s % PREDICT_LAGS] */
     uint8_t successor[256];                  /* the sample that last followed each value */
-    uint8_t lag_run[FD_HEALTH_PREDICT_LAGS]; /* correct guesses in a row per candidate, */
-    uint8_t step_run;                        /* saturating at 255 */
-    uint8_t successor_run;
+    uint8_t lag_score[FD_HEALTH_PREDICT_LAGS]; /* each candidate's recent accuracy */
+    uint8_t step_score;
+    uint8_t successor_score;
+    uint8_t shift_score[2]; /* left, right */
     uint8_t step_guess;      /* each candidate's guess for the next sample */
     uint8_t successor_guess;
     uint8_t guess;           /* the predictor's guess for the next sample */
