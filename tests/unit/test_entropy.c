@@ -1,6 +1,9 @@
 /* The raw-sample path: SP 800-90B health tests against every fault the
  * fake TRNG can play, the conditioning pipeline's fail-closed latch and
  * recovery, and the full-entropy generator (exactness, bit economy). */
+#if !defined(FD_TARGET_CORTEX_M)
+#define _GNU_SOURCE /* memmem, for the stack scan */
+#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +13,7 @@
 #if !defined(FD_TARGET_CORTEX_M)
 #include <math.h>
 #include <stdio.h>
+#include <ucontext.h>
 #endif
 
 #include "fairdeal/combined.h"
@@ -846,6 +850,126 @@ static void test_combined_fails_closed(void **state)
     }
 }
 
+#if !defined(FD_TARGET_CORTEX_M)
+/* ---- no secret left on the stack (host) ----
+ * The operation runs on a stack of our own (swapcontext), painted with a
+ * known byte first; afterwards the whole stack is searched for any 8 bytes
+ * of the round's secrets: the raw samples of its window, the conditioned
+ * blocks, the DRBG output and the XOR bytes, each also with every 4-byte
+ * word reversed (SHA-256 and ChaCha20 hold words big- and little-endian).
+ * A control operation that leaves a conditioned block in a local array
+ * must be found, so the search can fail. */
+#define SCAN_STACK_BYTES (256u * 1024u)
+static uint8_t scan_stack[SCAN_STACK_BYTES] __attribute__((aligned(16)));
+static ucontext_t scan_caller;
+static ucontext_t scan_callee;
+static uint8_t scan_deck[52];
+static fd_status scan_status;
+
+static void scan_round(void)
+{
+    scan_status = fd_combined_begin_round(&rig.c);
+    if (scan_status == FD_OK) {
+        fd_rng rng = fd_combined_rng(&rig.c);
+        scan_status = fd_shuffle_u8(scan_deck, sizeof scan_deck, &rng);
+    }
+}
+
+static void __attribute__((noinline)) scan_leaky(void)
+{
+    volatile uint8_t block[32];
+    uint8_t t[32];
+    scan_status = fd_entropy_get(&rig.entropy, t);
+    for (size_t i = 0; i < sizeof block; i++) {
+        block[i] = t[i];
+    }
+    fd_wipe(t, sizeof t);
+}
+
+static void run_on_painted_stack(void (*op)(void))
+{
+    memset(scan_stack, 0xA5, sizeof scan_stack);
+    assert_int_equal(getcontext(&scan_callee), 0);
+    scan_callee.uc_stack.ss_sp = scan_stack;
+    scan_callee.uc_stack.ss_size = sizeof scan_stack;
+    scan_callee.uc_link = &scan_caller;
+    makecontext(&scan_callee, op, 0);
+    assert_int_equal(swapcontext(&scan_caller, &scan_callee), 0);
+}
+
+/* How many 8-byte runs of secret[0..len) (len a multiple of 4, at most
+ * 512) the scan stack holds, as they are or with each word reversed. */
+static unsigned leftover_runs(const uint8_t *secret, size_t len)
+{
+    uint8_t swapped[512];
+    assert_true(len % 4u == 0u && len <= sizeof swapped);
+    for (size_t i = 0; i < len; i++) {
+        swapped[i] = secret[(i & ~(size_t)3u) + 3u - (i & 3u)];
+    }
+    unsigned found = 0;
+    for (size_t i = 0; i + 8u <= len; i++) {
+        if (memmem(scan_stack, sizeof scan_stack, secret + i, 8) != NULL ||
+            memmem(scan_stack, sizeof scan_stack, swapped + i, 8) != NULL) {
+            found++;
+        }
+    }
+    return found;
+}
+
+static unsigned leftover_round_secrets(unsigned window, size_t blocks)
+{
+    /* the window's raw samples, its conditioned blocks, the DRBG's output
+     * and the XOR stream, recomputed off the scanned stack */
+    const uint8_t *raw = rig.script + 1024u + 512u * window;
+    uint8_t t[3][32];
+    uint8_t d[3][32];
+    uint8_t c[3][32];
+    for (size_t b = 0; b < blocks; b++) {
+        fd_hmac_sha256(conditioning_key, sizeof conditioning_key, raw + H2_SAMPLES_PER_BLOCK * (2u - b),
+                       H2_SAMPLES_PER_BLOCK, t[b]);
+        assert_int_equal(fd_drbg_generate(&rig.twin, d[b], 32), FD_OK);
+        for (size_t i = 0; i < 32u; i++) {
+            c[b][i] = (uint8_t)(t[b][i] ^ d[b][i]);
+        }
+    }
+    unsigned found = leftover_runs(raw, 512);
+    for (size_t b = 0; b < blocks; b++) {
+        found += leftover_runs(t[b], 32) + leftover_runs(d[b], 32) + leftover_runs(c[b], 32);
+    }
+    return found;
+}
+
+static void test_no_secret_left_on_stack(void **state)
+{
+    (void)state;
+    const fd_drbg_kind kinds[2] = {FD_DRBG_HMAC_SHA256, FD_DRBG_CHACHA20};
+    for (int k = 0; k < 2; k++) {
+        rig_start(kinds[k]);
+        for (uint8_t i = 0; i < 52u; i++) {
+            scan_deck[i] = i;
+        }
+        run_on_painted_stack(scan_round);
+        assert_int_equal(scan_status, FD_OK);
+        assert_int_equal(rig.c.trng_blocks, 2);
+        /* the stack was used, deeply enough to matter */
+        size_t touched = 0;
+        while (touched < sizeof scan_stack && scan_stack[touched] == 0xA5u) {
+            touched++;
+        }
+        assert_true(sizeof scan_stack - touched > 1024u);
+        assert_int_equal(leftover_round_secrets(0, 2), 0);
+    }
+    /* control: a block left in a local array is found */
+    rig_start(FD_DRBG_CHACHA20);
+    assert_int_equal(fd_entropy_refresh(&rig.entropy), FD_OK);
+    run_on_painted_stack(scan_leaky);
+    assert_int_equal(scan_status, FD_OK);
+    uint8_t t[32];
+    fd_hmac_sha256(conditioning_key, sizeof conditioning_key, rig.script + 1024u + 320u, H2_SAMPLES_PER_BLOCK, t);
+    assert_int_equal(leftover_runs(t, 32), 25);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -870,6 +994,9 @@ int main(void)
         cmocka_unit_test(test_combined_is_trng_xor_drbg),
         cmocka_unit_test(test_combined_shuffle_and_fresh_rounds),
         cmocka_unit_test(test_combined_fails_closed),
+#if !defined(FD_TARGET_CORTEX_M)
+        cmocka_unit_test(test_no_secret_left_on_stack),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
