@@ -93,19 +93,24 @@ fd_status fd_health_feed(fd_health *h, uint8_t sample)
         h->rct_run = 1;
     }
     /* Predictor test (see health.h): score the guess made before this
-     * sample, then learn from it. Its hits are counted per APT window. */
+     * sample, then learn from it. Its hits are counted per APT window. A
+     * guess that the previous sample repeats is not scored: repeats are the
+     * RCT's, which alone reports stuck sources. */
     if (h->apt_seen == 0u) {
         h->predict_hits = 0;
     }
-    if (h->samples > 1u && sample == h->guess) {
-        h->predict_run++;
-        h->predict_hits++;
-        if ((h->predict_run >= h->cfg.predict_run_cutoff || h->predict_hits >= h->cfg.predict_window_cutoff) &&
-            h->failure == FD_HEALTH_NONE) {
-            h->failure = FD_HEALTH_LAG;
+    if (h->samples > 1u && h->guess != h->history[(h->samples - 1u) & HISTORY_MASK]) {
+        if (sample == h->guess) {
+            h->predict_run++;
+            h->predict_hits++;
+            if ((h->predict_run >= h->cfg.predict_run_cutoff ||
+                 h->predict_hits >= h->cfg.predict_window_cutoff) &&
+                h->failure == FD_HEALTH_NONE) {
+                h->failure = FD_HEALTH_LAG;
+            }
+        } else {
+            h->predict_run = 0;
         }
-    } else {
-        h->predict_run = 0;
     }
     predictor_learn(h, sample, h->samples);
     /* APT (§4.4.2): the window's first sample reappearing C times fails. */

@@ -76,6 +76,26 @@ static void test_stuck_detected_at_rct_cutoff(void **state)
     }
 }
 
+/* A stuck source is the RCT's alone: the predictor does not score guesses
+ * that repeat the previous sample, so even when its run of right guesses
+ * began before the onset it never reports a stuck source first. */
+static void test_stuck_is_reported_by_the_rct(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3000u; seed++) {
+        fake_trng t;
+        fake_trng_init(&t, FAKE_TRNG_RANDOM, seed);
+        t.switch_at = 700u + seed % 512u;
+        t.later_mode = FAKE_TRNG_STUCK;
+        t.value = (uint8_t)(seed * 37u);
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+        feed_until_fail(&h, &t, 10000);
+        assert_int_equal(h.failure, FD_HEALTH_RCT);
+        assert_true(h.failed_at_sample - t.switch_at >= h2.rct_cutoff - 1u);
+    }
+}
+
 /* Repeating patterns evade the RCT, and with 3 or more distinct values the
  * APT too (512/3 < 177 at H = 2). The predictor's lag-p candidate guesses
  * right from sample p + 1 of the pattern on and leads the others from then
@@ -975,6 +995,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_health_config_checked),
         cmocka_unit_test(test_stuck_detected_at_rct_cutoff),
+        cmocka_unit_test(test_stuck_is_reported_by_the_rct),
         cmocka_unit_test(test_patterns_detected_by_predictor),
         cmocka_unit_test(test_patterns_after_healthy_samples),
         cmocka_unit_test(test_counters_and_lfsr_detected),

@@ -35,14 +35,16 @@ typedef enum fd_health_failure {
  * the past alone, with the candidate that guessed best over the last few
  * samples (ties: the first listed): lag d (x[i] = x[i-d], d = 1..
  * FD_HEALTH_PREDICT_LAGS), step (x[i] = 2 x[i-1] - x[i-2] mod 256: counters
- * of any step) and successor (x[i] = the sample that last followed x[i-1]:
- * any x[i] = f(x[i-1]), e.g. 8-bit LFSRs and patterns of distinct values up
- * to period 256) and shift (x[i] = x[i-1] << 1 or >> 1, new bit 0: a shift
- * register moving one bit per sample, right half the time). Whatever the predictor does, a guess made before the
- * sample is right with probability at most 2^-H for a source of min-entropy
- * H, so K correct guesses in a row have probability <= 2^-HK <= 2^-20 (the
- * RCT's bound), and the correct guesses in a window of W are at most
- * Binomial(W, 2^-H): the APT's cutoff bounds them at 2^-20 per window. */
+ * of any step), successor (x[i] = the sample that last followed x[i-1]: any
+ * x[i] = f(x[i-1]), e.g. 8-bit LFSRs, patterns of distinct values up to
+ * period 256) and shift (x[i] = x[i-1] << 1 or >> 1, new bit 0: a shift
+ * register moving one bit per sample is right half the time). A guess that
+ * repeats the previous sample is not scored (repeats are the RCT's). Any
+ * guess made before its sample is right with probability at most 2^-H for
+ * a source of min-entropy H, so K scored guesses right in a row have
+ * probability <= 2^-HK <= 2^-20 (the RCT's bound), and the right ones in a
+ * window of W are at most Binomial(W, 2^-H): the APT's cutoff bounds them
+ * at 2^-20 per window. docs/ENTROPY.md lists what is caught. */
 #define FD_HEALTH_PREDICT_LAGS 64u
 
 typedef struct fd_health {
