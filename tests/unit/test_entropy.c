@@ -156,6 +156,110 @@ static void test_patterns_after_healthy_samples(void **state)
     }
 }
 
+/* The predictor's four-lanes-per-word arithmetic against a plain model of
+ * the same rule (one byte and one score per lag, as health.h states it):
+ * the same guess before every sample, on random, biased and patterned
+ * streams, and samples around the lanes' edge values (0x00, 0x7F, 0x80,
+ * 0xFF). */
+/* splitmix64, for simulated sources */
+static uint64_t sim_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#if defined(FD_TARGET_CORTEX_M)
+#define MODEL_SAMPLES 5000u
+#else
+#define MODEL_SAMPLES 60000u
+#endif
+
+typedef struct predictor_model {
+    uint8_t past[FD_HEALTH_PREDICT_LAGS]; /* past[d - 1] = sample n - d */
+    uint8_t lag_score[FD_HEALTH_PREDICT_LAGS];
+    uint8_t step_score, successor_score, shift_score[2];
+    uint8_t step_guess, successor_guess;
+    uint8_t successor[256];
+    uint8_t guess;
+} predictor_model;
+
+static uint8_t model_score(uint8_t score, bool right)
+{
+    return (uint8_t)(score - (score + 7) / 8 + (right ? 16 : 0));
+}
+
+static void model_learn(predictor_model *m, uint8_t x)
+{
+    const uint8_t previous = m->past[0];
+    uint8_t best = 0;
+    uint8_t guess = x;
+    for (size_t d = 1; d <= FD_HEALTH_PREDICT_LAGS; d++) {
+        m->lag_score[d - 1u] = model_score(m->lag_score[d - 1u], x == m->past[d - 1u]);
+    }
+    memmove(m->past + 1, m->past, FD_HEALTH_PREDICT_LAGS - 1u);
+    m->past[0] = x;
+    for (size_t d = 1; d <= FD_HEALTH_PREDICT_LAGS; d++) {
+        if (m->lag_score[d - 1u] > best) {
+            best = m->lag_score[d - 1u];
+            guess = m->past[d - 1u]; /* sample n + 1 - d */
+        }
+    }
+    m->step_score = model_score(m->step_score, x == m->step_guess);
+    m->step_guess = (uint8_t)(2 * x - previous);
+    if (m->step_score > best) {
+        best = m->step_score;
+        guess = m->step_guess;
+    }
+    m->successor_score = model_score(m->successor_score, x == m->successor_guess);
+    m->successor[previous] = x;
+    m->successor_guess = m->successor[x];
+    if (m->successor_score > best) {
+        best = m->successor_score;
+        guess = m->successor_guess;
+    }
+    m->shift_score[0] = model_score(m->shift_score[0], x == (uint8_t)(previous << 1));
+    if (m->shift_score[0] > best) {
+        best = m->shift_score[0];
+        guess = (uint8_t)(x << 1);
+    }
+    m->shift_score[1] = model_score(m->shift_score[1], x == previous >> 1);
+    if (m->shift_score[1] > best) {
+        guess = x >> 1;
+    }
+    m->guess = guess;
+}
+
+static void test_predictor_matches_plain_model(void **state)
+{
+    (void)state;
+    static const uint8_t edges[4] = {0x00, 0x7F, 0x80, 0xFF};
+    const fd_health_config lifted = {65535, 4096, 4096, 4096, 65535, 4096}; /* out of reach */
+    for (int stream = 0; stream < 4; stream++) {
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &lifted), FD_OK);
+        static predictor_model m;
+        memset(&m, 0, sizeof m);
+        fake_trng t;
+        fake_trng_init(&t, stream == 1 ? FAKE_TRNG_BIASED : FAKE_TRNG_RANDOM, 60u + (unsigned)stream);
+        t.p1_per_mille = 800;
+        uint64_t r = 1234u + (unsigned)stream;
+        for (uint32_t i = 0; i < MODEL_SAMPLES; i++) {
+            uint8_t x;
+            assert_int_equal(fake_trng_read(&t, &x, 1), FD_OK);
+            if (stream == 2 && (i / 2000u) % 2u == 1u) {
+                x = edges[(i * 7u / 3u) % 4u]; /* stretches of patterned edge values */
+            } else if (stream == 3) {
+                x = edges[sim_next(&r) % 4u];
+            }
+            assert_int_equal(fd_health_feed(&h, x), FD_OK);
+            model_learn(&m, x);
+            assert_int_equal(h.guess, m.guess);
+        }
+    }
+}
+
 /* Counting and state-machine sources: the counter s[i] = i & 0xff of the
  * issue, counters of other steps, and an 8-bit Galois LFSR read one state
  * per sample (the successor candidate, once every state was seen). */
@@ -206,14 +310,6 @@ static void test_counters_and_lfsr_detected(void **state)
  * be observed; at the real cutoffs (10 and 177) none of 4,096 windows may
  * fail. Prints the figures for docs/RELIABILITY.md. */
 typedef uint8_t (*sim_source)(uint64_t *state, uint8_t previous);
-
-static uint64_t sim_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static uint8_t sim_fair(uint64_t *s, uint8_t previous)
 {
@@ -998,6 +1094,7 @@ int main(void)
         cmocka_unit_test(test_stuck_is_reported_by_the_rct),
         cmocka_unit_test(test_patterns_detected_by_predictor),
         cmocka_unit_test(test_patterns_after_healthy_samples),
+        cmocka_unit_test(test_predictor_matches_plain_model),
         cmocka_unit_test(test_counters_and_lfsr_detected),
 #if !defined(FD_TARGET_CORTEX_M)
         cmocka_unit_test(test_predictor_false_alarms),

@@ -54,9 +54,9 @@ typedef struct fd_health {
     uint8_t apt_value;
     uint16_t apt_matches;
     uint16_t apt_seen; /* samples of the current window so far; 0 = at a boundary */
-    uint8_t history[FD_HEALTH_PREDICT_LAGS]; /* sample s at history[s % PREDICT_LAGS] */
+    uint32_t past[FD_HEALTH_PREDICT_LAGS / 4u]; /* the last 64 samples, newest in the low lane of [0] */
     uint8_t successor[256];                  /* the sample that last followed each value */
-    uint8_t lag_score[FD_HEALTH_PREDICT_LAGS]; /* each candidate's recent accuracy */
+    uint32_t lag_scores[FD_HEALTH_PREDICT_LAGS / 4u]; /* each candidate's recent accuracy, 4 per word */
     uint8_t step_score;
     uint8_t successor_score;
     uint8_t shift_score[2]; /* left, right */
