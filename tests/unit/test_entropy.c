@@ -21,6 +21,7 @@
 #include "fairdeal/entropy.h"
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/health.h"
+#include "fairdeal/roots.h"
 #include "fairdeal/sha256.h"
 #include "fairdeal/shuffle.h"
 #include "fake_trng.h"
@@ -966,6 +967,99 @@ static void test_combined_fails_closed(void **state)
     }
 }
 
+/* ---- two boots on a deterministic source that evades the health tests ----
+ * A random-valued pattern of period 512 passes every online test (see the
+ * coverage table), so the TRNG part of the combined source is predictable.
+ * With the DRBG seeded from that source alone, two boots deal the same
+ * order (the issue's attack); with the roots mixed in, boot 2 runs on the
+ * seed file boot 1 wrote and deals a different order; replaying the old
+ * seed file replays the old order (so the seed file must be rewritten
+ * before use), and another device secret gives another order. */
+static uint8_t boot_pattern[512];
+static fd_entropy boot_entropy;
+static fake_trng boot_trng;
+
+static fd_status boot_block(void *ctx, uint8_t out[32]) { return fd_entropy_get(ctx, out); }
+
+/* Power-up: start-up tests on the (restarted) source, a DRBG from it (with
+ * roots when given), one combined round dealing a 52-card order. */
+static void boot_and_deal(const fd_roots *roots, uint8_t next_seed_file[32], uint8_t order[52])
+{
+    fake_trng_init(&boot_trng, FAKE_TRNG_PATTERN, 0);
+    boot_trng.pattern = boot_pattern;
+    boot_trng.pattern_len = sizeof boot_pattern;
+    assert_int_equal(fd_entropy_init(&boot_entropy, fake_trng_read, &boot_trng, &h2, H2_SAMPLES_PER_BLOCK), FD_OK);
+    assert_int_equal(fd_entropy_startup(&boot_entropy), FD_OK);
+    const fd_drbg_config dc = {FD_DRBG_CHACHA20, false, 1u << 20, 0};
+    static fd_drbg d;
+    if (roots != NULL) {
+        assert_int_equal(fd_roots_instantiate(&d, &dc, boot_block, &boot_entropy, roots, next_seed_file), FD_OK);
+    } else {
+        assert_int_equal(fd_drbg_instantiate(&d, &dc, boot_block, &boot_entropy, NULL, 0), FD_OK);
+    }
+    static fd_combined c;
+    assert_int_equal(fd_combined_init(&c, &boot_entropy, &d), FD_OK);
+    assert_int_equal(fd_combined_begin_round(&c), FD_OK);
+    for (uint8_t i = 0; i < 52u; i++) {
+        order[i] = i;
+    }
+    fd_rng rng = fd_combined_rng(&c);
+    assert_int_equal(fd_shuffle_u8(order, 52, &rng), FD_OK);
+    assert_int_equal(boot_entropy.state, FD_ENTROPY_READY); /* the source was never caught */
+}
+
+static void test_two_boots_differ_with_roots(void **state)
+{
+    (void)state;
+    test_prng p;
+    fd_rng bytes = test_prng_init(&p, 512);
+    assert_int_equal(bytes.fill(bytes.ctx, boot_pattern, sizeof boot_pattern), FD_OK);
+    uint8_t order1[52];
+    uint8_t order2[52];
+    uint8_t seed_file[32];
+    /* no roots: the same order twice */
+    boot_and_deal(NULL, seed_file, order1);
+    boot_and_deal(NULL, seed_file, order2);
+    assert_memory_equal(order1, order2, 52);
+    /* roots: boot 2 on boot 1's seed file */
+    fd_roots roots;
+    memset(roots.device_secret, 0x5D, sizeof roots.device_secret);
+    memset(roots.seed_file, 0, sizeof roots.seed_file);
+    uint8_t written1[32];
+    uint8_t written2[32];
+    boot_and_deal(&roots, written1, order1);
+    memcpy(roots.seed_file, written1, 32);
+    boot_and_deal(&roots, written2, order2);
+    assert_memory_not_equal(order1, order2, 52);
+    assert_memory_not_equal(written1, written2, 32);
+    /* replaying a seed file replays the round; another device differs */
+    uint8_t again[52];
+    boot_and_deal(&roots, seed_file, again);
+    assert_memory_equal(again, order2, 52);
+    assert_memory_equal(seed_file, written2, 32);
+    roots.device_secret[31] ^= 1u;
+    boot_and_deal(&roots, seed_file, again);
+    assert_memory_not_equal(again, order2, 52);
+    /* errors: nothing half-done */
+    fd_drbg d;
+    const fd_drbg_config dc = {FD_DRBG_CHACHA20, false, 1u << 20, 0};
+    test_entropy_source failing = {0, 1, FD_ERR_TRNG_HW};
+    memset(seed_file, 0xEE, sizeof seed_file);
+    assert_int_equal(fd_roots_instantiate(&d, &dc, test_entropy_block, &failing, &roots, seed_file), FD_ERR_TRNG_HW);
+    const uint8_t zeros[32] = {0};
+    assert_memory_equal(seed_file, zeros, 32);
+    assert_false(d.instantiated);
+    assert_int_equal(fd_roots_reseed(&d, &roots, seed_file), FD_ERR_NOT_READY);
+    assert_int_equal(fd_roots_instantiate(&d, &dc, test_entropy_block, &failing, NULL, seed_file), FD_ERR_NULL);
+    /* periodic refresh: a reseed with the roots writes a new seed file */
+    test_entropy_source good = {0, 0, FD_OK};
+    assert_int_equal(fd_roots_instantiate(&d, &dc, test_entropy_block, &good, &roots, written1), FD_OK);
+    assert_int_equal(fd_roots_reseed(&d, &roots, written2), FD_OK);
+    assert_memory_not_equal(written1, written2, 32);
+    assert_int_equal(d.reseeds, 1);
+    fd_drbg_uninstantiate(&d);
+}
+
 #if !defined(FD_TARGET_CORTEX_M)
 /* ---- no secret left on the stack (host) ----
  * The operation runs on a stack of our own (swapcontext), painted with a
@@ -1112,6 +1206,7 @@ int main(void)
         cmocka_unit_test(test_combined_is_trng_xor_drbg),
         cmocka_unit_test(test_combined_shuffle_and_fresh_rounds),
         cmocka_unit_test(test_combined_fails_closed),
+        cmocka_unit_test(test_two_boots_differ_with_roots),
 #if !defined(FD_TARGET_CORTEX_M)
         cmocka_unit_test(test_no_secret_left_on_stack),
 #endif
