@@ -9,27 +9,28 @@ static fd_status xor_fill(void *ctx, uint8_t *buf, size_t len)
     fd_combined *c = ctx;
     uint8_t trng[FD_ENTROPY_BLOCK];
     uint8_t drbg[FD_ENTROPY_BLOCK];
-    uint8_t *const start = buf;
+    size_t done = 0;
     fd_status st = FD_OK;
-    while (len > 0u && st == FD_OK) {
-        const size_t take = len < sizeof trng ? len : sizeof trng;
+    while (done < len) {
+        const size_t take = len - done < sizeof trng ? len - done : sizeof trng;
         st = fd_entropy_get(c->entropy, trng);
-        if (st == FD_OK) {
-            c->trng_blocks++;
-            st = fd_drbg_generate(c->drbg, drbg, take);
+        if (st != FD_OK) {
+            break;
         }
-        if (st == FD_OK) {
-            for (size_t i = 0; i < take; i++) {
-                buf[i] = (uint8_t)(trng[i] ^ drbg[i]);
-            }
-            buf += take;
-            len -= take;
+        c->trng_blocks++;
+        st = fd_drbg_generate(c->drbg, drbg, take);
+        if (st != FD_OK) {
+            break;
         }
+        for (size_t i = 0; i < take; i++) {
+            buf[done + i] = (uint8_t)(trng[i] ^ drbg[i]);
+        }
+        done += take;
     }
     fd_wipe(trng, sizeof trng);
     fd_wipe(drbg, sizeof drbg);
     if (st != FD_OK) {
-        fd_wipe(start, (size_t)(buf - start)); /* no partial output survives */
+        fd_wipe(buf, done); /* no partial output survives */
     }
     return st;
 }
