@@ -1,9 +1,6 @@
 /* The raw-sample path: SP 800-90B health tests against every fault the
  * fake TRNG can play, the conditioning pipeline's fail-closed latch and
  * recovery, and the full-entropy generator (exactness, bit economy). */
-#if !defined(FD_TARGET_CORTEX_M)
-#define _GNU_SOURCE /* memmem, for the stack scan */
-#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -800,7 +797,7 @@ static const uint8_t conditioning_key[32] = "fairdeal SP800-90B conditioner1";
  * source, independent of the TRNG; twin is the same DRBG, for the test to
  * compute the expected stream. */
 typedef struct combined_rig {
-    uint8_t script[1024 + 4u * 512u];
+    uint8_t script[1024 + 3u * 512u];
     fake_trng trng;
     fd_entropy entropy;
     fd_drbg drbg;
@@ -1067,21 +1064,28 @@ static void test_two_boots_differ_with_roots(void **state)
     fd_drbg_uninstantiate(&d);
 }
 
-#if !defined(FD_TARGET_CORTEX_M)
-/* ---- no secret left on the stack (host) ----
- * The operation runs on a stack of our own (swapcontext), painted with a
- * known byte first; afterwards the whole stack is searched for any 8 bytes
- * of the round's secrets: the raw samples of its window, the conditioned
- * blocks, the DRBG output and the XOR bytes, each also with every 4-byte
- * word reversed (SHA-256 and ChaCha20 hold words big- and little-endian).
- * A control operation that leaves a conditioned block in a local array
- * must be found, so the search can fail. */
-#define SCAN_STACK_BYTES (256u * 1024u)
-static uint8_t scan_stack[SCAN_STACK_BYTES] __attribute__((aligned(16)));
-static ucontext_t scan_caller;
-static ucontext_t scan_callee;
+/* ---- no secret left on the stack ----
+ * The round's secrets are computed first (the script and a twin DRBG make
+ * them known): the raw samples of its window, its conditioned blocks, the
+ * DRBG output and the XOR bytes. Then the operation runs on a painted
+ * stack: on the host a stack of our own (swapcontext), on target the free
+ * stack below the caller (from fd_stack_bottom, the linker's). Afterwards
+ * the region is searched for any 8 bytes of the secrets, as they are or
+ * with every 4-byte word reversed (SHA-256 and ChaCha20 hold words big- and
+ * little-endian). The search keeps its buffers static so that it writes no
+ * secret into the region it searches. A control operation that leaves a
+ * conditioned block in a local array must be found: the search can fail. */
+#define SCAN_PAINT 0xA5u
+static const uint8_t *scan_region;
+static size_t scan_region_len;
 static uint8_t scan_deck[52];
 static fd_status scan_status;
+static struct {
+    uint8_t t[2][32]; /* conditioned blocks, in the order handed out */
+    uint8_t d[2][32]; /* the DRBG's output */
+    uint8_t c[2][32]; /* their XOR */
+} scan_secrets;
+static uint8_t scan_swapped[512];
 
 static void scan_round(void)
 {
@@ -1103,57 +1107,87 @@ static void __attribute__((noinline)) scan_leaky(void)
     fd_wipe(t, sizeof t);
 }
 
+#if !defined(FD_TARGET_CORTEX_M)
+#define SCAN_STACK_BYTES (256u * 1024u)
+static uint8_t scan_stack[SCAN_STACK_BYTES] __attribute__((aligned(16)));
+static ucontext_t scan_caller;
+static ucontext_t scan_callee;
+
 static void run_on_painted_stack(void (*op)(void))
 {
-    memset(scan_stack, 0xA5, sizeof scan_stack);
+    memset(scan_stack, SCAN_PAINT, sizeof scan_stack);
     assert_int_equal(getcontext(&scan_callee), 0);
     scan_callee.uc_stack.ss_sp = scan_stack;
     scan_callee.uc_stack.ss_size = sizeof scan_stack;
     scan_callee.uc_link = &scan_caller;
     makecontext(&scan_callee, op, 0);
     assert_int_equal(swapcontext(&scan_caller, &scan_callee), 0);
+    scan_region = scan_stack;
+    scan_region_len = sizeof scan_stack;
+}
+#else
+extern uint32_t fd_stack_bottom[];
+
+/* Paints from the stack's bottom to just below this frame (a plain loop:
+ * no call whose frame would need room), then runs op, whose frames go
+ * below this one, inside the painted region. The frame's 256 bytes of
+ * padding keep the region below the frames of the search that follows
+ * (called from the test, at this frame's depth). */
+static void __attribute__((noinline)) run_on_painted_stack(void (*op)(void))
+{
+    volatile uint8_t pad[256];
+    pad[0] = 0;
+    const uintptr_t limit = (uintptr_t)&pad[0] - 32u;
+    for (volatile uint8_t *p = (volatile uint8_t *)fd_stack_bottom; (uintptr_t)p < limit; p++) {
+        *p = SCAN_PAINT;
+    }
+    op();
+    scan_region = (const uint8_t *)fd_stack_bottom;
+    scan_region_len = limit - (uintptr_t)fd_stack_bottom;
+    (void)pad[0];
+}
+#endif
+
+static bool scan_holds(const uint8_t run[8])
+{
+    for (size_t i = 0; i + 8u <= scan_region_len; i++) {
+        if (scan_region[i] == run[0] && memcmp(scan_region + i, run, 8) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* How many 8-byte runs of secret[0..len) (len a multiple of 4, at most
- * 512) the scan stack holds, as they are or with each word reversed. */
+ * 512) the region holds, as they are or with each word reversed. */
 static unsigned leftover_runs(const uint8_t *secret, size_t len)
 {
-    uint8_t swapped[512];
-    assert_true(len % 4u == 0u && len <= sizeof swapped);
+    assert_true(len % 4u == 0u && len <= sizeof scan_swapped);
     for (size_t i = 0; i < len; i++) {
-        swapped[i] = secret[(i & ~(size_t)3u) + 3u - (i & 3u)];
+        scan_swapped[i] = secret[(i & ~(size_t)3u) + 3u - (i & 3u)];
     }
     unsigned found = 0;
     for (size_t i = 0; i + 8u <= len; i++) {
-        if (memmem(scan_stack, sizeof scan_stack, secret + i, 8) != NULL ||
-            memmem(scan_stack, sizeof scan_stack, swapped + i, 8) != NULL) {
+        if (scan_holds(secret + i) || scan_holds(scan_swapped + i)) {
             found++;
         }
     }
     return found;
 }
 
-static unsigned leftover_round_secrets(unsigned window, size_t blocks)
+/* The next round's secrets from window `window` (rig started, nothing
+ * drawn from the DRBG yet), into scan_secrets. */
+static void compute_round_secrets(unsigned window)
 {
-    /* the window's raw samples, its conditioned blocks, the DRBG's output
-     * and the XOR stream, recomputed off the scanned stack */
-    const uint8_t *raw = rig.script + 1024u + 512u * window;
-    uint8_t t[3][32];
-    uint8_t d[3][32];
-    uint8_t c[3][32];
-    for (size_t b = 0; b < blocks; b++) {
-        fd_hmac_sha256(conditioning_key, sizeof conditioning_key, raw + H2_SAMPLES_PER_BLOCK * (2u - b),
-                       H2_SAMPLES_PER_BLOCK, t[b]);
-        assert_int_equal(fd_drbg_generate(&rig.twin, d[b], 32), FD_OK);
+    for (size_t b = 0; b < 2u; b++) {
+        fd_hmac_sha256(conditioning_key, sizeof conditioning_key,
+                       rig.script + 1024u + 512u * window + H2_SAMPLES_PER_BLOCK * (2u - b), H2_SAMPLES_PER_BLOCK,
+                       scan_secrets.t[b]);
+        assert_int_equal(fd_drbg_generate(&rig.twin, scan_secrets.d[b], 32), FD_OK);
         for (size_t i = 0; i < 32u; i++) {
-            c[b][i] = (uint8_t)(t[b][i] ^ d[b][i]);
+            scan_secrets.c[b][i] = (uint8_t)(scan_secrets.t[b][i] ^ scan_secrets.d[b][i]);
         }
     }
-    unsigned found = leftover_runs(raw, 512);
-    for (size_t b = 0; b < blocks; b++) {
-        found += leftover_runs(t[b], 32) + leftover_runs(d[b], 32) + leftover_runs(c[b], 32);
-    }
-    return found;
 }
 
 static void test_no_secret_left_on_stack(void **state)
@@ -1162,30 +1196,34 @@ static void test_no_secret_left_on_stack(void **state)
     const fd_drbg_kind kinds[2] = {FD_DRBG_HMAC_SHA256, FD_DRBG_CHACHA20};
     for (int k = 0; k < 2; k++) {
         rig_start(kinds[k]);
+        compute_round_secrets(0);
         for (uint8_t i = 0; i < 52u; i++) {
             scan_deck[i] = i;
         }
         run_on_painted_stack(scan_round);
         assert_int_equal(scan_status, FD_OK);
         assert_int_equal(rig.c.trng_blocks, 2);
-        /* the stack was used, deeply enough to matter */
-        size_t touched = 0;
-        while (touched < sizeof scan_stack && scan_stack[touched] == 0xA5u) {
-            touched++;
+        /* the operation used the region, deeply enough to matter */
+        size_t untouched = 0;
+        while (untouched < scan_region_len && scan_region[untouched] == SCAN_PAINT) {
+            untouched++;
         }
-        assert_true(sizeof scan_stack - touched > 1024u);
-        assert_int_equal(leftover_round_secrets(0, 2), 0);
+        assert_true(scan_region_len - untouched > 512u);
+        unsigned found = leftover_runs(rig.script + 1024u, 512);
+        for (size_t b = 0; b < 2u; b++) {
+            found += leftover_runs(scan_secrets.t[b], 32) + leftover_runs(scan_secrets.d[b], 32) +
+                     leftover_runs(scan_secrets.c[b], 32);
+        }
+        assert_int_equal(found, 0);
     }
     /* control: a block left in a local array is found */
     rig_start(FD_DRBG_CHACHA20);
+    compute_round_secrets(0);
     assert_int_equal(fd_entropy_refresh(&rig.entropy), FD_OK);
     run_on_painted_stack(scan_leaky);
     assert_int_equal(scan_status, FD_OK);
-    uint8_t t[32];
-    fd_hmac_sha256(conditioning_key, sizeof conditioning_key, rig.script + 1024u + 320u, H2_SAMPLES_PER_BLOCK, t);
-    assert_int_equal(leftover_runs(t, 32), 25);
+    assert_int_equal(leftover_runs(scan_secrets.t[0], 32), 25);
 }
-#endif
 
 int main(void)
 {
@@ -1214,9 +1252,7 @@ int main(void)
         cmocka_unit_test(test_combined_shuffle_and_fresh_rounds),
         cmocka_unit_test(test_combined_fails_closed),
         cmocka_unit_test(test_two_boots_differ_with_roots),
-#if !defined(FD_TARGET_CORTEX_M)
         cmocka_unit_test(test_no_secret_left_on_stack),
-#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
