@@ -16,18 +16,19 @@ fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx,
     if (e == NULL || read == NULL || cfg == NULL) {
         return FD_ERR_NULL;
     }
-    fd_health probe;
-    fd_status st = fd_health_init(&probe, cfg);
-    if (st != FD_OK) {
-        return st;
-    }
     if (samples_per_block == 0u || samples_per_block > cfg->apt_window) {
         return FD_ERR_TOO_LARGE;
     }
+    /* checks cfg and writes e->health only if it is good (no 432-byte
+     * probe on the stack) */
+    fd_status st = fd_health_init(&e->health, cfg);
+    if (st != FD_OK) {
+        return st;
+    }
     fd_wipe(e, sizeof *e);
+    (void)fd_health_init(&e->health, cfg);
     e->read = read;
     e->read_ctx = read_ctx;
-    e->health = probe;
     e->samples_per_block = samples_per_block;
     e->state = FD_ENTROPY_UNINIT;
     e->fault = FD_ERR_NOT_READY;

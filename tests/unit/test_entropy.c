@@ -53,6 +53,12 @@ static void test_health_config_checked(void **state)
     bad = h2;
     bad.startup_samples = 1000;
     assert_int_equal(fd_health_init(&h, &bad), FD_ERR_TOO_LARGE);
+    bad = h2;
+    bad.predict_run_cutoff = 1;
+    assert_int_equal(fd_health_init(&h, &bad), FD_ERR_TOO_LARGE);
+    bad = h2;
+    bad.predict_window_cutoff = 513;
+    assert_int_equal(fd_health_init(&h, &bad), FD_ERR_TOO_LARGE);
     assert_int_equal(fd_health_init(&h, &h2), FD_OK);
 }
 
@@ -560,8 +566,15 @@ static void test_pipeline_needs_startup_and_delivers(void **state)
     /* 3 blocks of 160 samples per 512-sample window: 9 blocks = 3 windows */
     assert_int_equal(t.delivered, 1024u + 3u * 512u);
     assert_int_equal(e.blocks_out, 9);
+    /* bad input changes nothing */
+    static fd_entropy before;
+    memcpy(&before, &e, sizeof e);
+    fd_health_config bad = h2;
+    bad.predict_run_cutoff = 1;
     assert_int_equal(fd_entropy_init(&e, NULL, &t, &h2, 160), FD_ERR_NULL);
     assert_int_equal(fd_entropy_init(&e, fake_trng_read, &t, &h2, 513), FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_entropy_init(&e, fake_trng_read, &t, &bad, 160), FD_ERR_TOO_LARGE);
+    assert_memory_equal(&e, &before, sizeof e);
 }
 
 /* The conditioned block is HMAC-SHA-256(key, the block's raw samples):
