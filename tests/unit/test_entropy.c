@@ -795,7 +795,7 @@ static const uint8_t conditioning_key[32] = "fairdeal SP800-90B conditioner1";
  * source, independent of the TRNG; twin is the same DRBG, for the test to
  * compute the expected stream. */
 typedef struct combined_rig {
-    uint8_t script[1024 + 3u * 512u];
+    uint8_t script[1024 + 2u * 512u]; /* start-up and two windows */
     fake_trng trng;
     fd_entropy entropy;
     fd_drbg drbg;
