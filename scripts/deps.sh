@@ -7,7 +7,7 @@ need="cmake make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
 case "${1:-test}" in
   test) need="$need libcmocka-dev clang libclang-rt-14-dev clang-tidy cppcheck dieharder ent rng-tools5" ;;
   fairness) need="$need libcmocka-dev clang libclang-rt-14-dev dieharder ent rng-tools5 gnuplot-nox" ;;
-  bench) need="$need libcmocka-dev g++" ;;
+  bench) need="$need libcmocka-dev g++ valgrind" ;;
 esac
 missing=""
 for pkg in $need; do

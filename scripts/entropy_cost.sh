@@ -6,6 +6,7 @@
 # usage: scripts/entropy_cost.sh [build-dir]   (default build/host)
 set -eu
 cd "$(dirname "$0")/.."
+scripts/deps.sh bench
 build=${1:-build/host}
 cmake --build "$build" --target bench_entropy >/dev/null
 bench="$build/tests/bench_entropy"
