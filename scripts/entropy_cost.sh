@@ -2,7 +2,8 @@
 # Instructions per round's randomness on the host (valgrind's callgrind,
 # exact and repeatable), per mode, for 52 and 432 cards: raw TRNG samples,
 # conditioned blocks and instructions per shuffle, the fake TRNG's own
-# instructions subtracted. Prints a Markdown table (docs/ENTROPY.md).
+# instructions subtracted; then the same per round on the micro:bit and
+# mps2-an386 under QEMU -icount. Prints Markdown tables (docs/ENTROPY.md).
 # usage: scripts/entropy_cost.sh [build-dir]   (default build/host)
 set -eu
 cd "$(dirname "$0")/.."
@@ -31,4 +32,14 @@ for mode in combined full drbg; do
     source=$(instructions fake_trng_read "$mode" "$cards")
     echo "| $mode | $cards | $samples | $blocks | $(( (total - source) / rounds )) |"
   done
+done
+
+# On target (Cortex-M0 micro:bit, Cortex-M4 mps2-an386) under QEMU -icount:
+# deterministic instruction counts, the fake TRNG's share subtracted.
+for b in microbit mps2-an386; do
+  cmake --build "build/$b" --target bench_entropy >/dev/null
+  echo
+  echo "$b:"
+  echo
+  FD_QEMU_EXTRA="-icount shift=0,sleep=off" tests/qemu/run.sh "$b" "build/$b/tests/bench_entropy.elf" | tr -d '\r'
 done

@@ -1,13 +1,22 @@
-/* Cost of one round's randomness per mode, on the host: raw TRNG samples
- * and conditioned blocks per shuffle (printed), and instructions (run it
- * under valgrind --tool=callgrind --toggle-collect=measured_rounds; the
- * script scripts/entropy_cost.sh does, and subtracts the fake TRNG's own
- * instructions). Modes: combined (TRNG XOR ChaCha20 DRBG, fresh window per
- * round), full (today's full-entropy mode), drbg (reseed + ChaCha20).
- * usage: bench_entropy MODE CARDS ROUNDS */
+/* Cost of one round's randomness per mode: raw TRNG samples and
+ * conditioned blocks per shuffle, and instructions. Modes: combined (TRNG
+ * XOR ChaCha20 DRBG, fresh window per round), full (today's full-entropy
+ * mode), drbg (reseed + ChaCha20); the fake TRNG at the micro:bit's H = 2.
+ * Host: usage bench_entropy MODE CARDS ROUNDS; run under valgrind
+ * --tool=callgrind --toggle-collect=measured_rounds (scripts/entropy_cost.sh
+ * does, and subtracts the fake TRNG's own instructions). Cortex-M: runs
+ * every mode at 52 and 432 cards and prints instructions per round (QEMU
+ * -icount shift=0,sleep=off: SysTick ticks convert to instructions), the
+ * fake TRNG's own share already subtracted. */
+#include <string.h>
+#if defined(FD_TARGET_CORTEX_M)
+#include "fairdeal/util.h"
+#include "hal/console.h"
+#include "hal/counter.h"
+#else
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#endif
 
 #include "fairdeal/combined.h"
 #include "fairdeal/drbg.h"
@@ -52,6 +61,87 @@ fd_status __attribute__((noinline)) measured_rounds(const char *mode, size_t car
     return st;
 }
 
+/* The microbit's health configuration (H = 2), a fresh pipeline and DRBG
+ * from a seeded fake TRNG, and the factory order of `cards`. */
+static fd_status set_up(size_t cards)
+{
+    static const fd_health_config cfg = {11, 512, 177, 1024, 10, 177};
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, 1);
+    const fd_drbg_config dc = {FD_DRBG_CHACHA20, false, 1u << 20, 0};
+    const fd_rng blocks = fd_entropy_rng(&entropy);
+    fd_status st = fd_entropy_init(&entropy, fake_trng_read, &trng, &cfg, 160);
+    if (st == FD_OK) {
+        st = fd_entropy_startup(&entropy);
+    }
+    if (st == FD_OK) {
+        st = fd_drbg_instantiate(&drbg, &dc, entropy_block, &entropy, NULL, 0);
+    }
+    if (st == FD_OK) {
+        st = fd_combined_init(&combined, &entropy, &drbg);
+    }
+    if (st == FD_OK) {
+        st = fd_fullentropy_init(&full, &blocks);
+    }
+    for (size_t i = 0; i < cards; i++) {
+        deck[i] = (uint16_t)i;
+    }
+    return st;
+}
+
+#if defined(FD_TARGET_CORTEX_M)
+static void say(const char *s) { hal_console_write(s, strlen(s)); }
+
+static void say_u32(uint32_t v)
+{
+    char digits[10];
+    hal_console_write(digits, fd_dec_encode(v, digits));
+}
+
+static uint32_t instructions(uint32_t ticks) { return (uint32_t)((uint64_t)ticks * 1000000000u / FD_CPU_HZ); }
+
+int main(void)
+{
+    /* the fake TRNG's own instructions per sample, to subtract */
+    static uint8_t samples[512];
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, 1);
+    uint32_t t0 = hal_counter_read();
+    for (int r = 0; r < 20; r++) {
+        (void)fake_trng_read(&trng, samples, sizeof samples);
+    }
+    const uint32_t fake_per_1000 = instructions(hal_counter_read() - t0) * 100u / 1024u;
+    say("| mode | cards | raw samples / round | instructions / round (without the fake TRNG) |\r\n|---|---|---|---|\r\n");
+    static const char *const modes[3] = {"combined", "full", "drbg"};
+    static const size_t sizes[2] = {52, 432};
+    for (size_t m = 0; m < 3u; m++) {
+        for (size_t k = 0; k < 2u; k++) {
+            const unsigned rounds = 4;
+            if (set_up(sizes[k]) != FD_OK) {
+                say("set-up failed\r\n");
+                return 1;
+            }
+            const uint32_t samples0 = entropy.raw_samples;
+            t0 = hal_counter_read();
+            const fd_status st = measured_rounds(modes[m], sizes[k], rounds);
+            const uint32_t spent = instructions(hal_counter_read() - t0);
+            if (st != FD_OK) {
+                say("round failed\r\n");
+                return 1;
+            }
+            const uint32_t raw = entropy.raw_samples - samples0;
+            say("| ");
+            say(modes[m]);
+            say(" | ");
+            say_u32((uint32_t)sizes[k]);
+            say(" | ");
+            say_u32(raw / rounds);
+            say(" | ");
+            say_u32((spent - (uint32_t)((uint64_t)raw * fake_per_1000 / 1000u)) / rounds);
+            say(" |\r\n");
+        }
+    }
+    return 0;
+}
+#else
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -65,19 +155,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "CARDS in 1..432, ROUNDS >= 1\n");
         return 2;
     }
-    /* the microbit's health configuration (H = 2) */
-    const fd_health_config cfg = {11, 512, 177, 1024, 10, 177};
-    fake_trng_init(&trng, FAKE_TRNG_RANDOM, 1);
-    const fd_drbg_config dc = {FD_DRBG_CHACHA20, false, 1u << 20, 0};
-    const fd_rng blocks = fd_entropy_rng(&entropy);
-    if (fd_entropy_init(&entropy, fake_trng_read, &trng, &cfg, 160) != FD_OK || fd_entropy_startup(&entropy) != FD_OK ||
-        fd_drbg_instantiate(&drbg, &dc, entropy_block, &entropy, NULL, 0) != FD_OK ||
-        fd_combined_init(&combined, &entropy, &drbg) != FD_OK || fd_fullentropy_init(&full, &blocks) != FD_OK) {
+    if (set_up(cards) != FD_OK) {
         fprintf(stderr, "set-up failed\n");
         return 1;
-    }
-    for (size_t i = 0; i < cards; i++) {
-        deck[i] = (uint16_t)i;
     }
     const uint32_t samples0 = entropy.raw_samples;
     const uint32_t blocks0 = entropy.blocks_out;
@@ -90,3 +170,4 @@ int main(int argc, char **argv)
            (double)(entropy.raw_samples - samples0) / rounds, (double)(entropy.blocks_out - blocks0) / rounds, rounds);
     return 0;
 }
+#endif
