@@ -10,8 +10,8 @@ static const uint8_t conditioning_key[32] = "fairdeal SP800-90B conditioner1";
 
 #define READ_CHUNK 32u
 
-fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx,
-                          const fd_health_config *cfg, uint16_t samples_per_block)
+fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx, const fd_health_config *cfg,
+                          uint16_t samples_per_block)
 {
     if (e == NULL || read == NULL || cfg == NULL) {
         return FD_ERR_NULL;

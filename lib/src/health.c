@@ -20,9 +20,8 @@ fd_status fd_health_init(fd_health *h, const fd_health_config *cfg)
     if (h == NULL || cfg == NULL) {
         return FD_ERR_NULL;
     }
-    if (cfg->rct_cutoff < 2u || cfg->apt_cutoff < 2u || cfg->apt_window < 2u ||
-        cfg->apt_cutoff > cfg->apt_window || cfg->startup_samples < 1024u ||
-        cfg->startup_samples % cfg->apt_window != 0u || cfg->predict_run_cutoff < 2u ||
+    if (cfg->rct_cutoff < 2u || cfg->apt_cutoff < 2u || cfg->apt_window < 2u || cfg->apt_cutoff > cfg->apt_window ||
+        cfg->startup_samples < 1024u || cfg->startup_samples % cfg->apt_window != 0u || cfg->predict_run_cutoff < 2u ||
         cfg->predict_window_cutoff < 2u || cfg->predict_window_cutoff > cfg->apt_window) {
         return FD_ERR_TOO_LARGE;
     }
@@ -136,8 +135,7 @@ fd_status fd_health_feed(fd_health *h, uint8_t sample)
         if (sample == h->guess) {
             h->predict_run++;
             h->predict_hits++;
-            if ((h->predict_run >= h->cfg.predict_run_cutoff ||
-                 h->predict_hits >= h->cfg.predict_window_cutoff) &&
+            if ((h->predict_run >= h->cfg.predict_run_cutoff || h->predict_hits >= h->cfg.predict_window_cutoff) &&
                 h->failure == FD_HEALTH_NONE) {
                 h->failure = FD_HEALTH_LAG;
             }

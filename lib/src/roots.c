@@ -17,8 +17,8 @@ static void mix_roots(const fd_roots *roots, uint8_t out[32])
     fd_wipe(&mac, sizeof mac);
 }
 
-fd_status fd_roots_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
-                               void *entropy_ctx, const fd_roots *roots, uint8_t next_seed_file[FD_ROOT_BYTES])
+fd_status fd_roots_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy, void *entropy_ctx,
+                               const fd_roots *roots, uint8_t next_seed_file[FD_ROOT_BYTES])
 {
     if (d == NULL || roots == NULL || next_seed_file == NULL) {
         return FD_ERR_NULL;

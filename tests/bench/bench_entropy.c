@@ -109,7 +109,8 @@ int main(void)
         (void)fake_trng_read(&trng, samples, sizeof samples);
     }
     const uint32_t fake_per_1000 = instructions(hal_counter_read() - t0) * 100u / 1024u;
-    say("| mode | cards | raw samples / round | instructions / round (without the fake TRNG) |\r\n|---|---|---|---|\r\n");
+    say("| mode | cards | raw samples / round | instructions / round (without the fake TRNG) "
+        "|\r\n|---|---|---|---|\r\n");
     static const char *const modes[3] = {"combined", "full", "drbg"};
     static const size_t sizes[2] = {52, 432};
     for (size_t m = 0; m < 3u; m++) {

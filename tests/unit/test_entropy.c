@@ -195,10 +195,7 @@ typedef struct predictor_model {
     uint8_t guess;
 } predictor_model;
 
-static uint8_t model_score(uint8_t score, bool right)
-{
-    return (uint8_t)(score - (score + 7) / 8 + (right ? 16 : 0));
-}
+static uint8_t model_score(uint8_t score, bool right) { return (uint8_t)(score - (score + 7) / 8 + (right ? 16 : 0)); }
 
 static void model_learn(predictor_model *m, uint8_t x)
 {
@@ -358,9 +355,9 @@ static double binomial_tail(uint32_t n, double p, uint32_t c)
  * candidate, so the result depends on the values (these are seed 5's). */
 typedef struct coverage_source {
     const char *name;
-    int kind;       /* 0 pattern, 1 bit-shift LFSR, 2 byte LFSR, 3 16-bit counter bytes, 4 Gray code */
-    uint32_t arg;   /* period, or LFSR length */
-    uint32_t taps;  /* LFSR feedback mask (XAPP052 maximal-length taps) */
+    int kind;      /* 0 pattern, 1 bit-shift LFSR, 2 byte LFSR, 3 16-bit counter bytes, 4 Gray code */
+    uint32_t arg;  /* period, or LFSR length */
+    uint32_t taps; /* LFSR feedback mask (XAPP052 maximal-length taps) */
     bool caught;
 } coverage_source;
 
@@ -375,20 +372,15 @@ static uint32_t lfsr_next(uint32_t s, uint32_t taps, uint32_t length)
 static uint8_t coverage_sample(const coverage_source *c, uint32_t i, uint32_t *lfsr)
 {
     switch (c->kind) {
-    case 0:
-        return coverage_pattern[i % c->arg];
-    case 1:
-        *lfsr = lfsr_next(*lfsr, c->taps, c->arg);
-        return (uint8_t)*lfsr;
+    case 0: return coverage_pattern[i % c->arg];
+    case 1: *lfsr = lfsr_next(*lfsr, c->taps, c->arg); return (uint8_t)*lfsr;
     case 2:
         for (int b = 0; b < 8; b++) {
             *lfsr = lfsr_next(*lfsr, c->taps, c->arg);
         }
         return (uint8_t)*lfsr;
-    case 3:
-        return (i & 1u) != 0u ? (uint8_t)((i / 2u) >> 8) : (uint8_t)(i / 2u);
-    default:
-        return (uint8_t)(i ^ (i >> 1));
+    case 3: return (i & 1u) != 0u ? (uint8_t)((i / 2u) >> 8) : (uint8_t)(i / 2u);
+    default: return (uint8_t)(i ^ (i >> 1));
     }
 }
 
@@ -425,12 +417,14 @@ static void test_predictor_coverage_table(void **state)
         fd_health h;
         assert_int_equal(fd_health_init(&h, &h2), FD_OK);
         uint32_t lfsr = 0x2F1A5C3Bu & (sources[k].arg >= 32u ? 0xFFFFFFFFu : (1u << sources[k].arg) - 1u);
-        for (uint32_t i = 0; i < (1u << EVADE_LOG2) && fd_health_feed(&h, coverage_sample(&sources[k], i, &lfsr)) == FD_OK;
-             i++) {
+        for (uint32_t i = 0;
+             i < (1u << EVADE_LOG2) && fd_health_feed(&h, coverage_sample(&sources[k], i, &lfsr)) == FD_OK; i++) {
         }
         if (h.failure != FD_HEALTH_NONE) {
             printf("| %s | %u (%s) |\n", sources[k].name, h.failed_at_sample,
-                   h.failure == FD_HEALTH_LAG ? "predictor" : h.failure == FD_HEALTH_RCT ? "RCT" : "APT");
+                   h.failure == FD_HEALTH_LAG   ? "predictor"
+                   : h.failure == FD_HEALTH_RCT ? "RCT"
+                                                : "APT");
         } else {
             printf("| %s | evades (2^%u samples) |\n", sources[k].name, EVADE_LOG2);
         }
@@ -850,8 +844,7 @@ static void expected_stream(unsigned first_window, uint8_t *out, size_t blocks)
         uint8_t t[32];
         uint8_t d[32];
         fd_hmac_sha256(conditioning_key, sizeof conditioning_key,
-                       rig.script + 1024u + 512u * window + H2_SAMPLES_PER_BLOCK * in_window, H2_SAMPLES_PER_BLOCK,
-                       t);
+                       rig.script + 1024u + 512u * window + H2_SAMPLES_PER_BLOCK * in_window, H2_SAMPLES_PER_BLOCK, t);
         assert_int_equal(fd_drbg_generate(&rig.twin, d, sizeof d), FD_OK);
         for (size_t i = 0; i < 32u; i++) {
             out[32u * b + i] = (uint8_t)(t[i] ^ d[i]);

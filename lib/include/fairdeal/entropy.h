@@ -40,18 +40,18 @@ typedef struct fd_entropy {
     uint8_t pool[FD_ENTROPY_POOL_BLOCKS][FD_ENTROPY_BLOCK];
     uint8_t pool_count;
     fd_entropy_state state;
-    fd_status fault;           /* why FAILED: FD_ERR_HEALTH or the TRNG's error */
+    fd_status fault; /* why FAILED: FD_ERR_HEALTH or the TRNG's error */
     fd_health_failure health_failure;
-    uint32_t raw_samples;      /* all samples read since init */
-    uint32_t blocks_out;       /* full-entropy blocks delivered */
+    uint32_t raw_samples; /* all samples read since init */
+    uint32_t blocks_out;  /* full-entropy blocks delivered */
     uint32_t startups_passed;
     uint32_t failures;
 } fd_entropy;
 
 /* Bind a sample reader and health configuration; state UNINIT. samples_per
  * _block in [1, apt_window]. Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE. */
-fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx,
-                          const fd_health_config *cfg, uint16_t samples_per_block);
+fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx, const fd_health_config *cfg,
+                          uint16_t samples_per_block);
 
 /* Start-up tests: restart the health tests and read cfg.startup_samples
  * samples (never used for output). On success state READY; on failure

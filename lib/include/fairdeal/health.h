@@ -15,10 +15,10 @@
 #include "fairdeal/status.h"
 
 typedef struct fd_health_config {
-    uint16_t rct_cutoff;      /* C = 1 + ceil(20 / H); fail when a run reaches C */
-    uint16_t apt_window;      /* W: 1024 for 1-bit samples, 512 otherwise */
-    uint16_t apt_cutoff;      /* 1 + CRITBINOM(W, 2^-H, 1 - 2^-20) */
-    uint16_t startup_samples; /* >= 1024 and a multiple of W */
+    uint16_t rct_cutoff;            /* C = 1 + ceil(20 / H); fail when a run reaches C */
+    uint16_t apt_window;            /* W: 1024 for 1-bit samples, 512 otherwise */
+    uint16_t apt_cutoff;            /* 1 + CRITBINOM(W, 2^-H, 1 - 2^-20) */
+    uint16_t startup_samples;       /* >= 1024 and a multiple of W */
     uint16_t predict_run_cutoff;    /* K = ceil(20 / H): fail at K correct guesses in a row */
     uint16_t predict_window_cutoff; /* fail at this many correct guesses in one APT window:
                                      * 1 + CRITBINOM(W, 2^-H, 1 - 2^-20), the APT's own */
@@ -53,18 +53,18 @@ typedef struct fd_health {
     uint16_t rct_run;
     uint8_t apt_value;
     uint16_t apt_matches;
-    uint16_t apt_seen; /* samples of the current window so far; 0 = at a boundary */
-    uint32_t past[FD_HEALTH_PREDICT_LAGS / 4u]; /* the last 64 samples, newest in the low lane of [0] */
-    uint8_t successor[256];                  /* the sample that last followed each value */
+    uint16_t apt_seen;                                /* samples of the current window so far; 0 = at a boundary */
+    uint32_t past[FD_HEALTH_PREDICT_LAGS / 4u];       /* the last 64 samples, newest in the low lane of [0] */
+    uint8_t successor[256];                           /* the sample that last followed each value */
     uint32_t lag_scores[FD_HEALTH_PREDICT_LAGS / 4u]; /* each candidate's recent accuracy, 4 per word */
     uint8_t step_score;
     uint8_t successor_score;
     uint8_t shift_score[2]; /* left, right */
-    uint8_t step_guess;      /* each candidate's guess for the next sample */
+    uint8_t step_guess;     /* each candidate's guess for the next sample */
     uint8_t successor_guess;
-    uint8_t guess;           /* the predictor's guess for the next sample */
-    uint16_t predict_run;    /* its correct guesses in a row */
-    uint16_t predict_hits;   /* its correct guesses in the current APT window */
+    uint8_t guess;         /* the predictor's guess for the next sample */
+    uint16_t predict_run;  /* its correct guesses in a row */
+    uint16_t predict_hits; /* its correct guesses in the current APT window */
     fd_health_failure failure;
     uint32_t samples;          /* fed since init */
     uint32_t failed_at_sample; /* 1-based index of the sample that failed */
