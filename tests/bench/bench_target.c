@@ -11,12 +11,16 @@
 #include "dealer.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
+#include "fairdeal/journal.h"
+#include "fairdeal/records.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
 #include "hal/counter.h"
+#include "fd_board_map.h"
+#include "hal/storage.h"
 
 extern uint32_t fd_stack_bottom[];
 
@@ -114,6 +118,81 @@ static uint32_t measure_shuffle(unsigned n, uint32_t reps)
     return hal_counter_read() - t0;
 }
 
+/* The journal on the board's storage area: a dealer's write-ahead per
+ * round (open with the seed as secret, 4 deals of 5 cards, reveal, wipe),
+ * measured after 100 rounds have filled the area, so compaction is in. */
+static fd_journal journal;
+static fd_journal_page journal_pages[FD_STORAGE_PAGES];
+
+static void measure_journal(void)
+{
+    static const uint8_t key[32] = "bench device key, not a secret.";
+    static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
+    static fd_flash flash;
+    fd_records_policy policy = {0, 10, 100};
+    if (hal_storage_open(&area, &flash) != FD_OK) {
+        say("| journal: storage unavailable | 0 |\r\n");
+        return;
+    }
+    for (uint32_t p = 0; p < FD_STORAGE_PAGES; p++) {
+        (void)flash.erase(flash.ctx, p);
+    }
+    (void)fd_journal_init(&journal, &flash, key, sizeof key, journal_pages, fd_records_keep, &policy);
+    (void)fd_journal_mount(&journal, NULL);
+    uint32_t t_open = 0;
+    uint32_t t_deal = 0;
+    uint32_t t_reveal = 0;
+    uint32_t t_wipe = 0;
+    uint32_t programs = 0;
+    uint32_t erases = 0;
+    const uint32_t warm = 100;
+    const uint32_t rounds = 100;
+    for (uint32_t round = 1; round <= warm + rounds; round++) {
+        uint8_t open[FD_REC_ROUND_OPENED_SIZE] = {0};
+        uint8_t seed[FD_REC_SEED_SIZE];
+        uint8_t reveal[FD_REC_REVEAL_SIZE] = {0};
+        memset(seed, (int)round, sizeof seed);
+        open[0] = (uint8_t)round;
+        reveal[0] = (uint8_t)round;
+        policy.newest_round = round;
+        if (round == warm + 1u) {
+            programs = journal.stats_programs;
+            erases = journal.stats_erases;
+        }
+        uint32_t seq = 0;
+        uint32_t t0 = hal_counter_read();
+        (void)fd_journal_append(&journal, FD_REC_ROUND_OPENED, open, sizeof open, seed, sizeof seed, &seq);
+        uint32_t t1 = hal_counter_read();
+        for (uint32_t d = 0; d < 4u; d++) {
+            uint8_t deal[FD_REC_CARDS_DEALT_BASE + 10u] = {(uint8_t)round, 0, 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
+            (void)fd_journal_append(&journal, FD_REC_CARDS_DEALT, deal, sizeof deal, NULL, 0, NULL);
+        }
+        uint32_t t2 = hal_counter_read();
+        (void)fd_journal_append(&journal, FD_REC_REVEAL, reveal, sizeof reveal, NULL, 0, NULL);
+        uint32_t t3 = hal_counter_read();
+        (void)fd_journal_wipe_secret(&journal, seq);
+        uint32_t t4 = hal_counter_read();
+        if (round > warm) {
+            t_open += t1 - t0;
+            t_deal += t2 - t1;
+            t_reveal += t3 - t2;
+            t_wipe += t4 - t3;
+        }
+    }
+    row2("journal: ROUND_OPENED with the seed as secret (append)", "", t_open, rounds);
+    row2("journal: CARDS_DEALT of 5 cards, the DEAL write-ahead (append)", "", t_deal, 4u * rounds);
+    row2("journal: REVEAL (append)", "", t_reveal, rounds);
+    row2("journal: wipe the round's secret", "", t_wipe, rounds);
+    say("| journal: flash programs per round (7 appends, wipe, compaction) | ");
+    say_u32((journal.stats_programs - programs) / rounds);
+    say(" |\r\n| journal: page erases per 100 rounds | ");
+    say_u32(journal.stats_erases - erases);
+    say(" |\r\n");
+    uint32_t t0 = hal_counter_read();
+    (void)fd_journal_mount(&journal, NULL);
+    row2("journal: mount (verify every record of the full area)", "", hal_counter_read() - t0, 1);
+}
+
 int main(void)
 {
     say("bench board=");
@@ -184,6 +263,11 @@ int main(void)
     row2("dealer SHUFFLE of 432 cards (reseed, salt, shuffle, commitment)", "", hal_counter_read() - t0, 1);
     say("| raw TRNG samples, power-on to first SHUFFLE (measured) | ");
     say_u32(first_shuffle_samples);
+    say(" |\r\n");
+    paint_stack();
+    measure_journal();
+    say("| stack: journal append, compaction and mount (bytes) | ");
+    say_u32(stack_used_below(base));
     say(" |\r\n");
     return 0;
 }

@@ -20,6 +20,10 @@
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct fd_combined {
     fd_entropy *entropy;  /* READY pipeline (start-up tests passed) */
     fd_drbg *drbg;        /* instantiated */
@@ -45,5 +49,9 @@ fd_rng fd_combined_rng(fd_combined *c);
 
 /* Forget carried randomness (wiped). */
 void fd_combined_clear(fd_combined *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 
 #include "fairdeal/drbg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FD_ROOT_BYTES 32u
 
 typedef struct fd_roots {
@@ -35,5 +39,9 @@ fd_status fd_roots_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy
  * file. Errors: FD_ERR_NULL, FD_ERR_NOT_READY, the source's (state
  * unchanged, next_seed_file zeroed). */
 fd_status fd_roots_reseed(fd_drbg *d, const fd_roots *roots, uint8_t next_seed_file[FD_ROOT_BYTES]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
