@@ -13,6 +13,8 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
+#include "fairdeal/round.h"
+#include "fairdeal/selftest.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
@@ -116,6 +118,29 @@ static uint32_t measure_shuffle(unsigned n, uint32_t reps)
         (void)fd_shuffle_u16(cards, n, &rng);
     }
     return hal_counter_read() - t0;
+}
+
+/* A whole verifiable round after the seeds are in: commitment, key, and
+ * the order of a French shoe of `decks` decks from S of the minimum size. */
+static uint32_t measure_round(uint8_t decks, uint32_t reps)
+{
+    static fd_shoe shoe;
+    static uint8_t secret[FD_ROUND_SECRET_MAX];
+    static fd_round_seeds seeds;
+    const fd_round_header header = {"bench", 5, 1, FD_DECK_FRENCH, decks, 0, 0x03, FD_ROUND_NO_BEACON, 0};
+    (void)fd_round_seeds_clear(&seeds);
+    (void)fd_round_seed_set(&seeds, &header, 0, (const uint8_t *)"a player's seed", 15);
+    (void)fd_round_seed_set(&seeds, &header, 1, (const uint8_t *)"the table controller", 20);
+    uint8_t commitment[FD_SHA256_SIZE];
+    uint32_t ticks = 0;
+    for (uint32_t r = 0; r < reps; r++) {
+        (void)pattern_entropy(&entropy_counter, secret);
+        memset(secret + 32, (int)r, sizeof secret - 32u);
+        const uint32_t t0 = hal_counter_read();
+        (void)fd_round_deal_order(&header, secret, fd_round_secret_min(52u * decks), &seeds, &shoe, commitment);
+        ticks += hal_counter_read() - t0;
+    }
+    return ticks;
 }
 
 /* The journal on the board's storage area: a dealer's write-ahead per
@@ -232,6 +257,12 @@ int main(void)
              (reps / 4u) * (uint32_t)sizeof out);
         fd_drbg_uninstantiate(&drbg);
     }
+
+    row2("verifiable round, 52 cards (commitment, key, order from 40 bytes of S)", "", measure_round(1, 20), 20);
+    row2("verifiable round, 312 cards (commitment, key, order from 296 bytes of S)", "", measure_round(6, 5), 5);
+    t0 = hal_counter_read();
+    (void)fd_selftest_kat();
+    row2("power-on known-answer self-test (all KATs, verifiable round included)", "", hal_counter_read() - t0, 1);
 
     /* stack: a 52-card shuffle, and the dealer's busiest commands */
     volatile uint32_t base_marker;

@@ -43,6 +43,7 @@
 #include "fairdeal/records.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/roots.h"
+#include "fairdeal/round.h"
 #include "fairdeal/seeded.h"
 #include "fairdeal/selftest.h"
 #include "fairdeal/sha256.h"
