@@ -30,10 +30,12 @@ int main(int argc, char **argv)
     printf("#define FD_TRNG_APT_WINDOW %uu\n", window);
     printf("#define FD_TRNG_APT_CUTOFF %uu\n", (unsigned)fd_apt_cutoff(h, window));
     printf("#define FD_TRNG_STARTUP_SAMPLES %uu\n", 1024u);
+    printf("#define FD_TRNG_PREDICT_RUN_CUTOFF %uu\n", (unsigned)fd_predict_run_cutoff(h));
+    printf("#define FD_TRNG_PREDICT_WINDOW_CUTOFF %uu\n", (unsigned)fd_apt_cutoff(h, window));
     printf("#define FD_TRNG_SAMPLES_PER_BLOCK %uu\n", per_block);
     printf("/* fd_health_config initializer for this board */\n");
     printf("#define FD_TRNG_HEALTH_CONFIG {FD_TRNG_RCT_CUTOFF, FD_TRNG_APT_WINDOW, FD_TRNG_APT_CUTOFF, "
-           "FD_TRNG_STARTUP_SAMPLES}\n");
+           "FD_TRNG_STARTUP_SAMPLES, \\\n    FD_TRNG_PREDICT_RUN_CUTOFF, FD_TRNG_PREDICT_WINDOW_CUTOFF}\n");
     printf("#endif\n");
     return 0;
 }

@@ -15,4 +15,10 @@ uint32_t fd_rct_cutoff(double h);
  * c or more times with probability at most 2^-20. */
 uint32_t fd_apt_cutoff(double h, uint32_t window);
 
+/* Predictor test, run of correct guesses: K = ceil(20 / H), the smallest K
+ * with 2^-HK <= 2^-20 (each guess, made before its sample, is right with
+ * probability at most 2^-H). Its window cutoff is fd_apt_cutoff: the
+ * correct guesses in a window are at most Binomial(W, 2^-H) as well. */
+uint32_t fd_predict_run_cutoff(double h);
+
 #endif

@@ -13,24 +13,25 @@ static const uint8_t conditioning_key[32] = "fairdeal SP800-90B conditioner1";
 
 #define READ_CHUNK 32u
 
-fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx,
-                          const fd_health_config *cfg, uint16_t samples_per_block)
+fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx, const fd_health_config *cfg,
+                          uint16_t samples_per_block)
 {
     if (e == NULL || read == NULL || cfg == NULL) {
         return FD_ERR_NULL;
     }
-    fd_health probe;
-    fd_status st = fd_health_init(&probe, cfg);
-    if (st != FD_OK) {
-        return st;
-    }
     if (samples_per_block == 0u || samples_per_block > cfg->apt_window) {
         return FD_ERR_TOO_LARGE;
     }
+    /* checks cfg and writes e->health only if it is good (no 432-byte
+     * probe on the stack) */
+    fd_status st = fd_health_init(&e->health, cfg);
+    if (st != FD_OK) {
+        return st;
+    }
     fd_wipe(e, sizeof *e);
+    (void)fd_health_init(&e->health, cfg);
     e->read = read;
     e->read_ctx = read_ctx;
-    e->health = probe;
     e->samples_per_block = samples_per_block;
     e->state = FD_ENTROPY_UNINIT;
     e->fault = FD_ERR_NOT_READY;
@@ -57,8 +58,8 @@ static uint8_t pool_capacity(const fd_entropy *e)
 }
 
 /* Read `count` samples through the health tests; with `condition`, the
- * samples also go into the conditioner in blocks. Returns the number of
- * blocks completed via *blocks. */
+ * samples also go into the conditioner, filling pool blocks from 0; the
+ * number of blocks completed goes to *blocks. */
 static fd_status run_samples(fd_entropy *e, uint32_t count, bool condition, uint8_t *blocks)
 {
     uint8_t chunk[READ_CHUNK];
@@ -123,6 +124,29 @@ fd_status fd_entropy_startup(fd_entropy *e)
     return FD_OK;
 }
 
+static fd_status condition_window(fd_entropy *e)
+{
+    uint8_t blocks = 0;
+    fd_status st = run_samples(e, e->health.cfg.apt_window, true, &blocks);
+    if (st == FD_OK) {
+        e->pool_count = blocks;
+    }
+    return st;
+}
+
+fd_status fd_entropy_refresh(fd_entropy *e)
+{
+    if (e == NULL) {
+        return FD_ERR_NULL;
+    }
+    fd_wipe(e->pool, sizeof e->pool);
+    e->pool_count = 0;
+    if (e->state != FD_ENTROPY_READY) {
+        return e->fault;
+    }
+    return condition_window(e);
+}
+
 fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK])
 {
     if (e == NULL || out == NULL) {
@@ -132,12 +156,10 @@ fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK])
         return e->fault;
     }
     if (e->pool_count == 0u) {
-        uint8_t blocks = 0;
-        fd_status st = run_samples(e, e->health.cfg.apt_window, true, &blocks);
+        fd_status st = condition_window(e);
         if (st != FD_OK) {
             return st;
         }
-        e->pool_count = blocks;
     }
     e->pool_count--;
     memcpy(out, e->pool[e->pool_count], FD_ENTROPY_BLOCK);

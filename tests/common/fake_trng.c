@@ -27,6 +27,8 @@ static uint8_t sample(fake_trng *t, fake_trng_mode mode)
     case FAKE_TRNG_PATTERN:
     case FAKE_TRNG_SCRIPT:
         return t->pattern[t->delivered % t->pattern_len];
+    case FAKE_TRNG_COUNTER:
+        return (uint8_t)t->delivered;
     case FAKE_TRNG_BIASED: {
         uint8_t v = 0;
         for (unsigned b = 0; b < 8u; b++) {

@@ -35,7 +35,7 @@ static inline fd_dealer_config test_dealer_config(fake_trng *trng, fd_source_res
         .read_samples = fake_trng_read,
         .restart_source = restart,
         .read_ctx = trng,
-        .health = {11, 512, 177, 1024},
+        .health = {11, 512, 177, 1024, 10, 177},
         .samples_per_block = 160,
         .drbg_kind = kind,
         .board = "test",

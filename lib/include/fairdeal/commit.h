@@ -17,9 +17,9 @@
 extern "C" {
 #endif
 
-/* Bytes of the random salt hashed in front of the order. */
+/* Bytes of a round's salt. */
 #define FD_COMMIT_SALT_SIZE 16u
-/* Bytes of a commitment (one SHA-256 digest). */
+/* Bytes of a commitment (a SHA-256 digest). */
 #define FD_COMMIT_SIZE FD_SHA256_SIZE
 
 /* Receives text piece by piece (a hash, a UART, a buffer). */
@@ -39,11 +39,12 @@ fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_ca
 
 /* ---- the round record: one versioned format for a round ---- */
 
+/* The record format's version byte. */
 #define FD_RECORD_VERSION 1u
 /* version byte + every TLV of version 1 with a full 432-card order */
 #define FD_RECORD_MAX_SIZE 1024u
 
-/* Tags of the round record's TLVs (values are stable: they are stored). */
+/* TLV tags of version 1 (docs/ROUND_RECORD.md). */
 typedef enum fd_record_tag {
     FD_RECORD_TAG_ROUND_ID = 0x01,   /* 4 bytes, big-endian */
     FD_RECORD_TAG_SHOE = 0x02,       /* kind, decks, jokers: 1 byte each */
@@ -54,25 +55,25 @@ typedef enum fd_record_tag {
     FD_RECORD_TAG_DEALT = 0x07       /* 2 bytes, big-endian: cards dealt or burned from the top */
 } fd_record_tag;
 
-/* Where a round's order came from. */
+/* How the round's order was drawn. */
 typedef enum fd_record_mode {
-    FD_RECORD_MODE_DRBG = 0, /* the DRBG seeded from the health-tested TRNG */
-    FD_RECORD_MODE_FULL = 1, /* full-entropy TRNG output, no DRBG */
-    FD_RECORD_MODE_ROUND = 2 /* player-verifiable round (fairdeal/round.h, docs/VERIFY.md) */
+    FD_RECORD_MODE_DRBG = 0, /* a freshly reseeded DRBG */
+    FD_RECORD_MODE_FULL = 1, /* full entropy straight from the conditioned TRNG */
+    FD_RECORD_MODE_ROUND = 2 /* a player-verifiable round (fairdeal/round.h, docs/VERIFY.md) */
 } fd_record_mode;
 
-/* One round as the record format carries it (decoded form). */
+/* One round, decoded. */
 typedef struct fd_round_record {
-    uint32_t round_id;                  /* the dealer's round id */
-    fd_deck_kind kind;                  /* shoe composition: deck kind */
-    uint8_t decks;                      /* shoe composition: decks */
-    uint8_t jokers;                     /* shoe composition: jokers per deck */
-    uint8_t mode;                       /* an fd_record_mode */
-    uint8_t commitment[FD_COMMIT_SIZE]; /* published before the first card */
-    bool revealed; /* salt, count and order are present */
-    uint8_t salt[FD_COMMIT_SALT_SIZE]; /* revealed salt */
+    uint32_t round_id;                 /* the id of SHUFFLE and REVEAL */
+    fd_deck_kind kind;                 /* the shoe's deck kind */
+    uint8_t decks;                     /* decks in the shoe, 1-8 */
+    uint8_t jokers;                    /* jokers per deck, 0-2 */
+    uint8_t mode;                      /* an fd_record_mode */
+    uint8_t commitment[FD_COMMIT_SIZE]; /* published by SHUFFLE */
+    bool revealed;                     /* salt, count and order are present */
+    uint8_t salt[FD_COMMIT_SALT_SIZE]; /* published by REVEAL */
     uint16_t count;                    /* cards in order */
-    fd_card order[FD_SHOE_MAX_CARDS];  /* revealed dealing order */
+    fd_card order[FD_SHOE_MAX_CARDS];  /* the dealing order, published by REVEAL */
     uint16_t dealt;                    /* cards dealt or burned from the top */
 } fd_round_record;
 

@@ -32,6 +32,7 @@
 
 #include "fairdeal/bounded.h"
 #include "fairdeal/chacha20.h"
+#include "fairdeal/combined.h"
 #include "fairdeal/commit.h"
 #include "fairdeal/deck.h"
 #include "fairdeal/drbg.h"
@@ -42,6 +43,7 @@
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
 #include "fairdeal/rng.h"
+#include "fairdeal/roots.h"
 #include "fairdeal/round.h"
 #include "fairdeal/seeded.h"
 #include "fairdeal/selftest.h"
