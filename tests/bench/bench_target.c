@@ -219,6 +219,31 @@ static void measure_journal(void)
     row2("journal: mount (verify every record of the full area)", "", hal_counter_read() - t0, 1);
 }
 
+/* One house-only verifiable SHUFFLE of the dealer's current shoe, then its
+ * REVEAL: instructions and raw TRNG samples (those the entropy pool did not
+ * already hold). */
+static void measure_dealer_round(const char *what)
+{
+    const uint32_t samples = dealer.entropy.raw_samples;
+    const uint32_t t0 = hal_counter_read();
+    fd_console_command(&console, "SHUFFLE", 7);
+    const uint32_t t = hal_counter_read() - t0;
+    if (fd_dealer_get_state(&dealer) != FD_DEALER_ROUND_OPEN) {
+        say("| dealer verifiable SHUFFLE failed: ");
+        say(fd_status_name(dealer.fault_status));
+        say(" |\r\n");
+        return;
+    }
+    say("| dealer verifiable house-only SHUFFLE, ");
+    say(what);
+    say(", commitment, order) | ");
+    say_u32(t);
+    say(" |\r\n| raw TRNG samples read by it | ");
+    say_u32(dealer.entropy.raw_samples - samples);
+    say(" |\r\n");
+    fd_console_command(&console, "REVEAL", 6);
+}
+
 int main(void)
 {
     say("bench board=");
@@ -303,25 +328,9 @@ int main(void)
     fd_console_command(&console, "SHUFFLE drbg", 12);
     row2("dealer SHUFFLE drbg of 432 cards (reseed, salt, shuffle, commitment)", "", hal_counter_read() - t0, 1);
     fd_console_command(&console, "REVEAL", 6);
-    uint32_t samples = dealer.entropy.raw_samples;
-    t0 = hal_counter_read();
-    fd_console_command(&console, "SHUFFLE", 7);
-    row2("dealer verifiable house-only SHUFFLE of 432 cards (431 B of S, commitment, order)", "",
-         hal_counter_read() - t0, 1);
-    say("| raw TRNG samples per verifiable 432-card SHUFFLE (measured) | ");
-    say_u32(dealer.entropy.raw_samples - samples);
-    say(" |\r\n");
-    fd_console_command(&console, "REVEAL", 6);
+    measure_dealer_round("432 cards (431 B of S");
     fd_console_command(&console, "NEW french 1", 12);
-    samples = dealer.entropy.raw_samples;
-    t0 = hal_counter_read();
-    fd_console_command(&console, "SHUFFLE", 7);
-    row2("dealer verifiable house-only SHUFFLE of 52 cards (40 B of S, commitment, order)", "",
-         hal_counter_read() - t0, 1);
-    say("| raw TRNG samples per verifiable 52-card SHUFFLE (measured) | ");
-    say_u32(dealer.entropy.raw_samples - samples);
-    say(" |\r\n");
-    fd_console_command(&console, "REVEAL", 6);
+    measure_dealer_round("52 cards (40 B of S");
     say("| raw TRNG samples, power-on to first SHUFFLE (measured) | ");
     say_u32(first_shuffle_samples);
     say(" |\r\n");

@@ -999,6 +999,26 @@ static void test_long_random_session(void **state)
 
 /* ---- no round disappears (issue 16 item 1) ---- */
 
+/* Each command that would replace, re-test or abandon an open round is
+ * refused, whichever SHUFFLE mode is asked for; after a memory fault the
+ * SHUFFLEs meet the fault first. */
+static void refuse_dropping_the_round(bool memory_fault)
+{
+    static const char *const drops[] = {"NEW french", "SELFTEST", "QUIT"};
+    static const char *const shuffles[] = {"SHUFFLE", "SHUFFLE slots=1", "SHUFFLE drbg", "SHUFFLE full"};
+    for (size_t i = 0; i < sizeof drops / sizeof drops[0]; i++) {
+        assert_string_equal(cmd(drops[i]), "ERR state round open: REVEAL first");
+    }
+    for (size_t i = 0; i < sizeof shuffles / sizeof shuffles[0]; i++) {
+        if (memory_fault) {
+            assert_reply_starts(cmd(shuffles[i]), "ERR corrupt ");
+        } else {
+            assert_string_equal(cmd(shuffles[i]), "ERR state round open: REVEAL first");
+        }
+    }
+    assert_false(dealer.quit);
+}
+
 /* Every way to drop an open round, tried by a dishonest operator: each is
  * refused, or (a fault) stops dealing but keeps the round revealable; the
  * REVEAL that finally comes verifies against the commitment. */
@@ -1011,12 +1031,7 @@ static void test_no_round_disappears(void **state)
     char first[2][4];
     assert_int_equal(dealt_codes(cmd("DEAL 2"), first, 2), 2);
     take_snapshot();
-    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SHUFFLE drbg"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SHUFFLE full"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
-    assert_false(dealer.quit);
+    refuse_dropping_the_round(false);
     assert_unchanged();
     assert_non_null(strstr(cmd("STATUS"), " state=shuffled shuffles=1 "));
     assert_non_null(strstr(out.text, " revealed=0 unrevealed=1"));
@@ -1028,10 +1043,7 @@ static void test_no_round_disappears(void **state)
     assert_true(fd_dealer_in_fault(&dealer));
     assert_int_equal(dealer.shoe.position, 2);
     assert_reply_starts(cmd("BURN"), "ERR corrupt ");
-    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR corrupt ");
-    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
+    refuse_dropping_the_round(true);
     assert_non_null(strstr(cmd("STATUS"), " left=0 state=committed shuffles=1 "));
     assert_non_null(strstr(out.text, " entropy=memory-fault "));
     assert_non_null(strstr(out.text, " revealed=0 unrevealed=1"));
@@ -1084,17 +1096,12 @@ static void test_verifiable_round_never_disappears(void **state)
     take_snapshot();
     assert_string_equal(cmd("DEAL 1"), "ERR state round open for seeds: CLOSE first");
     assert_string_equal(cmd("BURN"), "ERR state round open for seeds: CLOSE first");
-    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SHUFFLE"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SHUFFLE full"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
+    refuse_dropping_the_round(false);
     assert_string_equal(cmd("SEED 2 aa"), "ERR range slot not accepted by this round");
     assert_reply_starts(cmd("SEED 0 "
                             "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
                             "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff01"),
                         "ERR syntax "); /* 65 bytes */
-    assert_false(dealer.quit);
     assert_unchanged();
     assert_string_equal(cmd("SEED 0 aa"), "OK SEED id=1 slot=0 state=seeding");
     assert_string_equal(cmd("SEED 0 bb"), "ERR state slot already filled: a seed is never replaced");
@@ -1106,9 +1113,7 @@ static void test_verifiable_round_never_disappears(void **state)
     dealer.round.secret[0] ^= 1u;
     assert_string_equal(cmd("SEED 1 cc"), "ERR corrupt memory integrity check failed; REVEAL, then SELFTEST required");
     assert_reply_starts(cmd("CLOSE"), "ERR corrupt ");
-    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
+    refuse_dropping_the_round(true);
     assert_non_null(strstr(cmd("STATUS"), " state=committed "));
     r = cmd("REVEAL");
     assert_reply_starts(r, "OK REVEAL device=74657374 id=1 shoe=french:1:0 slots=03 beacon=none secret=");
