@@ -32,6 +32,9 @@ function(fd_register_board_tests board bindir)
       fd_add_qemu_test(NAME ${board}.unit.${suite} MACHINE ${machines_${board}}
         IMAGE ${bindir}/tests/test_${suite}.elf)
     endforeach()
+    if(board STREQUAL "microbit") # the nRF51's TIMER0 time base, SysTick unused
+      fd_add_qemu_test(NAME microbit.trng_stall MACHINE microbit IMAGE ${bindir}/tests/test_trng_stall.elf)
+    endif()
     add_test(NAME ${board}.dealer.e2e COMMAND ${FD_SOURCE_ROOT}/tests/qemu/dealer_e2e.sh
       ${machines_${board}} ${bindir}/firmware/dealer.elf)
     set_tests_properties(${board}.dealer.e2e PROPERTIES TIMEOUT 300 LABELS "qemu")
