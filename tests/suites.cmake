@@ -47,4 +47,6 @@ function(fd_register_board_tests board bindir)
   # every board, build-only ones too: the dealer image exists and its size
   add_test(NAME ${board}.dealer.size
     COMMAND ${FD_SOURCE_ROOT}/tests/qemu/image_size.sh ${bindir}/firmware/dealer.elf)
+  # its .hex/.bin hold exactly the .elf's loadable bytes; flash targets (dry run)
+  fd_register_hw_tests(${board} ${bindir})
 endfunction()
