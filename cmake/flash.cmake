@@ -48,4 +48,10 @@ function(fd_register_hw_tests board bindir)
     add_test(NAME ${board}.flash.dry_run
       COMMAND ${FD_SOURCE_ROOT}/tests/hw/flash_dry_run.sh ${board} ${bindir} ${stem})
   endif()
+  # the bring-up script on the one real board QEMU also runs
+  if(board STREQUAL "microbit")
+    add_test(NAME microbit.bringup
+      COMMAND ${FD_SOURCE_ROOT}/tests/hw/bringup_qemu.sh microbit microbit ${bindir})
+    set_tests_properties(microbit.bringup PROPERTIES TIMEOUT 300 LABELS "qemu")
+  endif()
 endfunction()
