@@ -5,7 +5,7 @@
 #define HSE_TIMEOUT_CLOCKS (STM32_HCLK_HZ / 20u)
 #define PLL_TIMEOUT_CLOCKS (STM32_HCLK_HZ / 100u)
 
-static fd_status wait_bits(volatile uint32_t *reg, uint32_t mask, uint32_t want, uint32_t timeout)
+static fd_status wait_bits(const volatile uint32_t *reg, uint32_t mask, uint32_t want, uint32_t timeout)
 {
     const uint32_t start = fd_timebase_read();
     while ((*reg & mask) != want) {
