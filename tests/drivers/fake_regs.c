@@ -49,6 +49,15 @@ volatile uint32_t *fake_reg(uintptr_t addr)
     return &regs[i].value;
 }
 
+void fake_expect_refusal(void (*start)(void), const char *reason)
+{
+    if (setjmp(fake_refused) == 0) {
+        start();
+        fail_msg("started, but should have refused: %s", reason);
+    }
+    assert_non_null(strstr(fake_refusal, reason));
+}
+
 void fake_reg_hook(uintptr_t addr, fake_hook hook) { regs[find(addr)].hook = hook; }
 
 uint32_t fake_reg_peek(uintptr_t addr) { return regs[find(addr)].value; }

@@ -39,6 +39,8 @@ void fake_wait_irq(void);
  * fake_refused, which a test sets with setjmp around hal_board_init. */
 extern jmp_buf fake_refused;
 extern const char *fake_refusal;
+/* start() (hal_board_init) must refuse with a reason containing `reason`. */
+void fake_expect_refusal(void (*start)(void), const char *reason);
 
 #define fd_irq_disable() ((void)0)
 #define fd_irq_enable() ((void)0)

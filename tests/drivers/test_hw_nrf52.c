@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "hal/board.h"
+#include "fake_console.h"
 #include "hal/console.h"
 #include "nrf52840.h"
 
@@ -125,21 +126,6 @@ static void line_receives(uint8_t byte, uint32_t errorsrc)
     assert_int_equal(fake_reg_peek(A_ERRORSRC), errorsrc);
 }
 
-static void expect_bytes(const char *text)
-{
-    for (; *text != '\0'; text++) {
-        uint8_t b = 0;
-        assert_int_equal(hal_console_read(&b), FD_OK);
-        assert_int_equal(b, (uint8_t)*text);
-    }
-}
-
-static void expect_overrun(void)
-{
-    uint8_t b = 0xEE;
-    assert_int_equal(hal_console_read(&b), FD_ERR_OVERRUN);
-    assert_int_equal(b, 0xEE);
-}
 
 static void test_uarte_setup_matches_the_product_specification(void **state)
 {
@@ -164,7 +150,7 @@ static void test_uarte_bytes_arrive_in_order(void **state)
     boot();
     line_receives('h', 0u);
     line_receives('i', 0u);
-    expect_bytes("hi");
+    fake_console_expect("hi");
 }
 
 static void test_uarte_errors_are_losses_never_data(void **state)
@@ -177,9 +163,9 @@ static void test_uarte_errors_are_losses_never_data(void **state)
         line_receives('a', 0u);
         line_receives('?', errors[i]);
         line_receives('b', 0u);
-        expect_bytes("a");
-        expect_overrun();
-        expect_bytes("b");
+        fake_console_expect("a");
+        fake_console_expect_overrun();
+        fake_console_expect("b");
     }
 }
 
@@ -190,29 +176,21 @@ static void test_uarte_read_sleeps_until_the_interrupt(void **state)
     (void)state;
     boot();
     fake_irq = deliver_k;
-    expect_bytes("k");
+    fake_console_expect("k");
 }
 
 static void test_board_refuses_without_systick(void **state)
 {
     (void)state;
     fake_systick_absent();
-    if (setjmp(fake_refused) == 0) {
-        hal_board_init();
-        fail_msg("started without a time base");
-    }
-    assert_non_null(strstr(fake_refusal, "SysTick"));
+    fake_expect_refusal(hal_board_init, "SysTick");
 }
 
 static void test_board_refuses_without_crystal(void **state)
 {
     (void)state;
     crystal_works = false;
-    if (setjmp(fake_refused) == 0) {
-        hal_board_init();
-        fail_msg("started without HFXO");
-    }
-    assert_non_null(strstr(fake_refusal, "HFXO"));
+    fake_expect_refusal(hal_board_init, "HFXO");
 }
 
 int main(void)

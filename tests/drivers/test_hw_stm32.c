@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "hal/board.h"
+#include "fake_console.h"
 #include "hal/console.h"
 #include "hal/trng.h"
 #include "rx_ring.h"
@@ -276,11 +277,7 @@ static void test_board_refuses_without_systick(void **state)
 {
     (void)state;
     fake_systick_absent();
-    if (setjmp(fake_refused) == 0) {
-        hal_board_init();
-        fail_msg("started without a time base");
-    }
-    assert_non_null(strstr(fake_refusal, "SysTick"));
+    fake_expect_refusal(hal_board_init, "SysTick");
     /* the refusal is printed at the rate of the clock actually running */
     assert_int_equal(fake_reg_peek(A_USART_BRR), USART_BRR_115200_HSI);
 }
@@ -296,30 +293,11 @@ static void test_board_refuses_without_crystal(void **state)
 {
     (void)state;
     hse_works = false;
-    if (setjmp(fake_refused) == 0) {
-        hal_board_init();
-        fail_msg("started without HSE");
-    }
-    assert_non_null(strstr(fake_refusal, "HSE"));
+    fake_expect_refusal(hal_board_init, "HSE");
     assert_int_equal(fake_reg_peek(A_USART_BRR), USART_BRR_115200_HSI);
 }
 
 /* ---- console receive ---- */
-static void expect_bytes(const char *text)
-{
-    for (; *text != '\0'; text++) {
-        uint8_t b = 0;
-        assert_int_equal(hal_console_read(&b), FD_OK);
-        assert_int_equal(b, (uint8_t)*text);
-    }
-}
-
-static void expect_overrun(void)
-{
-    uint8_t b = 0xEE;
-    assert_int_equal(hal_console_read(&b), FD_ERR_OVERRUN);
-    assert_int_equal(b, 0xEE); /* no byte with a loss */
-}
 
 static void test_usart_overrun_reported_after_the_good_byte(void **state)
 {
@@ -327,9 +305,9 @@ static void test_usart_overrun_reported_after_the_good_byte(void **state)
     line_receives('A', 0u);
     line_receives('B', USART_SR_ORE); /* B is good; the byte after it was lost */
     line_receives('C', 0u);
-    expect_bytes("AB");
-    expect_overrun();
-    expect_bytes("C");
+    fake_console_expect("AB");
+    fake_console_expect_overrun();
+    fake_console_expect("C");
 }
 
 static void test_usart_damaged_bytes_never_pass_as_data(void **state)
@@ -340,9 +318,9 @@ static void test_usart_damaged_bytes_never_pass_as_data(void **state)
         line_receives('x', 0u);
         line_receives('?', errors[i]);
         line_receives('y', 0u);
-        expect_bytes("x");
-        expect_overrun();
-        expect_bytes("y");
+        fake_console_expect("x");
+        fake_console_expect_overrun();
+        fake_console_expect("y");
     }
 }
 
@@ -357,9 +335,9 @@ static void test_usart_full_ring_reports_loss_in_order(void **state)
         assert_int_equal(hal_console_read(&b), FD_OK);
         assert_int_equal(b, (uint8_t)('a' + i % 26u));
     }
-    expect_overrun(); /* reported once, with nothing after it yet */
+    fake_console_expect_overrun(); /* reported once, with nothing after it yet */
     line_receives('z', 0u);
-    expect_bytes("z");
+    fake_console_expect("z");
 }
 
 static void deliver_q(void) { line_receives('q', 0u); }
@@ -368,7 +346,7 @@ static void test_usart_read_sleeps_until_the_interrupt(void **state)
 {
     (void)state;
     fake_irq = deliver_q;
-    expect_bytes("q");
+    fake_console_expect("q");
     uint8_t *none = NULL;
     assert_int_equal(hal_console_read(none), FD_ERR_NULL);
 }
