@@ -17,6 +17,7 @@ static bool rx_damaged;
 
 void nrf52_uarte_init(void)
 {
+    fd_rx_ring_init(&rx);
     /* PS 6.34: pins configured in GPIO before the UARTE takes them, so
      * the lines are defined while it is disabled; RX pulled up so an idle
      * or unplugged line reads as idle, not as noise. */
@@ -42,7 +43,7 @@ void nrf52_uarte_irq_handler(void)
     if (UARTE_EVENTS_ERROR != 0u) {
         UARTE_EVENTS_ERROR = 0u;
         UARTE_ERRORSRC = UARTE_ERRORSRC; /* clear exactly the bits seen */
-        fd_rx_ring_loss(&rx);
+        fd_rx_ring_hw_lost(&rx);
         rx_damaged = true;
     }
     if (UARTE_EVENTS_ENDRX != 0u) {
@@ -81,5 +82,13 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    return fd_rx_ring_get(&rx, byte);
+    for (;;) {
+        fd_irq_disable();
+        const fd_status st = fd_rx_ring_get(&rx, byte);
+        if (st != FD_ERR_EXHAUSTED) {
+            fd_irq_enable();
+            return st;
+        }
+        fd_wait_irq_then_enable();
+    }
 }

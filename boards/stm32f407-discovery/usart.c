@@ -12,6 +12,7 @@ static fd_rx_ring rx;
 
 void stm32_usart2_init(uint32_t brr)
 {
+    fd_rx_ring_init(&rx);
     RCC_AHB1ENR |= RCC_AHB1ENR_GPIOAEN;
     RCC_APB1ENR |= RCC_APB1ENR_USART2EN;
     fd_data_barrier(); /* clock on before the first access: see trng.c */
@@ -36,14 +37,14 @@ void stm32_usart2_irq_handler(void)
     }
     const uint8_t byte = (uint8_t)USART2_DR;
     if ((sr & (USART_SR_PE | USART_SR_FE | USART_SR_NF)) != 0u) {
-        fd_rx_ring_loss(&rx);
+        fd_rx_ring_hw_lost(&rx);
         return;
     }
     if ((sr & USART_SR_RXNE) != 0u) {
         fd_rx_ring_put(&rx, byte);
     }
     if ((sr & USART_SR_ORE) != 0u) {
-        fd_rx_ring_loss(&rx);
+        fd_rx_ring_hw_lost(&rx);
     }
 }
 
@@ -61,5 +62,13 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    return fd_rx_ring_get(&rx, byte);
+    for (;;) {
+        fd_irq_disable();
+        const fd_status st = fd_rx_ring_get(&rx, byte);
+        if (st != FD_ERR_EXHAUSTED) {
+            fd_irq_enable();
+            return st;
+        }
+        fd_wait_irq_then_enable();
+    }
 }

@@ -304,9 +304,9 @@ static void test_usart_overrun_reported_after_the_good_byte(void **state)
     (void)state;
     line_receives('A', 0u);
     line_receives('B', USART_SR_ORE); /* B is good; the byte after it was lost */
-    line_receives('C', 0u);
     fake_console_expect("AB");
     fake_console_expect_overrun();
+    line_receives('C', 0u);
     fake_console_expect("C");
 }
 
@@ -317,9 +317,9 @@ static void test_usart_damaged_bytes_never_pass_as_data(void **state)
     for (size_t i = 0; i < 3u; i++) {
         line_receives('x', 0u);
         line_receives('?', errors[i]);
-        line_receives('y', 0u);
         fake_console_expect("x");
         fake_console_expect_overrun();
+        line_receives('y', 0u);
         fake_console_expect("y");
     }
 }

@@ -7,8 +7,7 @@ function(fd_cortex_m_board)
     set(FD_TIMEBASE_SOURCE ${common}/systick.c)
   endif()
   add_library(fd_board OBJECT ${ARGN}
-    ${common}/reset.c ${common}/fault.c ${FD_TIMEBASE_SOURCE} ${common}/semihost.c ${common}/exit_counter.c
-    ${common}/rx_ring.c)
+    ${common}/reset.c ${common}/fault.c ${FD_TIMEBASE_SOURCE} ${common}/semihost.c ${common}/exit_counter.c)
   target_include_directories(fd_board PUBLIC ${common} ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(fd_board PUBLIC fd_hal)
   target_link_options(fd_board INTERFACE

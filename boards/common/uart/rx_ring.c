@@ -1,0 +1,102 @@
+#include "rx_ring.h"
+
+#include <stddef.h>
+
+#define MASK (FD_RX_RING_SIZE - 1u)
+
+void fd_rx_ring_init(fd_rx_ring *r)
+{
+    for (size_t i = 0; i < FD_RX_RING_SIZE; i++) {
+        r->data[i] = 0;
+    }
+    r->head = 0;
+    r->tail = 0;
+    r->loss = false;
+    r->loss_at = 0;
+    r->lost_line_ends = 0;
+    r->lost_tail = false;
+    r->lost_after_cr = false;
+    r->report_lines = 0;
+    r->report_newline = false;
+    r->report_tail = false;
+}
+
+static void begin_loss(fd_rx_ring *r)
+{
+    const uint32_t head = r->head;
+    r->loss_at = head;
+    r->lost_line_ends = 0;
+    r->lost_tail = false;
+    /* the LF of a CR LF whose CR was kept ends no further line */
+    r->lost_after_cr = head != r->tail && r->data[(head - 1u) & MASK] == '\r';
+    r->loss = true;
+}
+
+static void count_lost(fd_rx_ring *r, uint8_t byte)
+{
+    if (byte == '\n' && r->lost_after_cr) {
+        r->lost_after_cr = false;
+        return;
+    }
+    if (byte == '\r' || byte == '\n') {
+        r->lost_line_ends = r->lost_line_ends + 1u;
+        r->lost_tail = false;
+    } else {
+        r->lost_tail = true;
+    }
+    r->lost_after_cr = byte == '\r';
+}
+
+void fd_rx_ring_put(fd_rx_ring *r, uint8_t byte)
+{
+    if (!r->loss) {
+        const uint32_t head = r->head;
+        if (head - r->tail < FD_RX_RING_SIZE) {
+            r->data[head & MASK] = byte;
+            r->head = head + 1u;
+            return;
+        }
+        begin_loss(r);
+    }
+    count_lost(r, byte);
+}
+
+void fd_rx_ring_hw_lost(fd_rx_ring *r)
+{
+    if (!r->loss) {
+        begin_loss(r);
+    }
+    r->lost_tail = true; /* what was lost is unknown: the line is damaged */
+    r->lost_after_cr = false;
+}
+
+fd_status fd_rx_ring_get(fd_rx_ring *r, uint8_t *byte)
+{
+    if (!r->report_newline && r->report_lines == 0u && !r->report_tail && r->loss && r->tail == r->loss_at) {
+        /* every byte before the loss has been read: report it */
+        r->report_lines = r->lost_line_ends;
+        r->report_tail = r->lost_tail;
+        r->loss = false;
+    }
+    if (r->report_newline) {
+        r->report_newline = false;
+        *byte = '\n';
+        return FD_OK;
+    }
+    if (r->report_lines > 0u) {
+        r->report_lines--;
+        r->report_newline = true;
+        return FD_ERR_OVERRUN;
+    }
+    if (r->report_tail) {
+        r->report_tail = false;
+        return FD_ERR_OVERRUN;
+    }
+    const uint32_t tail = r->tail;
+    if (tail == r->head) {
+        return FD_ERR_EXHAUSTED;
+    }
+    *byte = r->data[tail & MASK];
+    r->tail = tail + 1u;
+    return FD_OK;
+}
