@@ -15,6 +15,15 @@
  * dead RNG is still reported within a quarter of a second. */
 #define TRNG_TIMEOUT_CLOCKS (FD_CPU_HZ / 4u)
 
+/* Between polls the loop spins without touching the bus. Under QEMU every
+ * register access takes the emulator's global lock, and back-to-back
+ * polling starved the thread that runs its timers, so the RNG's bytes came
+ * late and the timeout fired on a loaded host (test_drivers on the
+ * microbit, 10 QEMUs on 2 cores: 6 of 25 runs timed out, 0 of 25 with the
+ * spin). On silicon it delays noticing a byte by at most a few hundred
+ * clocks (~25 us at 16 MHz; a byte takes ~677 us on the nRF51). */
+#define POLL_SPIN 64u
+
 static bool trng_started;
 
 fd_status hal_trng_init(void)
@@ -40,6 +49,8 @@ fd_status hal_trng_read(uint8_t *samples, size_t count)
         while (RNG_EVENTS_VALRDY == 0u) {
             if (fd_timebase_read() - start > TRNG_TIMEOUT_CLOCKS) {
                 return FD_ERR_TRNG_TIMEOUT;
+            }
+            for (volatile uint32_t spin = 0; spin < POLL_SPIN; spin = spin + 1u) {
             }
         }
         samples[i] = (uint8_t)RNG_VALUE;
