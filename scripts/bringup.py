@@ -73,7 +73,12 @@ class QemuLink:
 
     def read(self, timeout):
         ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        return os.read(self.proc.stdout.fileno(), 65536) if ready else b""
+        if not ready:
+            return b""
+        data = os.read(self.proc.stdout.fileno(), 65536)
+        if not data:
+            raise EOFError("the image stopped")
+        return data
 
     def write(self, data):
         self.proc.stdin.write(data)
@@ -118,13 +123,19 @@ def read_until(link, pattern, timeout, buf=b""):
         left = deadline - time.monotonic()
         if left <= 0:
             return None, buf
-        buf += link.read(min(left, 1.0))
+        try:
+            buf += link.read(min(left, 1.0))
+        except EOFError:
+            return pattern.search(buf), buf
 
 
 def read_exact(link, count, timeout, buf):
     deadline = time.monotonic() + timeout
     while len(buf) < count and time.monotonic() < deadline:
-        buf += link.read(min(deadline - time.monotonic(), 1.0))
+        try:
+            buf += link.read(min(deadline - time.monotonic(), 1.0))
+        except EOFError:
+            break
     return buf
 
 
@@ -162,9 +173,9 @@ def cmd_dealer(args, link):
         return 1
     print("bringup: banner:", m.group(0).decode("latin-1").strip())
     link.write(b"SELFTEST\r")
-    m, out = read_until(link, re.compile(rb"(OK|ERR) SELFTEST[^\r\n]*"), args.timeout)
+    m, out = read_until(link, re.compile(rb"(OK|ERR) SELFTEST[^\r\n]*\r?\n"), args.timeout)
     link.close()
-    print("bringup:", m.group(0).decode("latin-1") if m else "no SELFTEST reply")
+    print("bringup:", m.group(0).decode("latin-1").strip() if m else "no SELFTEST reply")
     return 0 if m and m.group(1) == b"OK" else 1
 
 
@@ -192,7 +203,9 @@ def cmd_trng(args, link):
             buf = buf[m.end() + count:]
             end, buf = read_until(link, re.compile(rb"\r\nEND us=(\d+) health=(\w+)\r\n"), args.timeout, buf)
             if len(block) != count or end is None or end.start() != 0:
-                print("bringup: block %d incomplete or framing lost" % (samples // max(count, 1)))
+                err = re.search(rb"\r\nERR [^\r\n]*", block + buf)
+                print("bringup: block %d incomplete or framing lost%s" % (
+                    samples // max(count, 1), ": " + err.group(0).decode().strip() if err else ""))
                 return 1
             buf = buf[end.end():]
             keep = min(count, args.bytes - samples)
