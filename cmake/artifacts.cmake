@@ -11,7 +11,7 @@ function(fd_image_artifacts target)
   set(stem "fairdeal-${target}-${FD_BOARD}-${FD_VERSION}")
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -DELF=$<TARGET_FILE:${target}> -DSTEM=${stem}
-            -DOBJCOPY=${CMAKE_OBJCOPY} -P ${CMAKE_SOURCE_DIR}/cmake/make_artifacts.cmake
+            -DOBJCOPY=${CMAKE_OBJCOPY} -P ${FD_SOURCE_ROOT}/cmake/make_artifacts.cmake
     VERBATIM)
   fd_flash_targets(${target} ${stem})
 endfunction()

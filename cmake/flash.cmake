@@ -22,7 +22,7 @@ function(fd_flash_targets target stem)
     list(APPEND options --probe ${FD_FLASH_PROBE})
   endif()
   add_custom_target(flash-${target}
-    COMMAND ${CMAKE_SOURCE_DIR}/scripts/flash.sh ${options} ${FD_BOARD}
+    COMMAND ${FD_SOURCE_ROOT}/scripts/flash.sh ${options} ${FD_BOARD}
             $<TARGET_FILE_DIR:${target}>/${stem}.elf
     DEPENDS ${target} USES_TERMINAL VERBATIM)
   if(target STREQUAL "dealer")
@@ -32,7 +32,7 @@ function(fd_flash_targets target stem)
       list(APPEND console_options --dry-run)
     endif()
     add_custom_target(console
-      COMMAND ${CMAKE_SOURCE_DIR}/scripts/console.sh ${console_options} ${FD_BOARD}
+      COMMAND ${FD_SOURCE_ROOT}/scripts/console.sh ${console_options} ${FD_BOARD}
       USES_TERMINAL VERBATIM)
   endif()
 endfunction()

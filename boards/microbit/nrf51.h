@@ -4,7 +4,7 @@
 #ifndef NRF51_H
 #define NRF51_H
 
-#include "nrf5x.h"
+#include "../common/nrf5x/nrf5x.h"
 
 /* TIMER0, the board's time base (RM v3.0 chapter 18; only TIMER0 of the
  * three has the 32-bit mode). */

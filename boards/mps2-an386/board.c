@@ -10,7 +10,3 @@ void hal_board_init(void)
     fd_irq_enable();
 }
 
-const char *hal_board_name(void) { return "mps2-an386"; }
-
-/* No TRNG: entropy comes from the emulator's host. Never a shipping board. */
-bool hal_board_emulation_only(void) { return true; }

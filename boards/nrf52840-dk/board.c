@@ -14,6 +14,3 @@ void hal_board_init(void)
     fd_irq_enable();
 }
 
-const char *hal_board_name(void) { return "nrf52840-dk"; }
-
-bool hal_board_emulation_only(void) { return false; }

@@ -4,7 +4,7 @@
 #ifndef NRF52840_H
 #define NRF52840_H
 
-#include "nrf5x.h"
+#include "../common/nrf5x/nrf5x.h"
 
 #define UARTE0_BASE 0x40002000u
 #define UARTE_TASKS_STARTRX FD_REG32(UARTE0_BASE + 0x000u)

@@ -63,6 +63,3 @@ void hal_board_init(void)
     fd_irq_enable();
 }
 
-const char *hal_board_name(void) { return "stm32f407-discovery"; }
-
-bool hal_board_emulation_only(void) { return false; }

@@ -3,7 +3,7 @@
  * interrupt-driven receive into a ring, errors reported per
  * hal/include/hal/console.h. */
 #include "hal/console.h"
-#include "rx_ring.h"
+#include "../common/uart/rx_ring.h"
 #include "stm32f407.h"
 
 #define USART_SR_ERRORS (USART_SR_PE | USART_SR_FE | USART_SR_NF | USART_SR_ORE)
@@ -62,13 +62,11 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    for (;;) {
-        fd_irq_disable();
-        const fd_status st = fd_rx_ring_get(&rx, byte);
-        if (st != FD_ERR_EXHAUSTED) {
-            fd_irq_enable();
-            return st;
-        }
-        fd_wait_irq_then_enable();
+    fd_irq_disable();
+    fd_status st;
+    while ((st = fd_rx_ring_get(&rx, byte)) == FD_ERR_EXHAUSTED) {
+        fd_sleep_masked();
     }
+    fd_irq_enable();
+    return st;
 }

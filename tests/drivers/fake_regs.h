@@ -44,7 +44,7 @@ void fake_expect_refusal(void (*start)(void), const char *reason);
 
 #define fd_irq_disable() ((void)0)
 #define fd_irq_enable() ((void)0)
-#define fd_wait_irq_then_enable() fake_wait_irq()
+#define fd_sleep_masked() fake_wait_irq()
 #define fd_data_barrier() ((void)0)
 
 #endif

@@ -1,5 +1,5 @@
 /* Shared Cortex-M pieces every Arm board folder uses: reset, faults,
- * SysTick counter, semihosting. Registers are the Armv6-M/v7-M ones. */
+ * time base, semihosting. Registers are the Armv6-M/v7-M ones. */
 #ifndef FD_CORTEX_M_H
 #define FD_CORTEX_M_H
 
@@ -26,25 +26,16 @@
 #define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_CPACR FD_REG32(FD_SCS_BASE + 0xD88u)
 
-/* Interrupt masking and sleep, overridable like FD_REG32 (the host tests
- * have no PRIMASK; their "sleep" delivers a simulated interrupt). */
-#ifndef fd_irq_disable
-#define fd_irq_disable() __asm volatile("cpsid i" ::: "memory")
-#define fd_irq_enable() __asm volatile("cpsie i" ::: "memory")
-/* WFI wakes on a pending interrupt even with PRIMASK set, so a byte that
- * arrives between a check and the sleep is never missed. */
-#define fd_wait_irq_then_enable() __asm volatile("wfi\n cpsie i" ::: "memory")
-/* Data synchronization barrier: the write before it has completed. */
-#define fd_data_barrier() __asm volatile("dsb" ::: "memory")
-#endif
-
 /* Reset: copy .data, clear .bss, enable the FPU if FD_HAS_FPU, call
  * hal_board_init() and main, then hal_board_exit(main's return). Every board's vector table points
  * its reset entry here. */
 void fd_reset_handler(void);
 
 /* Every fault vector points here: prints "FAULT <name> pc=<hex>" on the
- * console and stops through hal_board_exit(FD_EXIT_FAULT). */
+ * console and stops through hal_board_exit(FD_EXIT_FAULT). A semihosting
+ * call made without semihosting (QEMU run without -semihosting-config) is
+ * recognised instead: it prints the switch to use and locks up, which
+ * stops QEMU with a nonzero status. */
 void fd_fault_handler(void);
 #define FD_EXIT_FAULT 99
 
@@ -52,11 +43,11 @@ void fd_fault_handler(void);
  * that every timeout and hal_counter_read() use. SysTick boards link
  * systick.c (24-bit SysTick on the processor clock, extended by its wrap
  * interrupt, vector fd_systick_handler); the nRF51, which has no SysTick,
- * links boards/microbit/timer0.c (TIMER0, 32 bits at 16 MHz).
- * fd_timebase_start() starts it and checks that it is really there: it
- * returns FD_ERR_NOT_READY when the counter's registers read back as
- * absent or it does not move, and the board must then refuse to run
- * (fd_board_refuse). fd_timebase_read() is for thread mode only. */
+ * sets FD_TIMEBASE_DRIVER to boards/microbit/timer0.c (TIMER0, 32 bits at
+ * 16 MHz). fd_timebase_start() starts it and checks that it is really
+ * there: it returns FD_ERR_NOT_READY when the counter's registers read
+ * back as absent or it does not move, and the board must then refuse to
+ * run (fd_board_refuse). fd_timebase_read() is for thread mode only. */
 fd_status fd_timebase_start(void);
 uint32_t fd_timebase_read(void);
 void fd_systick_handler(void);
@@ -65,6 +56,20 @@ void fd_systick_handler(void);
  * console and stop through hal_board_exit(FD_EXIT_BOARD). */
 _Noreturn void fd_board_refuse(const char *why);
 #define FD_EXIT_BOARD 98
+
+/* Interrupt masking, sleep and barrier, overridable like FD_REG32 (the
+ * host tests have no PRIMASK; their sleep delivers a simulated interrupt). */
+#ifndef fd_irq_disable
+#define fd_irq_disable() __asm volatile("cpsid i" ::: "memory")
+#define fd_irq_enable() __asm volatile("cpsie i" ::: "memory")
+/* Data synchronization barrier: the write before it has completed. */
+#define fd_data_barrier() __asm volatile("dsb" ::: "memory")
+/* Sleep until an interrupt comes, losing no wake-up: call with interrupts
+ * masked (cpsid i) after finding nothing to do; WFI wakes on a pending
+ * interrupt even while masked, the handler runs, and this returns masked
+ * again for the next check. */
+static inline void fd_sleep_masked(void) { __asm volatile("wfi\n cpsie i\n cpsid i" ::: "memory"); }
+#endif
 
 /* ARM semihosting (bkpt 0xab). Only usable under a debugger or QEMU with
  * -semihosting-config enable=on; on bare hardware it faults. */
