@@ -7,7 +7,7 @@
 
 #include "hal/console.h"
 #include "nrf52840.h"
-#include "../common/uart/rx_ring.h"
+#include "../common/uart/rx_ring_wait.h"
 
 static uint8_t tx_buf[32];
 static volatile uint8_t rx_byte;
@@ -82,11 +82,5 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    fd_irq_disable();
-    fd_status st;
-    while ((st = fd_rx_ring_get(&rx, byte)) == FD_ERR_EXHAUSTED) {
-        fd_sleep_masked();
-    }
-    fd_irq_enable();
-    return st;
+    return fd_rx_ring_wait(&rx, byte);
 }

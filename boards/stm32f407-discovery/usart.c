@@ -3,7 +3,7 @@
  * interrupt-driven receive into a ring, errors reported per
  * hal/include/hal/console.h. */
 #include "hal/console.h"
-#include "../common/uart/rx_ring.h"
+#include "../common/uart/rx_ring_wait.h"
 #include "stm32f407.h"
 
 #define USART_SR_ERRORS (USART_SR_PE | USART_SR_FE | USART_SR_NF | USART_SR_ORE)
@@ -62,11 +62,5 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    fd_irq_disable();
-    fd_status st;
-    while ((st = fd_rx_ring_get(&rx, byte)) == FD_ERR_EXHAUSTED) {
-        fd_sleep_masked();
-    }
-    fd_irq_enable();
-    return st;
+    return fd_rx_ring_wait(&rx, byte);
 }
