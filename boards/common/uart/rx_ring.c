@@ -39,7 +39,9 @@ static void count_lost(fd_rx_ring *r, uint8_t byte)
         return;
     }
     if (byte == '\r' || byte == '\n') {
-        r->lost_line_ends = r->lost_line_ends + 1u;
+        if (r->lost_line_ends < UINT16_MAX) {
+            r->lost_line_ends = (uint16_t)(r->lost_line_ends + 1u);
+        } /* 65,535 lost lines and more: the rest merge into the last damaged one */
         r->lost_tail = false;
     } else {
         r->lost_tail = true;
@@ -84,7 +86,7 @@ fd_status fd_rx_ring_get(fd_rx_ring *r, uint8_t *byte)
         return FD_OK;
     }
     if (r->report_lines > 0u) {
-        r->report_lines--;
+        r->report_lines = (uint16_t)(r->report_lines - 1u);
         r->report_newline = true;
         return FD_ERR_OVERRUN;
     }

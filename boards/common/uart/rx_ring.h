@@ -26,13 +26,13 @@ typedef struct fd_rx_ring {
     volatile uint32_t head; /* written by the interrupt only */
     volatile uint32_t tail; /* written by the reader only */
     /* the latched loss: set by the interrupt, taken by the reader */
-    volatile bool loss;
     volatile uint32_t loss_at;        /* head when the loss began */
-    volatile uint32_t lost_line_ends; /* CR, LF or CR LF among the dropped bytes */
+    volatile uint16_t lost_line_ends; /* CR, LF or CR LF among the dropped bytes (saturates) */
+    /* the reader's side of a loss being reported */
+    uint16_t report_lines;
+    volatile bool loss;
     volatile bool lost_tail;          /* bytes dropped after the last lost line end */
     volatile bool lost_after_cr;      /* the previous byte was a CR */
-    /* the reader's side of a loss being reported */
-    uint32_t report_lines;
     bool report_newline;
     bool report_tail;
 } fd_rx_ring;
