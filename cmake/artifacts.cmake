@@ -3,7 +3,12 @@
 # (sha256sum -c format, for the .bin, .hex and .elf: the "program
 # verification" hash a test lab asks for). The .bin starts at the first
 # loadable address (0x0 on the nRF parts, 0x08000000 on the STM32).
-set(FD_VERSION "${PROJECT_VERSION}" CACHE STRING "Version in artifact names")
+# The version in artifact names: the project's (lib/include/fairdeal/
+# version.h) unless -DFD_VERSION=... says otherwise. Not a cache default, so
+# a version bump renames the artifacts of an existing build tree too.
+if(NOT DEFINED FD_VERSION)
+  set(FD_VERSION "${PROJECT_VERSION}")
+endif()
 include(${CMAKE_CURRENT_LIST_DIR}/flash.cmake)
 
 # fd_image_artifacts(TARGET): called by fd_add_image for non-host boards.
