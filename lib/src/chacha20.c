@@ -6,6 +6,9 @@
 #include "fairdeal/util.h"
 #include "word.h"
 
+_Static_assert(FD_CHACHA_DRBG_BUFFER <= UINT16_MAX, "pos is uint16_t and equals FD_CHACHA_DRBG_BUFFER when empty");
+_Static_assert(FD_CHACHA_DRBG_BUFFER % 4u == 0u && FD_CHACHA_DRBG_BUFFER > 32u, "whole words, and output left after the 32-byte key");
+
 static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
 
 #define QUARTER(a, b, c, d)                                                                        \
