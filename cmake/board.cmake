@@ -22,7 +22,9 @@ set(FD_BOARD_FACTS_ALL FD_BOARD_TITLE FD_BOARD_KIND FD_BOARD_SOURCES FD_TRNG_DRI
   FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE)
 set(FD_BOARD_FACTS_CORTEX_M FD_BOARD_CPU_FLAGS FD_CPU_HZ FD_RAM_BASE FD_RAM_SIZE FD_STACK_SIZE)
 set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS)
-set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK)
+# FD_TIMEBASE_DRIVER: the time base (fd_timebase_* in cortex_m.h), relative
+# to the board folder like FD_TRNG_DRIVER; SysTick when unset.
+set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK FD_TIMEBASE_DRIVER)
 # The flash map, in address order from FD_FLASH_BASE (docs/PORTING.md).
 set(FD_FLASH_REGIONS SLOT_A SLOT_B BOOTLOADER STORAGE SECRET)
 
@@ -106,7 +108,11 @@ function(fd_add_board_library)
   list(TRANSFORM FD_BOARD_SOURCES PREPEND ${dir}/)
   set(sources ${FD_BOARD_SOURCES} ${dir}/${FD_TRNG_DRIVER} ${dir}/${FD_STORAGE_DRIVER} ${common}/board_facts.c)
   if(NOT FD_BOARD_KIND STREQUAL "host")
-    list(APPEND sources ${common}/cortex-m/reset.c ${common}/cortex-m/fault.c ${common}/cortex-m/systick.c
+    set(timebase ${common}/cortex-m/systick.c)
+    if(FD_TIMEBASE_DRIVER)
+      set(timebase ${dir}/${FD_TIMEBASE_DRIVER})
+    endif()
+    list(APPEND sources ${common}/cortex-m/reset.c ${common}/cortex-m/fault.c ${timebase}
       ${common}/cortex-m/semihost.c ${common}/cortex-m/exit_counter.c ${common}/cortex-m/terminal.c)
   endif()
   add_library(fd_board OBJECT ${sources})

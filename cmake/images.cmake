@@ -1,6 +1,9 @@
+include(${CMAKE_CURRENT_LIST_DIR}/artifacts.cmake)
+
 # fd_add_image(NAME SOURCES...): an executable for the current board.
 # On Cortex-M boards it gets the board's startup and HAL objects, the
-# heap guard (cmake/cortex-m.cmake) and a size report after every link.
+# heap guard (cmake/cortex-m.cmake), a size report after every link and
+# the flashable artifacts (cmake/artifacts.cmake).
 function(fd_add_image name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE fd_board fairdeal)
@@ -12,5 +15,6 @@ function(fd_add_image name)
     add_custom_command(TARGET ${name} POST_BUILD
       COMMAND ${CMAKE_SIZE} $<TARGET_FILE:${name}>
       VERBATIM)
+    fd_image_artifacts(${name})
   endif()
 endfunction()

@@ -19,6 +19,9 @@ function(fd_register_board_tests board bindir)
     foreach(suite IN LISTS FD_UNIT_SUITES)
       fd_add_qemu_test(${board}.unit.${suite} ${qemu}/run.sh ${FD_QEMU_MACHINE} ${bindir}/tests/test_${suite}.elf)
     endforeach()
+    if(board STREQUAL "microbit") # the nRF51's TIMER0 time base, SysTick unused
+      fd_add_qemu_test(microbit.trng_stall ${qemu}/run.sh ${FD_QEMU_MACHINE} ${bindir}/tests/test_trng_stall.elf)
+    endif()
     # the host tree also checks the transcripts with its fairdeal-tool
     set(tool "$<$<TARGET_EXISTS:fairdeal-tool>:$<TARGET_FILE:fairdeal-tool>>")
     fd_add_qemu_test(${board}.dealer.e2e ${qemu}/dealer_e2e.sh ${board} ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf
@@ -53,6 +56,8 @@ function(fd_register_board_tests board bindir)
     # every board, build-only ones too: the dealer image exists and its size
     add_test(NAME ${board}.dealer.size
       COMMAND ${FD_SOURCE_ROOT}/tests/qemu/image_size.sh ${bindir}/firmware/dealer.elf)
+    # its .hex/.bin hold exactly the .elf's loadable bytes; flash targets (dry run)
+    fd_register_hw_tests(${board} ${bindir})
   endif()
 endfunction()
 

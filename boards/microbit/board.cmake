@@ -2,9 +2,11 @@
 set(FD_BOARD_TITLE "BBC micro:bit (nRF51822, Cortex-M0), runs in QEMU")
 set(FD_BOARD_KIND qemu)
 set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m0 -mthumb -mfloat-abi=soft)
-# HFCLK after reset: SysTick counts it.
+# HFCLK (16 MHz crystal, started by board.c): TIMER0 counts it. The nRF51
+# has no SysTick, so TIMER0 is the time base.
 set(FD_CPU_HZ 16000000)
-set(FD_BOARD_SOURCES startup.c board.c uart.c ../common/uart/rx_ring.c)
+set(FD_BOARD_SOURCES startup.c board.c uart.c ../common/uart/rx_ring.c ../common/nrf5x/clock.c)
+set(FD_TIMEBASE_DRIVER timer0.c)
 set(FD_TRNG_DRIVER ../common/nrf5x/trng.c)
 set(FD_TRNG_NAME "nRF51 RNG (bias correction on)")
 # Assessed min-entropy per raw 8-bit sample of the nRF51 RNG with bias

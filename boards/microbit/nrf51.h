@@ -1,9 +1,24 @@
 /* The few nRF51 registers this board uses (nRF51 Series Reference Manual
- * v3.0, UART chapter); the RNG is boards/common/nrf5x. */
+ * v3.0, TIMER and UART chapters); CLOCK, GPIO and the RNG are
+ * boards/common/nrf5x. */
 #ifndef NRF51_H
 #define NRF51_H
 
-#include "cortex_m.h"
+#include "../common/nrf5x/nrf5x.h"
+
+/* TIMER0, the board's time base (RM v3.0 chapter 18; only TIMER0 of the
+ * three has the 32-bit mode). */
+#define NRF_TIMER0_BASE 0x40008000u
+#define TIMER0_TASKS_START FD_REG32(NRF_TIMER0_BASE + 0x000u)
+#define TIMER0_TASKS_STOP FD_REG32(NRF_TIMER0_BASE + 0x004u)
+#define TIMER0_TASKS_CLEAR FD_REG32(NRF_TIMER0_BASE + 0x00Cu)
+#define TIMER0_TASKS_CAPTURE0 FD_REG32(NRF_TIMER0_BASE + 0x040u)
+#define TIMER0_MODE FD_REG32(NRF_TIMER0_BASE + 0x504u)
+#define TIMER0_MODE_TIMER 0u
+#define TIMER0_BITMODE FD_REG32(NRF_TIMER0_BASE + 0x508u)
+#define TIMER0_BITMODE_32 3u
+#define TIMER0_PRESCALER FD_REG32(NRF_TIMER0_BASE + 0x510u)
+#define TIMER0_CC0 FD_REG32(NRF_TIMER0_BASE + 0x540u)
 
 #define NRF_UART0_BASE 0x40002000u
 #define UART_TASKS_STARTRX FD_REG32(NRF_UART0_BASE + 0x000u)

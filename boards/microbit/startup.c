@@ -12,7 +12,7 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 3
     [3] = fd_fault_handler,  /* HardFault */
     [11] = fd_fault_handler, /* SVCall: unused, so unexpected */
     [14] = fd_fault_handler, /* PendSV: unused */
-    [15] = fd_systick_handler,
+    [15] = fd_fault_handler, /* the nRF51 has no SysTick (TIMER0 is the time base) */
     [16 + 0] = fd_fault_handler, [16 + 1] = fd_fault_handler,
     [16 + UART_IRQN] = nrf51_uart_irq_handler,
     [16 + 3] = fd_fault_handler, [16 + 4] = fd_fault_handler, [16 + 5] = fd_fault_handler,

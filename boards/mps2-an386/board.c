@@ -3,8 +3,10 @@
 
 void hal_board_init(void)
 {
-    fd_systick_start();
     mps2_uart_init();
-    __asm volatile("cpsie i" ::: "memory");
+    if (fd_timebase_start() != FD_OK) {
+        fd_board_refuse("SysTick time base absent or stopped");
+    }
+    fd_irq_enable();
 }
 

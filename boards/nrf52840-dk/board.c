@@ -3,8 +3,14 @@
 
 void hal_board_init(void)
 {
-    fd_systick_start();
+    /* Console first, so a refusal below can be read. */
     nrf52_uarte_init();
-    __asm volatile("cpsie i" ::: "memory");
+    if (fd_timebase_start() != FD_OK) {
+        fd_board_refuse("SysTick time base absent or stopped");
+    }
+    if (nrf5x_hfxo_start() != FD_OK) {
+        fd_board_refuse("32 MHz crystal (HFXO) did not start");
+    }
+    fd_irq_enable();
 }
 

@@ -6,7 +6,7 @@ set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=har
 set(FD_BOARD_FPU ON)
 # After reset the nRF52840 runs at 64 MHz: SysTick counts it.
 set(FD_CPU_HZ 64000000)
-set(FD_BOARD_SOURCES startup.c board.c uarte.c)
+set(FD_BOARD_SOURCES startup.c board.c uarte.c ../common/nrf5x/clock.c ../common/uart/rx_ring.c)
 set(FD_TRNG_DRIVER ../common/nrf5x/trng.c)
 set(FD_TRNG_NAME "nRF52840 RNG (bias correction on)")
 # Assessed min-entropy per raw 8-bit sample of the nRF52840 RNG with bias

@@ -1,9 +1,10 @@
 /* The nRF52840 UARTE0 registers this board uses (nRF52840 Product
- * Specification v1.7, UARTE chapter). The RNG is boards/common/nrf5x. */
+ * Specification v1.7, UARTE chapter 6.34). CLOCK, GPIO and the RNG are
+ * boards/common/nrf5x. */
 #ifndef NRF52840_H
 #define NRF52840_H
 
-#include "cortex_m.h"
+#include "../common/nrf5x/nrf5x.h"
 
 #define UARTE0_BASE 0x40002000u
 #define UARTE_TASKS_STARTRX FD_REG32(UARTE0_BASE + 0x000u)
@@ -11,22 +12,34 @@
 #define UARTE_EVENTS_ENDRX FD_REG32(UARTE0_BASE + 0x110u)
 #define UARTE_EVENTS_ENDTX FD_REG32(UARTE0_BASE + 0x120u)
 #define UARTE_EVENTS_ERROR FD_REG32(UARTE0_BASE + 0x124u)
+#define UARTE_INTENSET FD_REG32(UARTE0_BASE + 0x304u)
+#define UARTE_INT_ENDRX (1u << 4)
+#define UARTE_INT_ERROR (1u << 9)
+/* OVERRUN bit 0, PARITY 1, FRAMING 2, BREAK 3; write 1 to clear */
 #define UARTE_ERRORSRC FD_REG32(UARTE0_BASE + 0x480u)
 #define UARTE_ENABLE FD_REG32(UARTE0_BASE + 0x500u)
 #define UARTE_ENABLE_ON 8u
 #define UARTE_PSEL_TXD FD_REG32(UARTE0_BASE + 0x50Cu)
 #define UARTE_PSEL_RXD FD_REG32(UARTE0_BASE + 0x514u)
 #define UARTE_BAUDRATE FD_REG32(UARTE0_BASE + 0x524u)
-#define UARTE_BAUD_115200 0x01D7E000u
+/* The UARTE's value (actual 115108 baud); 0x01D7E000 is the legacy UART's. */
+#define UARTE_BAUD_115200 0x01D60000u
 #define UARTE_RXD_PTR FD_REG32(UARTE0_BASE + 0x534u)
 #define UARTE_RXD_MAXCNT FD_REG32(UARTE0_BASE + 0x538u)
+#define UARTE_RXD_AMOUNT FD_REG32(UARTE0_BASE + 0x53Cu)
 #define UARTE_TXD_PTR FD_REG32(UARTE0_BASE + 0x544u)
 #define UARTE_TXD_MAXCNT FD_REG32(UARTE0_BASE + 0x548u)
+#define UARTE_CONFIG FD_REG32(UARTE0_BASE + 0x56Cu)
+#define UARTE_CONFIG_8N1 0u
+#define UARTE0_IRQN 2u
+
+#define GPIO_OUTSET FD_REG32(NRF_GPIO_BASE + 0x508u)
 
 /* nRF52840-DK: the J-Link virtual COM port is on P0.06 (TX), P0.08 (RX). */
 #define DK_PIN_TX 6u
 #define DK_PIN_RX 8u
 
 void nrf52_uarte_init(void);
+void nrf52_uarte_irq_handler(void);
 
 #endif

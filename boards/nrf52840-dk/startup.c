@@ -1,5 +1,6 @@
-/* nRF52840 vector table: 16 core entries and 48 peripheral IRQs, none used
- * (console and RNG are polled), so each reports a fault. */
+/* nRF52840 vector table: 16 core entries and 48 peripheral IRQs; only
+ * UARTE0 (IRQ 2, console receive) is used, every other one reports a
+ * fault. */
 #include "nrf52840.h"
 
 extern uint32_t fd_stack_top[];
@@ -11,7 +12,8 @@ typedef void (*vector_fn)(void);
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 48] = {
     (vector_fn)(uintptr_t)fd_stack_top, fd_reset_handler,
     F, F, F, F, F, 0, 0, 0, 0, F, F, 0, F, fd_systick_handler,
-    F8, F8, F8, F8, F8, F8,
+    F, F, nrf52_uarte_irq_handler, F, F, F, F, F, /* IRQ 0-7 */
+    F8, F8, F8, F8, F8,                           /* IRQ 8-47 */
 };
 #undef F8
 #undef F

@@ -5,9 +5,9 @@ set(FD_BOARD_TITLE "STM32F4DISCOVERY (STM32F407VG), builds only")
 set(FD_BOARD_KIND hardware)
 set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
 set(FD_BOARD_FPU ON)
-# HSI after reset: SysTick counts it.
-set(FD_CPU_HZ 16000000)
-set(FD_BOARD_SOURCES startup.c board.c usart.c)
+# The 8 MHz HSE crystal (board.c switches to it): SysTick counts it.
+set(FD_CPU_HZ 8000000)
+set(FD_BOARD_SOURCES startup.c board.c usart.c ../common/uart/rx_ring.c)
 set(FD_TRNG_DRIVER trng.c)
 set(FD_TRNG_NAME "STM32F407 RNG")
 # Assessed min-entropy per raw 8-bit sample (a byte of an RNG DR word). ST

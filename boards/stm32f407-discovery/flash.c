@@ -51,9 +51,9 @@ static hal_storage_area flash_area;
 
 static fd_status wait_idle(uint32_t bound)
 {
-    uint32_t start = fd_systick_read();
+    uint32_t start = fd_timebase_read();
     while ((FLASH_SR & SR_BSY) != 0u) {
-        if (fd_systick_read() - start > bound) {
+        if (fd_timebase_read() - start > bound) {
             return FD_ERR_NOT_READY;
         }
     }

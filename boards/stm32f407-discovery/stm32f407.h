@@ -7,13 +7,24 @@
 
 #define RCC_BASE 0x40023800u
 #define RCC_CR FD_REG32(RCC_BASE + 0x00u)
+#define RCC_CR_HSEON (1u << 16)
+#define RCC_CR_HSERDY (1u << 17)
 #define RCC_CR_PLLON (1u << 24)
 #define RCC_CR_PLLRDY (1u << 25)
 #define RCC_PLLCFGR FD_REG32(RCC_BASE + 0x04u)
-/* PLLP = 0 (divide by 2) and PLLSRC = 0 (HSI) are the zero encodings. */
+/* Bits 15, 18-21, 23, 28-31 are reserved, "must be kept at reset value"
+ * (reset 0x24003010 has bit 29 set). */
+#define RCC_PLLCFGR_RESERVED 0xF0BC8000u
 #define RCC_PLLCFGR_PLLM(m) ((uint32_t)(m) << 0)
 #define RCC_PLLCFGR_PLLN(n) ((uint32_t)(n) << 6)
+/* PLLP = 0 is divide by 2 */
+#define RCC_PLLCFGR_PLLSRC_HSE (1u << 22)
 #define RCC_PLLCFGR_PLLQ(q) ((uint32_t)(q) << 24)
+#define RCC_CFGR FD_REG32(RCC_BASE + 0x08u)
+#define RCC_CFGR_SW_MASK 0x3u
+#define RCC_CFGR_SW_HSE 0x1u
+#define RCC_CFGR_SWS_MASK (0x3u << 2)
+#define RCC_CFGR_SWS_HSE (0x1u << 2)
 #define RCC_AHB1ENR FD_REG32(RCC_BASE + 0x30u)
 #define RCC_AHB1ENR_GPIOAEN (1u << 0)
 #define RCC_AHB2ENR FD_REG32(RCC_BASE + 0x34u)
@@ -23,19 +34,30 @@
 
 #define GPIOA_BASE 0x40020000u
 #define GPIOA_MODER FD_REG32(GPIOA_BASE + 0x00u)
+#define GPIOA_PUPDR FD_REG32(GPIOA_BASE + 0x0Cu)
 #define GPIOA_AFRL FD_REG32(GPIOA_BASE + 0x20u)
 
 #define USART2_BASE 0x40004400u
 #define USART2_SR FD_REG32(USART2_BASE + 0x00u)
+#define USART_SR_PE (1u << 0)
+#define USART_SR_FE (1u << 1)
+#define USART_SR_NF (1u << 2)
+#define USART_SR_ORE (1u << 3)
 #define USART_SR_RXNE (1u << 5)
 #define USART_SR_TXE (1u << 7)
-#define USART_SR_ORE (1u << 3)
 #define USART2_DR FD_REG32(USART2_BASE + 0x04u)
 #define USART2_BRR FD_REG32(USART2_BASE + 0x08u)
+/* 115200 baud, oversampling by 16: BRR = fPCLK1 / 115200 as 12.4 fixed
+ * point. HSE 8 MHz: 4.3125 -> 115942 baud (+0.64%); HSI 16 MHz (only to
+ * report a dead crystal): 8.6875 -> 115108 (-0.08%). */
+#define USART_BRR_115200_HSE 0x45u
+#define USART_BRR_115200_HSI 0x8Bu
 #define USART2_CR1 FD_REG32(USART2_BASE + 0x0Cu)
 #define USART_CR1_RE (1u << 2)
 #define USART_CR1_TE (1u << 3)
+#define USART_CR1_RXNEIE (1u << 5)
 #define USART_CR1_UE (1u << 13)
+#define USART2_IRQN 38u
 
 #define RNG_BASE 0x50060800u
 #define RNG_CR FD_REG32(RNG_BASE + 0x00u)
@@ -48,10 +70,16 @@
 #define RNG_SR_SEIS (1u << 6)
 #define RNG_DR FD_REG32(RNG_BASE + 0x08u)
 
-/* After reset the core runs from HSI at 16 MHz; we keep it there. */
+/* The core runs from the Discovery's 8 MHz HSE crystal (board.c). */
 #define STM32_HCLK_HZ FD_CPU_HZ
 
-void stm32_usart2_init(void);
-void stm32_pll48_init(void);
+/* Console on USART2 at 115200 8N1 from PCLK1 = HCLK; brr is one of the
+ * USART_BRR_115200_* values for the clock the core runs on. */
+void stm32_usart2_init(uint32_t brr);
+void stm32_usart2_irq_handler(void);
+/* Start the PLL from HSE (M 4: 2 MHz VCO input, N 168: 336 MHz VCO, Q 7:
+ * the RNG's 48 MHz). Errors: FD_ERR_NOT_READY when it does not lock in
+ * 10 ms. hal_trng_init calls it again whenever the PLL is not locked. */
+fd_status stm32_pll48_start(void);
 
 #endif

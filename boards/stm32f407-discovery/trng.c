@@ -1,58 +1,84 @@
 /* STM32F407 RNG: 32-bit words, split into four 8-bit raw samples.
  *
- * Error bits are never ignored. A clock error (CECS: RNG clock below
- * HCLK/16) or a seed error (SECS: more than 64 equal bits or 32 alternating
- * pairs in the analog seed) fails the read with FD_ERR_TRNG_HW. For a seed
- * error we also run the recovery RM0090 prescribes (clear SEIS, toggle
- * RNGEN, discard until DRDY) so a later re-initialisation can succeed; the
- * caller still sees the failure and must pass the start-up tests again. */
+ * Error bits are never ignored, and a word is used only if the status read
+ * AFTER it shows no error, current or sticky. RM0090 24.3.2: after a seed
+ * error "if a value is available in the RNG_DR register, it must not be
+ * used"; SECS can clear again while SEIS stays set, so SEIS and CEIS count
+ * too. Any error (or an all-zero word, which the F4's RNG gives when its
+ * clock or analog seed is off; a healthy source does so once in 2^32
+ * words) fails the read with FD_ERR_TRNG_HW, runs the manual's recovery
+ * (clear SEIS/CEIS, clear and set RNGEN), and leaves the driver
+ * uninitialised: the caller must hal_trng_init again (which discards the
+ * first word and re-checks the PLL) and pass the start-up tests again. */
 #include <stdbool.h>
 
 #include "hal/trng.h"
 #include "stm32f407.h"
+
+#define RNG_SR_ERRORS (RNG_SR_CECS | RNG_SR_SECS | RNG_SR_CEIS | RNG_SR_SEIS)
 
 /* One word takes 40 RNG clocks (under 1 us at 48 MHz); 1 ms is ample. */
 #define TRNG_TIMEOUT_CLOCKS (STM32_HCLK_HZ / 1000u)
 
 static bool trng_started;
 
-static fd_status wait_ready(void)
+static fd_status fail(fd_status st)
 {
-    const uint32_t start = fd_systick_read();
+    trng_started = false;
+    /* SEIS and CEIS are rc_w0: writing 1 to the other bits changes nothing. */
+    RNG_SR = ~(RNG_SR_SEIS | RNG_SR_CEIS);
+    RNG_CR &= ~RNG_CR_RNGEN;
+    RNG_CR |= RNG_CR_RNGEN;
+    return st;
+}
+
+/* The next word, accepted only if the status after reading it is clean. */
+static fd_status next_word(uint32_t *word)
+{
+    const uint32_t start = fd_timebase_read();
     for (;;) {
-        uint32_t sr = RNG_SR;
-        if ((sr & (RNG_SR_CECS | RNG_SR_CEIS)) != 0u) {
-            RNG_SR = ~RNG_SR_CEIS; /* rc_w0: writing 0 clears */
-            return FD_ERR_TRNG_HW;
-        }
-        if ((sr & (RNG_SR_SECS | RNG_SR_SEIS)) != 0u) {
-            RNG_SR = ~RNG_SR_SEIS;
-            RNG_CR &= ~RNG_CR_RNGEN;
-            RNG_CR |= RNG_CR_RNGEN;
-            return FD_ERR_TRNG_HW;
+        const uint32_t sr = RNG_SR;
+        if ((sr & RNG_SR_ERRORS) != 0u) {
+            return fail(FD_ERR_TRNG_HW);
         }
         if ((sr & RNG_SR_DRDY) != 0u) {
-            return FD_OK;
+            break;
         }
-        if (fd_systick_read() - start > TRNG_TIMEOUT_CLOCKS) {
-            return FD_ERR_TRNG_TIMEOUT;
+        if (fd_timebase_read() - start > TRNG_TIMEOUT_CLOCKS) {
+            return fail(FD_ERR_TRNG_TIMEOUT);
         }
     }
+    const uint32_t value = RNG_DR;
+    if ((RNG_SR & RNG_SR_ERRORS) != 0u || value == 0u) {
+        return fail(FD_ERR_TRNG_HW);
+    }
+    *word = value;
+    return FD_OK;
 }
 
 fd_status hal_trng_init(void)
 {
+    trng_started = false;
+    /* A PLL that lost lock, or never locked at start-up, is retried here:
+     * without it the RNG has no clock. */
+    if ((RCC_CR & RCC_CR_PLLRDY) == 0u && stm32_pll48_start() != FD_OK) {
+        return FD_ERR_TRNG_HW;
+    }
     RCC_AHB2ENR |= RCC_AHB2ENR_RNGEN;
+    /* ES0182 2.1.13 (delay after an RCC peripheral clock enabling): a
+     * register access right after the enable can be lost. ST's "dummy
+     * read" workaround has been shown not to suffice on the F407; DSB
+     * does. */
+    fd_data_barrier();
     RNG_CR = 0u;
     RNG_SR = 0u; /* clear CEIS and SEIS */
     RNG_CR = RNG_CR_RNGEN;
     /* The first word after enabling is discarded as the manual advises. */
-    fd_status st = wait_ready();
+    uint32_t first;
+    fd_status st = next_word(&first);
     if (st != FD_OK) {
-        trng_started = false;
         return st;
     }
-    (void)RNG_DR;
     trng_started = true;
     return FD_OK;
 }
@@ -67,17 +93,10 @@ fd_status hal_trng_read(uint8_t *samples, size_t count)
     }
     size_t i = 0;
     while (i < count) {
-        fd_status st = wait_ready();
+        uint32_t word;
+        fd_status st = next_word(&word);
         if (st != FD_OK) {
-            trng_started = false; /* re-initialise before any further use */
             return st;
-        }
-        uint32_t word = RNG_DR;
-        /* A zero word can follow an undetected seed error (errata-style
-         * caution): re-check the status after reading. */
-        if ((RNG_SR & (RNG_SR_SECS | RNG_SR_CECS)) != 0u) {
-            trng_started = false;
-            return FD_ERR_TRNG_HW;
         }
         for (unsigned b = 0; b < 4u && i < count; b++, i++) {
             samples[i] = (uint8_t)(word >> (8u * b));

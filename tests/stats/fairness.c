@@ -275,7 +275,7 @@ static void weak_boot(uint16_t *a, size_t n, source *s)
 {
     if (s->boot_left == 0u) {
         fake_trng_init(&s->trng, FAKE_TRNG_RANDOM, source_u32(s) & ((1u << BOOT_BITS) - 1u));
-        const fd_health_config health = {11, 512, 177, 1024};
+        const fd_health_config health = {11, 512, 177, 1024, 10, 177};
         must(fd_entropy_init(&s->entropy, fake_trng_read, &s->trng, &health, 160));
         must(fd_entropy_startup(&s->entropy));
         const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1u << 20, 0};

@@ -1,19 +1,30 @@
 /* Shared Cortex-M pieces every Arm board folder uses: reset, faults,
- * SysTick counter, semihosting. Registers are the Armv6-M/v7-M ones. */
+ * time base, semihosting. Registers are the Armv6-M/v7-M ones. */
 #ifndef FD_CORTEX_M_H
 #define FD_CORTEX_M_H
 
 #include <stdint.h>
 
-#define FD_REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#include "fairdeal/status.h"
 
-#define SYSTICK_CSR FD_REG32(0xE000E010u)
-#define SYSTICK_RVR FD_REG32(0xE000E014u)
-#define SYSTICK_CVR FD_REG32(0xE000E018u)
-#define NVIC_ISER0 FD_REG32(0xE000E100u)
-#define SCB_ICSR FD_REG32(0xE000ED04u)
+/* Every register access goes through FD_REG32, which the host tests
+ * override (tests/drivers/fake_regs.h) to compile a driver unchanged
+ * against fake registers with simulated hardware side effects. */
+#ifndef FD_REG32
+#define FD_REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#endif
+
+#define FD_SCS_BASE 0xE000E000u /* System Control Space */
+#define SYSTICK_CSR FD_REG32(FD_SCS_BASE + 0x010u)
+#define SYSTICK_CSR_ENABLE_TICKINT_CPUCLK 0x7u
+#define SYSTICK_RVR FD_REG32(FD_SCS_BASE + 0x014u)
+#define SYSTICK_RVR_MAX 0x00FFFFFFu
+#define SYSTICK_CVR FD_REG32(FD_SCS_BASE + 0x018u)
+#define NVIC_ISER0 FD_REG32(FD_SCS_BASE + 0x100u)
+#define NVIC_ISER(n) FD_REG32(FD_SCS_BASE + 0x100u + 4u * (n))
+#define SCB_ICSR FD_REG32(FD_SCS_BASE + 0xD04u)
 #define SCB_ICSR_PENDSTSET (1u << 26)
-#define SCB_CPACR FD_REG32(0xE000ED88u)
+#define SCB_CPACR FD_REG32(FD_SCS_BASE + 0xD88u)
 
 /* PRIMASK around a driver's short critical sections (see fd_sleep_masked). */
 static inline void fd_irq_disable(void) { __asm volatile("cpsid i" ::: "memory"); }
@@ -32,19 +43,37 @@ void fd_reset_handler(void);
 void fd_fault_handler(void);
 #define FD_EXIT_FAULT 99
 
-/* Start SysTick free-running on the processor clock (24 bits, counting
- * down) with a wrap interrupt that extends it; fd_systick_read() gives the
- * 32-bit count of elapsed processor clocks. */
-void fd_systick_start(void);
-/* Call from thread mode only (it keeps the last reading). */
-uint32_t fd_systick_read(void);
+/* The board's time base: a free-running 32-bit count of FD_CPU_HZ clocks
+ * that every timeout and hal_counter_read() use. SysTick boards link
+ * systick.c (24-bit SysTick on the processor clock, extended by its wrap
+ * interrupt, vector fd_systick_handler); the nRF51, which has no SysTick,
+ * sets FD_TIMEBASE_DRIVER to boards/microbit/timer0.c (TIMER0, 32 bits at
+ * 16 MHz). fd_timebase_start() starts it and checks that it is really
+ * there: it returns FD_ERR_NOT_READY when the counter's registers read
+ * back as absent or it does not move, and the board must then refuse to
+ * run (fd_board_refuse). fd_timebase_read() is for thread mode only. */
+fd_status fd_timebase_start(void);
+uint32_t fd_timebase_read(void);
 void fd_systick_handler(void);
 
+/* Start-up failed: print "FATAL <why>" and "DEALING STOPPED" on the
+ * console and stop through hal_board_exit(FD_EXIT_BOARD). */
+_Noreturn void fd_board_refuse(const char *why);
+#define FD_EXIT_BOARD 98
+
+/* Interrupt masking, sleep and barrier, overridable like FD_REG32 (the
+ * host tests have no PRIMASK; their sleep delivers a simulated interrupt). */
+#ifndef fd_irq_disable
+#define fd_irq_disable() __asm volatile("cpsid i" ::: "memory")
+#define fd_irq_enable() __asm volatile("cpsie i" ::: "memory")
+/* Data synchronization barrier: the write before it has completed. */
+#define fd_data_barrier() __asm volatile("dsb" ::: "memory")
 /* Sleep until an interrupt comes, losing no wake-up: call with interrupts
  * masked (cpsid i) after finding nothing to do; WFI wakes on a pending
  * interrupt even while masked, the handler runs, and this returns masked
  * again for the next check. */
 static inline void fd_sleep_masked(void) { __asm volatile("wfi\n cpsie i\n cpsid i" ::: "memory"); }
+#endif
 
 /* The first flash address after the image (sections.ld). */
 extern const uint8_t fd_image_end[];

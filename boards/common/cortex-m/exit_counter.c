@@ -10,13 +10,13 @@ _Noreturn void hal_board_exit(int code)
 #else
     /* On hardware there is nobody to return to: stop dealing until reset. */
     (void)code;
-    __asm volatile("cpsid i" ::: "memory");
+    fd_irq_disable();
     for (;;) {
         __asm volatile("wfi");
     }
 #endif
 }
 
-uint32_t hal_counter_read(void) { return fd_systick_read(); }
+uint32_t hal_counter_read(void) { return fd_timebase_read(); }
 
 const char *hal_counter_unit(void) { return "cpu-clocks"; }

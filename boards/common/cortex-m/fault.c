@@ -20,6 +20,14 @@ static void put_hex(uint32_t v)
 
 void fd_fault_report(const uint32_t *frame, uint32_t vector);
 
+_Noreturn void fd_board_refuse(const char *why)
+{
+    hal_console_write("\r\nFATAL ", 8);
+    hal_console_write(why, __builtin_strlen(why));
+    hal_console_write("\r\nDEALING STOPPED\r\n", 19);
+    hal_board_exit(FD_EXIT_BOARD);
+}
+
 /* The stacked exception frame (r0-r3, r12, lr, pc, xpsr) is on whichever
  * stack was active: EXC_RETURN bit 2 in lr says which. Thumb-1 only, so the
  * same stub serves Cortex-M0 and M4. */

@@ -35,9 +35,9 @@ static hal_storage_area nvmc_area;
 
 static fd_status wait_ready(void)
 {
-    uint32_t start = fd_systick_read();
+    uint32_t start = fd_timebase_read();
     while ((NVMC_READY & NVMC_READY_READY) == 0u) {
-        if (fd_systick_read() - start > NVMC_TIMEOUT_CLOCKS) {
+        if (fd_timebase_read() - start > NVMC_TIMEOUT_CLOCKS) {
             return FD_ERR_NOT_READY;
         }
     }

@@ -1,0 +1,22 @@
+/* The blocking read of an interrupt-filled receive ring on Cortex-M: with
+ * interrupts masked, take the next byte or loss (rx_ring.h), sleeping with
+ * fd_sleep_masked while the ring is empty so no byte slips in between the
+ * check and the sleep. Returns FD_OK with *byte, or FD_ERR_OVERRUN. */
+#ifndef FD_RX_RING_WAIT_H
+#define FD_RX_RING_WAIT_H
+
+#include "cortex_m.h"
+#include "rx_ring.h"
+
+static inline fd_status fd_rx_ring_wait(fd_rx_ring *ring, uint8_t *byte)
+{
+    fd_irq_disable();
+    fd_status st;
+    while ((st = fd_rx_ring_get(ring, byte)) == FD_ERR_EXHAUSTED) {
+        fd_sleep_masked();
+    }
+    fd_irq_enable();
+    return st;
+}
+
+#endif
