@@ -1,7 +1,7 @@
 # Unit-test suites built for the host (cmocka) and for every QEMU board
 # (tests/target/cmocka.h stand-in). Shared by tests/CMakeLists.txt and the
 # host build that registers the boards' tests.
-set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers)
+set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers golden)
 
 # fd_add_qemu_test(NAME n MACHINE m IMAGE path [INPUT file])
 function(fd_add_qemu_test)
