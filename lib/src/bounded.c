@@ -44,25 +44,18 @@ bool fd_batch_map(uint32_t word, uint32_t first_bound, size_t count, unsigned wi
 {
     /* word * first_bound * (first_bound - 1) * ... in mixed radix: each high
      * part is one digit of floor(word * product / 2^width), most
-     * significant first. The width-32 loop is the shuffles' hot path. */
+     * significant first. */
+    if (width >= 32u) {
+        return fd_batch_map32(word, first_bound, count, out);
+    }
     uint32_t low = word;
     uint32_t bound = first_bound;
     uint32_t product = 1;
-    uint16_t *const end = out + count;
-    if (width >= 32u) {
-        while (out < end) {
-            uint32_t lo;
-            *out++ = (uint16_t)fd_mul_wide_small(low, bound, &lo);
-            low = lo;
-            product *= bound--;
-        }
-    } else {
-        while (out < end) {
-            uint32_t lo;
-            const uint32_t hi = fd_mul_wide_small(low, bound, &lo);
-            *out++ = (uint16_t)split_digit(hi, lo, width, &low);
-            product *= bound--;
-        }
+    for (size_t i = 0; i < count; i++) {
+        uint32_t lo;
+        const uint32_t hi = fd_mul_wide_small(low, bound, &lo);
+        out[i] = (uint16_t)split_digit(hi, lo, width, &low);
+        product *= bound--;
     }
     return low_accepted(low, product, width);
 }

@@ -4,6 +4,7 @@
 
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
+#include "chacha20_simd.h"
 #include "word.h"
 
 static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
@@ -16,11 +17,13 @@ static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)
         (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
     } while (0)
 
-/* The block function on words: out = 20 rounds of in, plus in. The rounds
- * run in out itself: no stack copy of the state to wipe. */
-static void block_words(const uint32_t *restrict in, uint32_t *restrict x)
+/* The block function on words: out = 20 rounds of in, plus in, with
+ * extra added to the counter word. The rounds run in out itself: no stack
+ * copy of the state to wipe. */
+static void block_words(const uint32_t *restrict in, uint32_t extra, uint32_t *restrict x)
 {
     memcpy(x, in, 16u * sizeof x[0]);
+    x[12] += extra;
     for (unsigned r = 0; r < 10u; r++) {
         QUARTER(x[0], x[4], x[8], x[12]);
         QUARTER(x[1], x[5], x[9], x[13]);
@@ -34,6 +37,28 @@ static void block_words(const uint32_t *restrict in, uint32_t *restrict x)
     for (size_t i = 0; i < 16u; i++) {
         x[i] += in[i];
     }
+    x[12] += extra;
+}
+
+void fd_chacha20_blocks4_ref(const uint32_t in[16], uint32_t out[64])
+{
+    for (size_t blk = 0; blk < 4u; blk++) {
+        block_words(in, (uint32_t)blk, out + 16u * blk);
+    }
+}
+
+void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
+{
+#if FD_CHACHA20_X86
+    /* Asked per refill, not cached: the library keeps no globals. */
+    if (__builtin_cpu_supports("avx2")) {
+        fd_chacha20_blocks4_avx2(in, out);
+    } else {
+        fd_chacha20_blocks4_sse2(in, out);
+    }
+#else
+    fd_chacha20_blocks4_ref(in, out);
+#endif
 }
 
 /* "expand 32-byte k" */
@@ -51,7 +76,7 @@ void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t no
         in[13u + i] = fd_load_le32(nonce + 4u * i);
     }
     uint32_t words[16];
-    block_words(in, words);
+    block_words(in, 0, words);
     for (size_t i = 0; i < 16u; i++) {
         fd_store_le32(out + 4u * i, words[i]);
     }
@@ -89,14 +114,13 @@ static void derive_key(fd_chacha_drbg *d, uint8_t op, bool chain, const uint8_t 
     d->pos = FD_CHACHA_DRBG_BUFFER;
 }
 
+_Static_assert(FD_CHACHA_DRBG_BLOCKS == 4u, "a refill is fd_chacha20_blocks4");
+
 static void refill(fd_chacha_drbg *d)
 {
-    uint32_t in[16] = {CHACHA_CONSTANTS}; /* nonce 0 */
+    uint32_t in[16] = {CHACHA_CONSTANTS}; /* counter 0, nonce 0 */
     memcpy(in + 4, d->key, sizeof d->key);
-    for (size_t blk = 0; blk < FD_CHACHA_DRBG_BLOCKS; blk++) {
-        in[12] = (uint32_t)blk;
-        block_words(in, d->buffer + 16u * blk);
-    }
+    fd_chacha20_blocks4(in, d->buffer);
     memcpy(d->key, d->buffer, sizeof d->key);
     fd_wipe(d->buffer, sizeof d->key);
     fd_wipe(in, sizeof in);

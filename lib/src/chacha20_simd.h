@@ -1,0 +1,30 @@
+/* Internal: four ChaCha20 blocks at once, the DRBG's refill (its key
+ * changes after every four blocks, so four is the most it can use).
+ * The portable C form is the reference on every target; x86-64 adds an SSE2
+ * form (the baseline ISA, four blocks in parallel lanes) and an AVX2 form
+ * (two blocks per 256-bit register), chosen at run time. Tests compare every
+ * form the CPU can run with the reference. */
+#ifndef FAIRDEAL_CHACHA20_SIMD_H
+#define FAIRDEAL_CHACHA20_SIMD_H
+
+#include <stdint.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FD_CHACHA20_X86 1
+#else
+#define FD_CHACHA20_X86 0
+#endif
+
+/* Blocks for counters in[12] + 0 .. 3 (32-bit, wrapping) of the state in
+ * (constants, key, counter, nonce as RFC 8439 words): out[16 * b + i] is word
+ * i of block b. in and out must not overlap. */
+void fd_chacha20_blocks4_ref(const uint32_t in[16], uint32_t out[64]);
+#if FD_CHACHA20_X86
+void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64]);
+void fd_chacha20_blocks4_avx2(const uint32_t in[16], uint32_t out[64]); /* only if the CPU has AVX2 */
+#endif
+
+/* The fastest form this CPU runs (the reference off x86-64). */
+void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64]);
+
+#endif
