@@ -127,29 +127,37 @@ static void refill(fd_chacha_drbg *d)
     d->pos = sizeof d->key;
 }
 
-/* Hand out buffered bytes and zero each at once: whole words while the
- * position is word-aligned, else one byte. */
+/* Byte pos of the buffer out, and zeroed at once. */
+FD_HOT_INLINE uint8_t take_byte(fd_chacha_drbg *d, size_t pos)
+{
+    uint32_t *w = &d->buffer[pos / 4u];
+    const unsigned shift = 8u * (unsigned)(pos % 4u);
+    const uint8_t b = (uint8_t)(*w >> shift);
+    *w &= ~(0xFFu << shift);
+    return b;
+}
+
+/* Hand out len buffered bytes (len <= what is buffered) and zero each at
+ * once: bytes up to a word boundary, then whole words (what the shuffles
+ * ask for), then the bytes left. */
 static void take(fd_chacha_drbg *d, uint8_t *out, size_t len)
 {
-    while (len > 0u) {
-        uint32_t *w = &d->buffer[d->pos / 4u];
-        const unsigned shift = 8u * (d->pos % 4u);
-        if (shift == 0u && len >= 4u) {
-            const size_t words = len / 4u;
-            for (size_t i = 0; i < words; i++) {
-                fd_store_le32(out + 4u * i, w[i]);
-                w[i] = 0;
-            }
-            d->pos = (uint16_t)(d->pos + 4u * words);
-            out += 4u * words;
-            len -= 4u * words;
-        } else {
-            *out++ = (uint8_t)(*w >> shift);
-            *w &= ~(0xFFu << shift);
-            d->pos++;
-            len--;
-        }
+    size_t pos = d->pos;
+    for (; len > 0u && pos % 4u != 0u; len--) {
+        *out++ = take_byte(d, pos++);
     }
+    uint32_t *w = &d->buffer[pos / 4u];
+    const size_t words = len / 4u;
+    for (size_t i = 0; i < words; i++) {
+        fd_store_le32(out + 4u * i, w[i]);
+        w[i] = 0;
+    }
+    pos += 4u * words;
+    out += 4u * words;
+    for (len %= 4u; len > 0u; len--) {
+        *out++ = take_byte(d, pos++);
+    }
+    d->pos = (uint16_t)pos;
 }
 
 static bool input_ok(const uint8_t *p, size_t len) { return (p != NULL || len == 0u); }
