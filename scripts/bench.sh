@@ -25,6 +25,8 @@ for b in microbit mps2-an386; do
   done
   if cmp -s "$tmp/$b.1" "$tmp/$b.2"; then echo "same" >"$tmp/$b.det"; else echo "DIFFERENT" >"$tmp/$b.det"; fi
 done
+# The host is shared: its load average is recorded beside the timings.
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 build/host/tests/bench_host "$rounds" 200000 >"$tmp/host"
 
 {
@@ -41,6 +43,9 @@ build/host/tests/bench_host "$rounds" 200000 >"$tmp/host"
   echo "All contenders are compiled into one program (\`tests/bench/bench_host.c\`, the"
   echo "C++ baseline in \`tests/bench/std_shuffle.cpp\`, RelWithDebInfo = -O2) and run"
   echo "round-robin so that machine noise hits them alike. Read the ratios."
+  echo "Load average (1, 5, 15 min) when the host benchmark started: $load."
+  echo "Every fairdeal shuffle here includes wiping its draw indices and the"
+  echo "random words it fetched (issue 18)."
   echo
   sed -n '2,$p' "$tmp/host"
   echo
