@@ -15,6 +15,13 @@
 #define FD_CHACHA20_X86 0
 #endif
 
+/* Thumb-2 cores (ARMv7-M, ARMv7E-M): the rounds in assembly (chacha20.c). */
+#if defined(__GNUC__) && (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
+#define FD_CHACHA20_V7M 1
+#else
+#define FD_CHACHA20_V7M 0
+#endif
+
 /* Blocks for counters in[12] + 0 .. 3 (32-bit, wrapping) of the state in
  * (constants, key, counter, nonce as RFC 8439 words): out[16 * b + i] is word
  * i of block b. in and out must not overlap. */
@@ -24,7 +31,8 @@ void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64]);
 void fd_chacha20_blocks4_avx2(const uint32_t in[16], uint32_t out[64]); /* only if the CPU has AVX2 */
 #endif
 
-/* The fastest form this CPU runs (the reference off x86-64). */
+/* The fastest form this CPU runs (the reference's code off x86-64, with
+ * the Thumb-2 rounds on ARMv7-M). */
 void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64]);
 
 #endif

@@ -13,10 +13,8 @@
 /* Inlined even at -Os: each is a handful of instructions on a hot path. */
 #if defined(__GNUC__)
 #define FD_HOT_INLINE static inline __attribute__((always_inline))
-#define FD_NOINLINE __attribute__((noinline))
 #else
 #define FD_HOT_INLINE static inline
-#define FD_NOINLINE
 #endif
 
 /* Little-endian targets that allow unaligned word access move a word in
