@@ -7,16 +7,6 @@
 #include "chacha20_simd.h"
 #include "word.h"
 
-static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
-
-#define QUARTER(a, b, c, d)                                                                        \
-    do {                                                                                           \
-        (a) += (b); (d) ^= (a); (d) = rotl((d), 16);                                               \
-        (c) += (d); (b) ^= (c); (b) = rotl((b), 12);                                               \
-        (a) += (b); (d) ^= (a); (d) = rotl((d), 8);                                                \
-        (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
-    } while (0)
-
 #if FD_CHACHA20_V7M
 /* out = 20 rounds of in, plus in: the block function on words, Thumb-2
  * (Cortex-M3/M4). Each rotation is folded into the next instruction that
@@ -27,9 +17,9 @@ static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)
  * swapped (ldrd/strd) between half-rounds (column and diagonal rounds use
  * them in pairs). Not unrolled: two double rounds per pass saved 20
  * instructions per block and cost 300 bytes of flash. The stack slots are zeroed before returning. in and out must not
- * overlap. The DRBG's refill uses it; fd_chacha20_block keeps the C
- * rounds, and the unit tests on the Cortex-M4 board check one against the
- * other (test_chacha20_blocks4_forms_agree). */
+ * overlap. The DRBG's refill and fd_chacha20_block (so the boot self-test's
+ * RFC 8439 vector) use it; the unit tests on the Cortex-M4 board check it
+ * against the C reference (test_chacha20_blocks4_forms_agree). */
 void fd_chacha20_block_v7m(const uint32_t in[16], uint32_t out[16]);
 __asm__(
     "    .syntax unified\n"
@@ -213,38 +203,15 @@ __asm__(
     "    .popsection\n");
 #endif
 
-/* The block function on words in portable C: out = 20 rounds of in, plus
- * in, with extra added to the counter word. The rounds run in out itself:
- * no stack copy of the state to wipe. One copy in flash: the reference, the
- * single-block function and, off x86-64 and ARMv7-M, the DRBG use it. */
-#if defined(__GNUC__)
-__attribute__((noinline))
+/* One block of the state in (its counter in[12]) into out: the Thumb-2
+ * form on ARMv7-M, the C reference elsewhere. */
+static void block_words(const uint32_t *restrict in, uint32_t *restrict out)
+{
+#if FD_CHACHA20_V7M
+    fd_chacha20_block_v7m(in, out);
+#else
+    fd_chacha20_block_ref(in, 0, out);
 #endif
-static void block_words(const uint32_t *restrict in, uint32_t extra, uint32_t *restrict x)
-{
-    memcpy(x, in, 16u * sizeof x[0]);
-    x[12] += extra;
-    for (unsigned r = 0; r < 10u; r++) {
-        QUARTER(x[0], x[4], x[8], x[12]);
-        QUARTER(x[1], x[5], x[9], x[13]);
-        QUARTER(x[2], x[6], x[10], x[14]);
-        QUARTER(x[3], x[7], x[11], x[15]);
-        QUARTER(x[0], x[5], x[10], x[15]);
-        QUARTER(x[1], x[6], x[11], x[12]);
-        QUARTER(x[2], x[7], x[8], x[13]);
-        QUARTER(x[3], x[4], x[9], x[14]);
-    }
-    for (size_t i = 0; i < 16u; i++) {
-        x[i] += in[i];
-    }
-    x[12] += extra;
-}
-
-void fd_chacha20_blocks4_ref(const uint32_t in[16], uint32_t out[64])
-{
-    for (size_t blk = 0; blk < 4u; blk++) {
-        block_words(in, (uint32_t)blk, out + 16u * blk);
-    }
 }
 
 void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
@@ -260,7 +227,7 @@ void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
     uint32_t state[16];
     memcpy(state, in, sizeof state);
     for (size_t blk = 0; blk < 4u; blk++) {
-        fd_chacha20_block_v7m(state, out + 16u * blk);
+        block_words(state, out + 16u * blk);
         state[12]++;
     }
     fd_wipe(state, sizeof state);
@@ -284,7 +251,7 @@ void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t no
         in[13u + i] = fd_load_le32(nonce + 4u * i);
     }
     uint32_t words[16];
-    block_words(in, 0, words);
+    block_words(in, words);
     for (size_t i = 0; i < 16u; i++) {
         fd_store_le32(out + 4u * i, words[i]);
     }

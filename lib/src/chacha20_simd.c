@@ -1,13 +1,54 @@
-/* Vector forms of the ChaCha20 DRBG's four-block refill (x86-64 only; see
- * chacha20_simd.h). Same words as fd_chacha20_blocks4_ref, bit for bit. The
+/* The forms of the ChaCha20 block function (see chacha20_simd.h): the
+ * portable C reference, and on x86-64 the vector forms of the DRBG's
+ * four-block refill, the same words bit for bit. In the vector forms the
  * state lives in registers; what the compiler spills is not wiped (C cannot
  * reach it), the output is the caller's buffer. */
 #include "chacha20_simd.h"
 
+#include <stddef.h>
+#include <string.h>
+
+static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
+
+#define QUARTER(a, b, c, d)                                                                        \
+    do {                                                                                           \
+        (a) += (b); (d) ^= (a); (d) = rotl((d), 16);                                               \
+        (c) += (d); (b) ^= (c); (b) = rotl((b), 12);                                               \
+        (a) += (b); (d) ^= (a); (d) = rotl((d), 8);                                                \
+        (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
+    } while (0)
+
+void fd_chacha20_block_ref(const uint32_t in[16], uint32_t extra, uint32_t x[16])
+{
+    /* The rounds run in the output itself: no stack copy of the state. */
+    memcpy(x, in, 16u * sizeof x[0]);
+    x[12] += extra;
+    for (unsigned r = 0; r < 10u; r++) {
+        QUARTER(x[0], x[4], x[8], x[12]);
+        QUARTER(x[1], x[5], x[9], x[13]);
+        QUARTER(x[2], x[6], x[10], x[14]);
+        QUARTER(x[3], x[7], x[11], x[15]);
+        QUARTER(x[0], x[5], x[10], x[15]);
+        QUARTER(x[1], x[6], x[11], x[12]);
+        QUARTER(x[2], x[7], x[8], x[13]);
+        QUARTER(x[3], x[4], x[9], x[14]);
+    }
+    for (size_t i = 0; i < 16u; i++) {
+        x[i] += in[i];
+    }
+    x[12] += extra;
+}
+
+void fd_chacha20_blocks4_ref(const uint32_t in[16], uint32_t out[64])
+{
+    for (size_t blk = 0; blk < 4u; blk++) {
+        fd_chacha20_block_ref(in, (uint32_t)blk, out + 16u * blk);
+    }
+}
+
 #if FD_CHACHA20_X86
 
 #include <immintrin.h>
-#include <stddef.h>
 
 /* SSE2: vector i holds word i of the four blocks (lane b = block b). */
 #define ROTL128(x, n) _mm_or_si128(_mm_slli_epi32((x), (n)), _mm_srli_epi32((x), 32 - (n)))
@@ -144,6 +185,4 @@ FD_AVX2 void fd_chacha20_blocks4_avx2(const uint32_t in[16], uint32_t out[64])
                _mm256_add_epi32(d1, sd1), out + 32);
 }
 
-#else
-typedef int fd_chacha20_simd_unused; /* ISO C: a translation unit is not empty */
 #endif

@@ -1,9 +1,10 @@
-/* Internal: four ChaCha20 blocks at once, the DRBG's refill (its key
- * changes after every four blocks, so four is the most it can use).
- * The portable C form is the reference on every target; x86-64 adds an SSE2
- * form (the baseline ISA, four blocks in parallel lanes) and an AVX2 form
- * (two blocks per 256-bit register), chosen at run time. Tests compare every
- * form the CPU can run with the reference. */
+/* Internal: the forms of the ChaCha20 block function, and four blocks at
+ * once, the DRBG's refill (its key changes after every four blocks, so four
+ * is the most it can use). The portable C form (chacha20_simd.c) is the
+ * reference on every target; x86-64 adds an SSE2 form (the baseline ISA,
+ * four blocks in parallel lanes) and an AVX2 form (two blocks per 256-bit
+ * register), chosen at run time; ARMv7-M has a Thumb-2 form (chacha20.c).
+ * Tests compare every form the CPU can run with the reference. */
 #ifndef FAIRDEAL_CHACHA20_SIMD_H
 #define FAIRDEAL_CHACHA20_SIMD_H
 
@@ -21,6 +22,10 @@
 #else
 #define FD_CHACHA20_V7M 0
 #endif
+
+/* One block, portable C: x = 20 rounds of in, plus in, with extra added
+ * to the counter word (32-bit, wrapping). in and x must not overlap. */
+void fd_chacha20_block_ref(const uint32_t in[16], uint32_t extra, uint32_t x[16]);
 
 /* Blocks for counters in[12] + 0 .. 3 (32-bit, wrapping) of the state in
  * (constants, key, counter, nonce as RFC 8439 words): out[16 * b + i] is word
