@@ -18,21 +18,28 @@ static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)
         (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
     } while (0)
 
+/* The 20 rounds (ten column + diagonal double rounds) on words x[0..15]
+ * with quarter-round q: scalar words here, vectors of four blocks below. */
+#define TWENTY_ROUNDS(q, x)                                                                        \
+    do {                                                                                           \
+        for (int r_ = 0; r_ < 10; r_++) {                                                          \
+            q((x)[0], (x)[4], (x)[8], (x)[12]);                                                    \
+            q((x)[1], (x)[5], (x)[9], (x)[13]);                                                    \
+            q((x)[2], (x)[6], (x)[10], (x)[14]);                                                   \
+            q((x)[3], (x)[7], (x)[11], (x)[15]);                                                   \
+            q((x)[0], (x)[5], (x)[10], (x)[15]);                                                   \
+            q((x)[1], (x)[6], (x)[11], (x)[12]);                                                   \
+            q((x)[2], (x)[7], (x)[8], (x)[13]);                                                    \
+            q((x)[3], (x)[4], (x)[9], (x)[14]);                                                    \
+        }                                                                                          \
+    } while (0)
+
 void fd_chacha20_block_ref(const uint32_t in[16], uint32_t extra, uint32_t x[16])
 {
     /* The rounds run in the output itself: no stack copy of the state. */
     memcpy(x, in, 16u * sizeof x[0]);
     x[12] += extra;
-    for (unsigned r = 0; r < 10u; r++) {
-        QUARTER(x[0], x[4], x[8], x[12]);
-        QUARTER(x[1], x[5], x[9], x[13]);
-        QUARTER(x[2], x[6], x[10], x[14]);
-        QUARTER(x[3], x[7], x[11], x[15]);
-        QUARTER(x[0], x[5], x[10], x[15]);
-        QUARTER(x[1], x[6], x[11], x[12]);
-        QUARTER(x[2], x[7], x[8], x[13]);
-        QUARTER(x[3], x[4], x[9], x[14]);
-    }
+    TWENTY_ROUNDS(QUARTER, x);
     for (size_t i = 0; i < 16u; i++) {
         x[i] += in[i];
     }
@@ -85,16 +92,7 @@ void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64])
     for (int i = 0; i < 16; i++) {
         x[i] = s[i];
     }
-    for (int r = 0; r < 10; r++) {
-        QUARTER128(x[0], x[4], x[8], x[12]);
-        QUARTER128(x[1], x[5], x[9], x[13]);
-        QUARTER128(x[2], x[6], x[10], x[14]);
-        QUARTER128(x[3], x[7], x[11], x[15]);
-        QUARTER128(x[0], x[5], x[10], x[15]);
-        QUARTER128(x[1], x[6], x[11], x[12]);
-        QUARTER128(x[2], x[7], x[8], x[13]);
-        QUARTER128(x[3], x[4], x[9], x[14]);
-    }
+    TWENTY_ROUNDS(QUARTER128, x);
     for (int i = 0; i < 16; i++) {
         x[i] = _mm_add_epi32(x[i], s[i]);
     }
