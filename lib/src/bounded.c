@@ -1,5 +1,6 @@
 #include "fairdeal/bounded.h"
 
+#include "fairdeal/util.h"
 #include "word.h"
 
 /* (hi, lo) = low * bound: the digit above `width` bits, and the new low
@@ -71,16 +72,16 @@ fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out)
     if (rng->uniform != NULL) {
         return rng->uniform(rng->ctx, bound, out);
     }
-    for (;;) {
-        uint32_t word;
-        fd_status st = fd_rng_u32(rng, &word);
-        if (st != FD_OK) {
-            return st;
-        }
-        uint32_t value;
-        if (fd_lemire_map(word, bound, 32u, &value)) {
-            *out = value;
-            return FD_OK;
-        }
+    /* fd_rng_u32's fill and load, with one wipe for all the words tried */
+    uint8_t word[4];
+    uint32_t value = 0;
+    fd_status st;
+    do {
+        st = rng->fill(rng->ctx, word, sizeof word);
+    } while (st == FD_OK && !fd_lemire_map(fd_load_le32(word), bound, 32u, &value));
+    fd_wipe(word, sizeof word);
+    if (st == FD_OK) {
+        *out = value;
     }
+    return st;
 }
