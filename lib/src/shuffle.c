@@ -43,9 +43,17 @@ static size_t batch_len(uint32_t bound, size_t count, size_t *level)
 /* Two groups are decoded at once on 64-bit hosts, where their multiply
  * chains overlap in a wide out-of-order core. On Cortex-M the pair saved
  * 30 of 2,447 instructions per 52 cards (M4), cost on M0, and took 290
- * bytes of flash: one group at a time there, through fd_batch_map. */
+ * bytes of flash: one group at a time there. */
 #if !defined(__x86_64__) && !defined(__aarch64__)
 #define GROUPS_PER_DECODE 1u
+/* One group: inlined on Cortex-M3/M4 (2,403 vs 2,493 instructions per 52
+ * cards), a call on Thumb-1, whose eight low registers the inlined step
+ * would spill (4,573 vs 4,878). */
+#if FD_MUL_BY_HALVES
+#define BATCH_MAP_ONE(word, bound, len, out) fd_batch_map((word), (bound), (len), 32u, (out))
+#else
+#define BATCH_MAP_ONE(word, bound, len, out) fd_batch_map32((word), (bound), (len), (out))
+#endif
 #else
 #define GROUPS_PER_DECODE 2u
 
@@ -148,7 +156,7 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
             const unsigned accepted = batch_pair(word, bound, len, word2, len2, out);
 #else
             const size_t len2 = 0u;
-            const unsigned accepted = fd_batch_map(word, bound, len, 32u, out) ? 3u : 2u;
+            const unsigned accepted = BATCH_MAP_ONE(word, bound, len, out) ? 3u : 2u;
 #endif
             if ((accepted & 1u) == 0u) {
                 st = redraw_group(rng, bound, len, out, words + 4u * g);
