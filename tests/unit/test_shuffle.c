@@ -352,6 +352,21 @@ static void test_every_n_decodes_greedy_groups(void **state)
  * frame at the same depth reads it (its array is never written: it holds
  * what the shuffle's frames left); a control that leaves a word behind
  * proves the probe sees it. Spills the compiler makes are found too. */
+/* AddressSanitizer gives each frame's arrays redzones (and may move them to
+ * a fake stack), so a probe frame does not see what the one before left:
+ * the plain host build and the QEMU boards run this test, ASan does not. */
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_PROBE_WORKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STACK_PROBE_WORKS 0
+#endif
+#endif
+#if !defined(STACK_PROBE_WORKS)
+#define STACK_PROBE_WORKS 1
+#endif
+
+#if STACK_PROBE_WORKS
 #if defined(FD_TARGET_CORTEX_M)
 #define PROBE_BYTES 2048u /* the shuffle's frames take about 1.5 KiB */
 #else
@@ -468,6 +483,7 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
         assert_false(stack_holds(out + w, 4u));
     }
 }
+#endif
 
 int main(void)
 {
@@ -484,7 +500,9 @@ int main(void)
         cmocka_unit_test(test_sample_is_sorted_subset),
         cmocka_unit_test(test_argument_errors_change_nothing),
         cmocka_unit_test(test_source_failure_changes_nothing),
+#if STACK_PROBE_WORKS
         cmocka_unit_test(test_shuffle_leaves_no_secrets_on_stack),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
