@@ -121,7 +121,7 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
     fd_status st = FD_OK;
     if (rng->uniform != NULL) {
         for (size_t t = 0; t < count && st == FD_OK; t++) {
-            uint32_t j;
+            uint32_t j = 0; /* stays 0 when the source fails */
             st = fd_uniform_u32(rng, first_bound - (uint32_t)t, &j);
             draws[t] = (uint16_t)j;
         }
