@@ -1,5 +1,5 @@
-# Shared settings for every Cortex-M board. Included by boards/<b>/board.cmake
-# after it sets FD_BOARD_CPU_FLAGS.
+# Shared settings for every Cortex-M board, from its facts (FD_BOARD_CPU_FLAGS,
+# FD_BOARD_FPU). Included by the top-level CMakeLists.txt before any target.
 if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_C_COMPILER MATCHES "arm-none-eabi")
   message(FATAL_ERROR "Board ${FD_BOARD} needs -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake (use the preset)")
 endif()
@@ -7,6 +7,9 @@ endif()
 add_compile_options(${FD_BOARD_CPU_FLAGS} -ffreestanding -ffunction-sections -fdata-sections
   -fstack-usage -Os -g -fbuiltin)
 add_compile_definitions(FD_TARGET_CORTEX_M=1)
+if(FD_BOARD_FPU)
+  add_compile_definitions(FD_HAS_FPU=1) # the reset code enables the FPU
+endif()
 add_link_options(${FD_BOARD_CPU_FLAGS} -nostartfiles --specs=nano.specs
   -Wl,--gc-sections -Wl,--print-memory-usage)
 
@@ -22,10 +25,3 @@ foreach(sym IN LISTS FD_FORBIDDEN_SYMBOLS)
   add_link_options("-Wl,--wrap=${sym}")
 endforeach()
 
-# Semihosting (exit codes, the mps2 host entropy) only in emulation builds:
-# on hardware without a debugger a bkpt 0xab would fault.
-if(FD_BOARD_KIND STREQUAL "qemu" AND NOT FD_RELEASE)
-  set(FD_SEMIHOSTING ON)
-else()
-  set(FD_SEMIHOSTING OFF)
-endif()

@@ -7,6 +7,8 @@ function(fd_add_image name)
   if(NOT FD_BOARD STREQUAL "host")
     set_target_properties(${name} PROPERTIES SUFFIX ".elf")
     target_link_options(${name} PRIVATE "-Wl,-Map=$<TARGET_FILE_DIR:${name}>/${name}.map")
+    get_property(link_depends GLOBAL PROPERTY FD_LINK_DEPENDS)
+    set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS ${link_depends})
     add_custom_command(TARGET ${name} POST_BUILD
       COMMAND ${CMAKE_SIZE} $<TARGET_FILE:${name}>
       VERBATIM)

@@ -1,21 +1,18 @@
 # The board's TRNG health-test constants, derived at build time from its
-# assessed min-entropy FD_TRNG_H_BITS (set next to its driver in
-# boards/<b>/board.cmake) by tools/gen_trng_config.c, built with the host C
-# compiler even in cross builds. Link fd_trng_config to see the header.
-if(NOT DEFINED FD_TRNG_H_BITS)
-  message(FATAL_ERROR "boards/${FD_BOARD}/board.cmake must set FD_TRNG_H_BITS")
-endif()
+# assessed min-entropy FD_TRNG_H_BITS (a fact of boards/<b>/board.cmake) by
+# tools/gen_trng_config.c, built with the host C compiler even in cross
+# builds. Link fd_trng_config to see the header.
 find_program(FD_HOST_CC NAMES cc gcc REQUIRED)
-set(gen_dir ${CMAKE_BINARY_DIR}/generated)
-set(gen_tool ${CMAKE_BINARY_DIR}/tools/gen_trng_config)
+set(gen_dir ${PROJECT_BINARY_DIR}/generated)
+set(gen_tool ${PROJECT_BINARY_DIR}/tools/gen_trng_config)
 add_custom_command(
   OUTPUT ${gen_dir}/fd_trng_config.h
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${gen_dir} ${CMAKE_BINARY_DIR}/tools
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${gen_dir} ${PROJECT_BINARY_DIR}/tools
   COMMAND ${FD_HOST_CC} -std=c11 -O2 -Wall -Wextra -Werror -o ${gen_tool}
-          ${CMAKE_SOURCE_DIR}/tools/gen_trng_config.c ${CMAKE_SOURCE_DIR}/tools/health_cutoffs.c -lm
+          ${FD_SOURCE_ROOT}/tools/gen_trng_config.c ${FD_SOURCE_ROOT}/tools/health_cutoffs.c -lm
   COMMAND ${gen_tool} ${FD_TRNG_H_BITS} > ${gen_dir}/fd_trng_config.h
-  DEPENDS ${CMAKE_SOURCE_DIR}/tools/gen_trng_config.c ${CMAKE_SOURCE_DIR}/tools/health_cutoffs.c
-          ${CMAKE_SOURCE_DIR}/boards/${FD_BOARD}/board.cmake
+  DEPENDS ${FD_SOURCE_ROOT}/tools/gen_trng_config.c ${FD_SOURCE_ROOT}/tools/health_cutoffs.c
+          ${FD_SOURCE_ROOT}/boards/${FD_BOARD}/board.cmake
   COMMENT "TRNG health-test constants for H = ${FD_TRNG_H_BITS} bits/sample"
   VERBATIM)
 add_custom_target(fd_trng_config_gen DEPENDS ${gen_dir}/fd_trng_config.h)

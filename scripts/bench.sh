@@ -34,7 +34,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 for b in $qemu_boards; do
   for run in 1 2; do
-    FD_QEMU_EXTRA="-icount shift=0,sleep=off" tests/qemu/run.sh "$b" "build/$b/tests/bench_target.elf" |
+    # the same flags on every board (theirs differ: some run in real time)
+    FD_QEMU_FLAGS="-semihosting-config enable=on,target=native -icount shift=0,sleep=off" \
+      tests/qemu/run.sh "$b" "build/$b/tests/bench_target.elf" |
       tr -d '\r' >"$tmp/$b.$run"
   done
   if cmp -s "$tmp/$b.1" "$tmp/$b.2"; then echo "same" >"$tmp/$b.det"; else echo "DIFFERENT" >"$tmp/$b.det"; fi

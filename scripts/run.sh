@@ -1,7 +1,8 @@
 #!/bin/sh
 # Boot the dealer firmware on the micro:bit board in QEMU, console on this
 # terminal (quit QEMU with Ctrl-A then X). Also works with piped input.
-# usage: scripts/run.sh [board]   (microbit by default; mps2-an386 also runs)
+# usage: scripts/run.sh [board]   (microbit by default; any QEMU board of
+#        boards/list.txt: mps2-an386, lm3s6965evb)
 set -eu
 cd "$(dirname "$0")/.."
 board=${1:-microbit}
@@ -15,7 +16,9 @@ else
   # before the guest's UART is ready, so give the serial port stdio alone
   console="-display none -monitor none -serial stdio"
 fi
+# the machine and its flags, from boards/$board/board.cmake
+[ -f "build/$board/qemu.env" ] || { echo "$board does not run in QEMU (boards/$board/board.cmake)" >&2; exit 2; }
+. "build/$board/qemu.env"
 # shellcheck disable=SC2086
-exec qemu-system-arm -M "$board" $console \
-  -semihosting-config enable=on,target=native \
+exec qemu-system-arm -M "$FD_QEMU_MACHINE" $console $FD_QEMU_FLAGS \
   -kernel "build/$board/firmware/dealer.elf"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every test: host unit/statistical tests, static analysis, and the on-target
-# test images of both QEMU boards, plus builds of all five boards; then the
+# test images of every QEMU board, plus builds of every board; then the
 # host tests again under ASan + UBSan with every fuzz target for
 # FD_FUZZ_SECONDS (default 30) each. Ends with ctest's summaries.
 set -eu

@@ -1,47 +1,73 @@
 # Unit-test suites built for the host (cmocka) and for every QEMU board
-# (tests/target/cmocka.h stand-in). Shared by tests/CMakeLists.txt and the
-# host build that registers the boards' tests.
+# (tests/target/cmocka.h stand-in), and the registration of a board's tests
+# from its facts (boards/<b>/board.cmake). Shared by tests/CMakeLists.txt
+# and the host build that registers the boards' tests.
 set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers golden)
 
-# fd_add_qemu_test(NAME n MACHINE m IMAGE path [INPUT file])
-function(fd_add_qemu_test)
-  cmake_parse_arguments(Q "" "NAME;MACHINE;IMAGE;INPUT" "" ${ARGN})
-  add_test(NAME ${Q_NAME}
-    COMMAND ${FD_SOURCE_ROOT}/tests/qemu/run.sh ${Q_MACHINE} ${Q_IMAGE} ${Q_INPUT})
-  set_tests_properties(${Q_NAME} PROPERTIES TIMEOUT 300 LABELS "qemu")
-  fd_qemu_environment(${Q_NAME} ${Q_MACHINE})
-endfunction()
-
-# mps2-an386 runs with -icount: without it QEMU's SysTick there does not
-# advance reliably (counts of 0 across thousands of instructions were seen),
-# and its entropy (semihosting) has no timer to wait for. The microbit runs
-# in real time: its RNG needs ~660 us of virtual time per byte, which would
-# be ~660,000 instructions of polling per byte under -icount shift=0.
-function(fd_qemu_environment test machine)
-  if(machine STREQUAL "mps2-an386")
-    set_tests_properties(${test} PROPERTIES ENVIRONMENT "FD_QEMU_EXTRA=-icount shift=0,sleep=off")
-  endif()
+# A QEMU run: tests/qemu/run.sh takes the machine and its flags from the
+# qemu.env that the image's build tree wrote from board.cmake.
+function(fd_add_qemu_test name)
+  add_test(NAME ${name} COMMAND ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300 LABELS "qemu")
 endfunction()
 
 # All tests of one board whose build tree is bindir.
 function(fd_register_board_tests board bindir)
-  if(board IN_LIST FD_BOARDS_QEMU)
-    set(machines_microbit microbit)
-    set(machines_mps2-an386 mps2-an386)
+  fd_load_board(${board})
+  set(qemu ${FD_SOURCE_ROOT}/tests/qemu)
+  if(FD_BOARD_KIND STREQUAL "qemu")
     foreach(suite IN LISTS FD_UNIT_SUITES)
-      fd_add_qemu_test(NAME ${board}.unit.${suite} MACHINE ${machines_${board}}
-        IMAGE ${bindir}/tests/test_${suite}.elf)
+      fd_add_qemu_test(${board}.unit.${suite} ${qemu}/run.sh ${FD_QEMU_MACHINE} ${bindir}/tests/test_${suite}.elf)
     endforeach()
-    add_test(NAME ${board}.dealer.e2e COMMAND ${FD_SOURCE_ROOT}/tests/qemu/dealer_e2e.sh
-      ${machines_${board}} ${bindir}/firmware/dealer.elf)
-    set_tests_properties(${board}.dealer.e2e PROPERTIES TIMEOUT 300 LABELS "qemu")
-    fd_qemu_environment(${board}.dealer.e2e ${machines_${board}})
+    fd_add_qemu_test(${board}.dealer.e2e ${qemu}/dealer_e2e.sh ${board} ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf)
+    # Without QEMU's semihosting switch the image must name it and stop
+    # with a nonzero status: the dealer of an emulation-only board at its
+    # first entropy read, another board's (shortest) test image at its exit.
+    if(FD_EMULATION_ONLY)
+      set(image ${bindir}/firmware/dealer.elf)
+    else()
+      set(image ${bindir}/tests/test_deck.elf)
+    endif()
+    if(FD_QEMU_SERIAL_BREAK)
+      fd_add_qemu_test(${board}.console.break ${qemu}/console_break.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf)
+    endif()
+    fd_add_qemu_test(${board}.no_semihosting ${qemu}/no_semihosting.sh ${FD_QEMU_MACHINE} ${image})
     add_test(NAME ${board}.nomalloc_guard
       COMMAND ${CMAKE_COMMAND} --build ${bindir} --target nomalloc_probe)
     set_tests_properties(${board}.nomalloc_guard PROPERTIES
       PASS_REGULAR_EXPRESSION "undefined reference to `__wrap_malloc'")
   endif()
-  # every board, build-only ones too: the dealer image exists and its size
-  add_test(NAME ${board}.dealer.size
-    COMMAND ${FD_SOURCE_ROOT}/tests/qemu/image_size.sh ${bindir}/firmware/dealer.elf)
+  if(NOT FD_BOARD_KIND STREQUAL "host")
+    # every board, build-only ones too: the dealer image exists and its size
+    add_test(NAME ${board}.dealer.size
+      COMMAND ${FD_SOURCE_ROOT}/tests/qemu/image_size.sh ${bindir}/firmware/dealer.elf)
+  endif()
+endfunction()
+
+# The board facts' checks (host only): presets derived from boards/list.txt
+# are up to date, every board loads, and a board with a missing or
+# inconsistent fact fails with a message that names it.
+function(fd_register_board_fact_tests)
+  add_test(NAME host.boards.presets COMMAND ${CMAKE_COMMAND} -DFD_CHECK=ON -P ${FD_SOURCE_ROOT}/cmake/presets.cmake)
+  set(script ${FD_SOURCE_ROOT}/tests/tools/board_facts.cmake)
+  add_test(NAME host.boards.all_load COMMAND ${CMAKE_COMMAND} -DBOARD=all -P ${script})
+  set_tests_properties(host.boards.all_load PROPERTIES PASS_REGULAR_EXPRESSION "every board's facts load")
+  # name | arguments, comma-separated | the error expected
+  set(cases
+    "missing_cpu_hz|-DBOARD=microbit,-DDROP=FD_CPU_HZ|boards/microbit/board.cmake misses FD_CPU_HZ"
+    "missing_qemu_machine|-DBOARD=mps2-an386,-DDROP=FD_QEMU_MACHINE|boards/mps2-an386/board.cmake misses FD_QEMU_MACHINE"
+    "missing_storage|-DBOARD=host,-DDROP=FD_FLASH_STORAGE_SIZE|boards/host/board.cmake misses FD_FLASH_STORAGE_SIZE"
+    "release_emulation_only|-DBOARD=mps2-an386,-DFD_RELEASE=ON|mps2-an386 is emulation-only .* must never be built for release"
+    "flash_overflow|-DBOARD=microbit,-DSET=FD_FLASH_SLOT_B_SIZE 128*1024|the flash map .* needs more than FD_FLASH_SIZE"
+    "misaligned_storage|-DBOARD=microbit,-DSET=FD_FLASH_STORAGE_SIZE 1000|FD_FLASH_STORAGE_SIZE .1000. must be a positive multiple")
+  foreach(case IN LISTS cases)
+    string(REPLACE "|" ";" fields "${case}")
+    list(GET fields 0 name)
+    list(GET fields 1 args)
+    list(GET fields 2 expected)
+    string(REPLACE "," ";" args "${args}")
+    string(REPLACE " " "[ \n]+" expected "${expected}") # CMake wraps long messages
+    add_test(NAME host.boards.${name} COMMAND ${CMAKE_COMMAND} ${args} -P ${script})
+    set_tests_properties(host.boards.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}")
+  endforeach()
 endfunction()

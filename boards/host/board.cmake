@@ -1,8 +1,25 @@
 # host: Linux, for tests, fuzzing and the host tools.
+set(FD_BOARD_TITLE "Host (Linux): library, tools, all tests")
 set(FD_BOARD_KIND host)
+set(FD_BOARD_SOURCES board.c console.c counter.c)
+# getrandom() and clock_gettime() are POSIX/GNU, not C11.
+set(FD_BOARD_DEFINITIONS _GNU_SOURCE)
+set(FD_TRNG_DRIVER trng.c)
+set(FD_TRNG_NAME "host getrandom()")
 # Assessed min-entropy per raw 8-bit sample of getrandom(): the kernel's
 # output is already a conditioned CSPRNG stream (8 bits/byte in fact); we
 # claim only 4 so the health tests' false-alarm rate on a healthy source is
 # about 2^-40 per sample, not 2^-20, over the millions of samples a
 # statistical run draws. The price is 80 raw bytes per 256-bit seed.
 set(FD_TRNG_H_BITS 4)
+set(FD_EMULATION_ONLY OFF)
+# No flash: the host simulates the tightest board's geometry (the
+# micro:bit's), so host tests of storage code meet the smallest budget.
+set(FD_FLASH_BASE 0x0)
+set(FD_FLASH_SIZE "256 * 1024")
+set(FD_FLASH_PAGE_SIZE 1024)
+set(FD_FLASH_SLOT_A_SIZE "112 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "112 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
+set(FD_FLASH_STORAGE_SIZE "15 * 1024")
+set(FD_FLASH_SECRET_SIZE 1024)

@@ -8,6 +8,3 @@ void hal_board_init(void)
     __asm volatile("cpsie i" ::: "memory");
 }
 
-const char *hal_board_name(void) { return "microbit"; }
-
-bool hal_board_emulation_only(void) { return false; }

@@ -1,12 +1,35 @@
-# BBC micro:bit v1: nRF51822 (Cortex-M0, 256 KiB flash, 16 KiB RAM).
-# Runs in qemu-system-arm -M microbit.
+# BBC micro:bit v1: nRF51822-QFAA (Cortex-M0, 256 KiB flash, 16 KiB RAM).
+set(FD_BOARD_TITLE "BBC micro:bit (nRF51822, Cortex-M0), runs in QEMU")
 set(FD_BOARD_KIND qemu)
-set(FD_QEMU_MACHINE microbit)
 set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m0 -mthumb -mfloat-abi=soft)
+# HFCLK after reset: SysTick counts it.
+set(FD_CPU_HZ 16000000)
+set(FD_BOARD_SOURCES startup.c board.c uart.c)
+set(FD_TRNG_DRIVER ../common/nrf5x/trng.c)
+set(FD_TRNG_NAME "nRF51 RNG (bias correction on)")
 # Assessed min-entropy per raw 8-bit sample of the nRF51 RNG with bias
 # correction (DERCEN) on. Nordic documents the source as thermal noise with
 # the bias removed but publishes no SP 800-90B assessment, so we claim 2
 # bits per byte (a quarter of the nominal 8): health-test cutoffs RCT 11,
 # APT 177/512, and 160 raw bytes condition into one 256-bit seed.
 set(FD_TRNG_H_BITS 2)
-include(${CMAKE_SOURCE_DIR}/cmake/cortex-m.cmake)
+set(FD_EMULATION_ONLY OFF)
+set(FD_QEMU_MACHINE microbit)
+# Real time, no -icount: the RNG needs ~660 us of virtual time per byte,
+# ~660,000 instructions of polling per byte under -icount shift=0.
+# Semihosting carries the exit status of test images and QUIT.
+set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native")
+# Flash map: 256 pages of 1 KiB. Two 112 KiB image slots (the dealer is
+# ~17 KiB), room for a 16 KiB bootloader, 15 KiB of storage (journal, seed
+# file, minimum version) and one page for the device secret.
+set(FD_FLASH_BASE 0x0)
+set(FD_FLASH_SIZE "256 * 1024")
+set(FD_FLASH_PAGE_SIZE 1024)
+set(FD_FLASH_SLOT_A_SIZE "112 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "112 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
+set(FD_FLASH_STORAGE_SIZE "15 * 1024")
+set(FD_FLASH_SECRET_SIZE 1024)
+set(FD_RAM_BASE 0x20000000)
+set(FD_RAM_SIZE "16 * 1024")
+set(FD_STACK_SIZE 4096)

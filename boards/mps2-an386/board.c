@@ -8,7 +8,3 @@ void hal_board_init(void)
     __asm volatile("cpsie i" ::: "memory");
 }
 
-const char *hal_board_name(void) { return "mps2-an386"; }
-
-/* No TRNG: entropy comes from the emulator's host. Never a shipping board. */
-bool hal_board_emulation_only(void) { return true; }

@@ -1,15 +1,36 @@
-# Arm MPS2 with AN386 (Cortex-M4). Runs in qemu-system-arm -M mps2-an386.
+# Arm MPS2 with AN386 (Cortex-M4) as QEMU models it: 4 MiB SSRAM1 at 0
+# (code), 4 MiB SSRAM2/3 at 0x20000000 (data).
+set(FD_BOARD_TITLE "Arm MPS2 AN386 (Cortex-M4), runs in QEMU; EMULATION ONLY")
+set(FD_BOARD_KIND qemu)
+set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfloat-abi=soft)
+# QEMU's SYSCLK for mps2-an386: SysTick counts it.
+set(FD_CPU_HZ 25000000)
+set(FD_BOARD_SOURCES startup.c board.c uart.c)
 # EMULATION ONLY: the board has no TRNG; entropy is the host's /dev/urandom
 # read through semihosting, which a real board cannot do. A release build
-# is refused so this can never ship.
-if(FD_RELEASE)
-  message(FATAL_ERROR "mps2-an386 is emulation-only (host entropy via semihosting): "
-    "it has no hardware TRNG and must never be built for release.")
-endif()
-set(FD_BOARD_KIND qemu)
-set(FD_QEMU_MACHINE mps2-an386)
-set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfloat-abi=soft)
+# is refused (FD_RELEASE) so this can never ship.
+set(FD_EMULATION_ONLY ON)
+set(FD_TRNG_DRIVER ../common/cortex-m/semihost_trng.c)
+set(FD_TRNG_NAME "host /dev/urandom via semihosting (EMULATION ONLY)")
 # /dev/urandom is a conditioned CSPRNG stream; as on the host we claim 4
 # bits per byte to keep health-test false alarms near 2^-40 per sample.
 set(FD_TRNG_H_BITS 4)
-include(${CMAKE_SOURCE_DIR}/cmake/cortex-m.cmake)
+set(FD_QEMU_MACHINE mps2-an386)
+# -icount: without it QEMU's SysTick here does not advance reliably (counts
+# of 0 across thousands of instructions were seen). Semihosting: the
+# entropy source and exit codes.
+set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,sleep=off")
+# Flash map in the code SSRAM (QEMU loads it; nothing survives a restart):
+# 4 KiB pages, two 1 MiB slots, 64 KiB bootloader, 16 KiB storage, a page
+# for the secret; the last ~1.9 MiB is unused.
+set(FD_FLASH_BASE 0x0)
+set(FD_FLASH_SIZE "4 * 1024 * 1024")
+set(FD_FLASH_PAGE_SIZE 4096)
+set(FD_FLASH_SLOT_A_SIZE "1024 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "1024 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE "64 * 1024")
+set(FD_FLASH_STORAGE_SIZE "16 * 1024")
+set(FD_FLASH_SECRET_SIZE 4096)
+set(FD_RAM_BASE 0x20000000)
+set(FD_RAM_SIZE "4 * 1024 * 1024")
+set(FD_STACK_SIZE 16384)

@@ -1,10 +1,30 @@
-# Nordic nRF52840-DK: nRF52840 (Cortex-M4F, 1 MiB flash, 256 KiB RAM).
-# Builds only.
+# Nordic nRF52840-DK: nRF52840 (Cortex-M4F, 1 MiB flash, 256 KiB RAM, no
+# SoftDevice).
+set(FD_BOARD_TITLE "nRF52840-DK, builds only")
 set(FD_BOARD_KIND hardware)
 set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
-add_compile_definitions(FD_HAS_FPU=1)
+set(FD_BOARD_FPU ON)
+# After reset the nRF52840 runs at 64 MHz: SysTick counts it.
+set(FD_CPU_HZ 64000000)
+set(FD_BOARD_SOURCES startup.c board.c uarte.c)
+set(FD_TRNG_DRIVER ../common/nrf5x/trng.c)
+set(FD_TRNG_NAME "nRF52840 RNG (bias correction on)")
 # Assessed min-entropy per raw 8-bit sample of the nRF52840 RNG with bias
 # correction on: same thermal-noise design as the nRF51 and, like it, no
 # published SP 800-90B assessment, so we claim 2 bits per byte.
 set(FD_TRNG_H_BITS 2)
-include(${CMAKE_SOURCE_DIR}/cmake/cortex-m.cmake)
+set(FD_EMULATION_ONLY OFF)
+# Flash map: 4 KiB pages; two 448 KiB slots, 64 KiB bootloader (where
+# UICR.NRFFW[0] can point), 16 KiB storage, one page for the secret; 44 KiB
+# at the top stay free.
+set(FD_FLASH_BASE 0x0)
+set(FD_FLASH_SIZE "1024 * 1024")
+set(FD_FLASH_PAGE_SIZE 4096)
+set(FD_FLASH_SLOT_A_SIZE "448 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "448 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE "64 * 1024")
+set(FD_FLASH_STORAGE_SIZE "16 * 1024")
+set(FD_FLASH_SECRET_SIZE 4096)
+set(FD_RAM_BASE 0x20000000)
+set(FD_RAM_SIZE "256 * 1024")
+set(FD_STACK_SIZE 8192)

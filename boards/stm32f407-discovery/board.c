@@ -9,10 +9,6 @@ void hal_board_init(void)
     __asm volatile("cpsie i" ::: "memory");
 }
 
-const char *hal_board_name(void) { return "stm32f407-discovery"; }
-
-bool hal_board_emulation_only(void) { return false; }
-
 /* The RNG needs the 48 MHz PLL output. HSI 16 MHz / M 16 * N 336 = 336 MHz
  * VCO; Q 7 gives 48 MHz. SYSCLK stays on HSI: the PLL serves the RNG only. */
 void stm32_pll48_init(void)

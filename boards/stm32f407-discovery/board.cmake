@@ -1,12 +1,35 @@
-# STM32F4DISCOVERY: STM32F407VG (Cortex-M4F, 1 MiB flash, 192 KiB RAM of
-# which 128 KiB contiguous SRAM1+SRAM2 is used here). Builds only.
+# STM32F4DISCOVERY: STM32F407VG (Cortex-M4F, 1 MiB flash at 0x08000000,
+# 192 KiB RAM of which the contiguous SRAM1 (112 KiB) + SRAM2 (16 KiB) at
+# 0x20000000 is used; the 64 KiB CCM at 0x10000000 is left unused).
+set(FD_BOARD_TITLE "STM32F4DISCOVERY (STM32F407VG), builds only")
 set(FD_BOARD_KIND hardware)
 set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
-add_compile_definitions(FD_HAS_FPU=1)
+set(FD_BOARD_FPU ON)
+# HSI after reset: SysTick counts it.
+set(FD_CPU_HZ 16000000)
+set(FD_BOARD_SOURCES startup.c board.c usart.c)
+set(FD_TRNG_DRIVER trng.c)
+set(FD_TRNG_NAME "STM32F407 RNG")
 # Assessed min-entropy per raw 8-bit sample (a byte of an RNG DR word). ST
 # specifies an analog ring-oscillator source post-processed by an LFSR and
 # publishes no SP 800-90B assessment for the F4; the LFSR hides bias from
 # simple tests, so we claim only 2 bits per byte. Health-test cutoffs
 # RCT 11, APT 177/512; 160 raw bytes per 256-bit seed.
 set(FD_TRNG_H_BITS 2)
-include(${CMAKE_SOURCE_DIR}/cmake/cortex-m.cmake)
+set(FD_EMULATION_ONLY OFF)
+# Flash map on the F407's sectors (RM0090 3.3: sectors 0-3 16 KiB, 4 64 KiB,
+# 5-11 128 KiB); the erase unit of the upper area is a 128 KiB sector.
+# Slot A = sectors 0-6 (384 KiB), slot B = 7-8, bootloader room = 9,
+# storage = 10, secret = 11. The F4 boots only from 0x08000000: a
+# bootloader, when written, takes the first sectors and slot A moves up.
+set(FD_FLASH_BASE 0x08000000)
+set(FD_FLASH_SIZE "1024 * 1024")
+set(FD_FLASH_PAGE_SIZE "128 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "384 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "256 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE "128 * 1024")
+set(FD_FLASH_STORAGE_SIZE "128 * 1024")
+set(FD_FLASH_SECRET_SIZE "128 * 1024")
+set(FD_RAM_BASE 0x20000000)
+set(FD_RAM_SIZE "128 * 1024")
+set(FD_STACK_SIZE 8192)

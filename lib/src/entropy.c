@@ -45,9 +45,6 @@ static fd_status latch(fd_entropy *e, fd_status why)
     return why;
 }
 
-/* Read `count` samples through the health tests; if hmac is non-NULL, the
- * samples also go into the conditioner in blocks. Returns the number of
- * blocks completed via *blocks. */
 /* Conditioned blocks one health window may fill: the pool never holds more
  * than one window's worth, so one failed window discards all of it. */
 static uint8_t pool_capacity(const fd_entropy *e)
@@ -56,6 +53,9 @@ static uint8_t pool_capacity(const fd_entropy *e)
     return (uint8_t)(blocks_per_window < FD_ENTROPY_POOL_BLOCKS ? blocks_per_window : FD_ENTROPY_POOL_BLOCKS);
 }
 
+/* Read `count` samples through the health tests; with `condition`, the
+ * samples also go into the conditioner in blocks. Returns the number of
+ * blocks completed via *blocks. */
 static fd_status run_samples(fd_entropy *e, uint32_t count, bool condition, uint8_t *blocks)
 {
     uint8_t chunk[READ_CHUNK];

@@ -3,11 +3,12 @@
 # its serial port, check every reply, and recompute each commitment on the
 # host with sha256sum from the REVEAL reply (as docs/PROTOCOL.md tells a
 # player to).
-# usage: dealer_e2e.sh MACHINE DEALER.elf
+# usage: dealer_e2e.sh BOARD MACHINE DEALER.elf
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-machine=$1
-image=$2
+board=$1
+machine=$2
+image=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -56,7 +57,7 @@ expect() { # expect LINE_NO EXTENDED_REGEX
   fi
 }
 hex64='[0-9a-f]{64}'
-expect 1 "OK STATUS board=$machine deck=french decks=1 cards=52 left=0 state=factory shuffles=0 .* entropy=ok health=ok .*"
+expect 1 "OK STATUS board=$board deck=french decks=1 cards=52 left=0 state=factory shuffles=0 .* entropy=ok health=ok .*"
 expect 2 'ERR state not shuffled: SHUFFLE first'
 expect 3 'OK NEW deck=spanish40 decks=2 jokers=0 cards=80'
 expect 4 "OK SHUFFLE id=1 mode=drbg cards=80 commit=$hex64"
@@ -73,7 +74,7 @@ expect 14 'OK DEAL 1:[^ ]+ 2:[^ ]+ 3:[^ ]+ 4:[^ ]+ left=2'
 expect 15 'OK DEAL [^ ]+ [^ ]+ left=0'
 expect 16 'ERR exhausted only 0 cards left'
 expect 17 "OK REVEAL id=2 salt=[0-9a-f]{32} order=.*"
-expect 18 "OK STATUS board=$machine deck=french decks=1 cards=54 left=0 state=revealed shuffles=2 .*"
+expect 18 "OK STATUS board=$board deck=french decks=1 cards=54 left=0 state=revealed shuffles=2 .*"
 expect 19 'OK BYE'
 [ "$(wc -l <"$work/replies")" -eq 19 ] || { echo "FAIL: expected 19 replies"; failures=$((failures + 1)); }
 
@@ -106,4 +107,4 @@ if [ "$failures" -ne 0 ]; then
   cat "$work/out"
   exit 1
 fi
-echo "PASS: $machine dealer end to end"
+echo "PASS: $board dealer end to end (QEMU $machine)"

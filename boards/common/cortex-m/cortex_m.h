@@ -21,7 +21,10 @@
 void fd_reset_handler(void);
 
 /* Every fault vector points here: prints "FAULT <name> pc=<hex>" on the
- * console and stops through hal_board_exit(FD_EXIT_FAULT). */
+ * console and stops through hal_board_exit(FD_EXIT_FAULT). A semihosting
+ * call made without semihosting (QEMU run without -semihosting-config) is
+ * recognised instead: it prints the switch to use and locks up, which
+ * stops QEMU with a nonzero status. */
 void fd_fault_handler(void);
 #define FD_EXIT_FAULT 99
 
@@ -32,6 +35,12 @@ void fd_systick_start(void);
 /* Call from thread mode only (it keeps the last reading). */
 uint32_t fd_systick_read(void);
 void fd_systick_handler(void);
+
+/* Sleep until an interrupt comes, losing no wake-up: call with interrupts
+ * masked (cpsid i) after finding nothing to do; WFI wakes on a pending
+ * interrupt even while masked, the handler runs, and this returns masked
+ * again for the next check. */
+static inline void fd_sleep_masked(void) { __asm volatile("wfi\n cpsie i\n cpsid i" ::: "memory"); }
 
 /* ARM semihosting (bkpt 0xab). Only usable under a debugger or QEMU with
  * -semihosting-config enable=on; on bare hardware it faults. */

@@ -1,6 +1,11 @@
+#include <stdbool.h>
+
 #include "cortex_m.h"
+#include "fd_board_map.h"
 #include "hal/board.h"
 #include "hal/console.h"
+
+static void say(const char *s) { hal_console_write(s, __builtin_strlen(s)); }
 
 static void put_hex(uint32_t v)
 {
@@ -32,17 +37,44 @@ __attribute__((naked)) void fd_fault_handler(void)
                    "bx r2\n");
 }
 
+#if defined(FD_SEMIHOSTING)
+/* A semihosting call is the Thumb instruction bkpt 0xab. Without QEMU's
+ * semihosting switch (or a debugger) it is a debug event nobody takes, so
+ * it escalates to HardFault with the stacked pc on the bkpt itself. */
+#define SEMIHOST_BKPT 0xBEABu
+
+static bool is_semihosting_trap(uint32_t pc)
+{
+    /* read only inside this image's slot (below it, pc - base wraps high):
+     * a wild pc must not fault again */
+    if (pc - FD_SLOT_A_ADDR > FD_SLOT_A_SIZE - 2u || (pc & 1u) != 0u) {
+        return false;
+    }
+    return *(const volatile uint16_t *)(uintptr_t)pc == SEMIHOST_BKPT;
+}
+#endif
+
 void fd_fault_report(const uint32_t *frame, uint32_t vector)
 {
+#if defined(FD_SEMIHOSTING)
+    if (is_semihosting_trap(frame[6])) {
+        say("\r\nFAULT semihosting is off: run QEMU with -semihosting-config enable=on,target=native"
+            "\r\nDEALING STOPPED\r\n");
+        /* Without semihosting the image cannot hand QEMU an exit status, and
+         * a quiet halt would hang the run: a fault inside this HardFault
+         * handler is a lockup, on which QEMU aborts (status 134) right after
+         * the message above. On a real core it halts until reset. */
+        __asm volatile("udf #0");
+    }
+#endif
     static const char *const names[] = {"?", "?", "NMI", "HardFault", "MemManage", "BusFault", "UsageFault"};
     vector &= 0x1FFu;
-    const char *name = vector < 7u ? names[vector] : "Unexpected";
-    hal_console_write("\r\nFAULT ", 8);
-    hal_console_write(name, __builtin_strlen(name));
-    hal_console_write(" pc=", 4);
+    say("\r\nFAULT ");
+    say(vector < 7u ? names[vector] : "Unexpected");
+    say(" pc=");
     put_hex(frame[6]);
-    hal_console_write(" vector=", 8);
+    say(" vector=");
     put_hex(vector);
-    hal_console_write("\r\nDEALING STOPPED\r\n", 19);
+    say("\r\nDEALING STOPPED\r\n");
     hal_board_exit(FD_EXIT_FAULT);
 }

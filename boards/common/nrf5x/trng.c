@@ -54,5 +54,3 @@ fd_status hal_trng_read(uint8_t *samples, size_t count)
     }
     return FD_OK;
 }
-
-const char *hal_trng_name(void) { return FD_TRNG_NAME; }

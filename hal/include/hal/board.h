@@ -9,11 +9,12 @@
  * startup code calls it once, before main(); applications never do. */
 void hal_board_init(void);
 
-/* Short board name, e.g. "microbit". */
+/* Short board name, e.g. "microbit": the folder under boards/. */
 const char *hal_board_name(void);
 
 /* True when this board only runs under emulation (its entropy is not real
- * hardware entropy); the firmware says so in its banner. */
+ * hardware entropy; FD_EMULATION_ONLY in its board.cmake); the firmware
+ * says so in its banner. */
 bool hal_board_emulation_only(void);
 
 /* Stop the image with a status: on the host and under QEMU (semihosting)

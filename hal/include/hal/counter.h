@@ -8,8 +8,9 @@
  * across one wrap. */
 uint32_t hal_counter_read(void);
 
-/* What one count is: "ns" on the host, "instructions/40" under QEMU icount,
- * "cycles" on hardware. */
+/* What one count is: "ns" on the host; "cpu-clocks" on Cortex-M boards
+ * (SysTick on the processor clock, FD_CPU_HZ; under QEMU -icount shift=0
+ * one clock is 10^9 / FD_CPU_HZ instructions). */
 const char *hal_counter_unit(void);
 
 #endif

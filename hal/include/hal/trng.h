@@ -22,7 +22,8 @@ fd_status hal_trng_init(void);
  * far may be used. */
 fd_status hal_trng_read(uint8_t *samples, size_t count);
 
-/* Human-readable source name for banners, e.g. "nRF51 RNG (DERCEN)". */
+/* Human-readable source name for banners, e.g. "nRF51 RNG (bias
+ * correction on)": FD_TRNG_NAME in the board's board.cmake. */
 const char *hal_trng_name(void);
 
 #endif

@@ -11,11 +11,11 @@
  * stores (secret state wiping). */
 void fd_wipe(void *p, size_t len);
 
-/* Lowercase hex of bin[0..len) into out, NUL-terminated; out must hold
- * 2*len + 1 chars. Errors: FD_ERR_NULL, FD_ERR_BUFFER_TOO_SMALL. */
 /* v in decimal into out (no NUL); returns the number of digits, 1..10. */
 size_t fd_dec_encode(uint32_t v, char out[10]);
 
+/* Lowercase hex of bin[0..len) into out, NUL-terminated; out must hold
+ * 2*len + 1 chars. Errors: FD_ERR_NULL, FD_ERR_BUFFER_TOO_SMALL. */
 fd_status fd_hex_encode(const uint8_t *bin, size_t len, char *out, size_t out_size);
 
 /* Parse exactly 2*len hex digits (either case) from hex[0..hex_len) into

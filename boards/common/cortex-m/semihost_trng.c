@@ -1,12 +1,15 @@
-/* EMULATION ONLY. mps2-an386 has no TRNG: this "TRNG" reads the host's
- * /dev/urandom through ARM semihosting, which only works under QEMU (or a
- * debugger). The board refuses release builds (board.cmake) and the dealer
- * banner says EMULATION ONLY. */
+/* EMULATION ONLY: the entropy source of every board without a TRNG
+ * (FD_EMULATION_ONLY in its board.cmake). It reads the host's /dev/urandom
+ * through ARM semihosting, which only works under QEMU with
+ * -semihosting-config enable=on (or a debugger); without it the first read
+ * traps and the fault handler names the missing switch. Such boards refuse
+ * release builds (cmake/board.cmake) and the dealer banner says EMULATION
+ * ONLY. */
+#include "cortex_m.h"
 #include "hal/trng.h"
-#include "mps2.h"
 
 #if !defined(FD_SEMIHOSTING)
-#error "mps2-an386 entropy needs semihosting: this board is emulation-only"
+#error "the semihosting entropy source needs semihosting: emulation-only boards only"
 #endif
 
 static int urandom_handle = -1;
@@ -38,5 +41,3 @@ fd_status hal_trng_read(uint8_t *samples, size_t count)
     }
     return FD_OK;
 }
-
-const char *hal_trng_name(void) { return "host /dev/urandom via semihosting (EMULATION ONLY)"; }

@@ -1,0 +1,15 @@
+/* The HAL's board facts, for every board: the strings and flags come from
+ * boards/<board>/board.cmake (cmake/board.cmake defines them for this file
+ * only), so no driver restates them. */
+#include "hal/board.h"
+#include "hal/trng.h"
+
+#if !defined(FD_BOARD_NAME) || !defined(FD_TRNG_NAME) || !defined(FD_EMULATION_ONLY)
+#error "board facts missing: build through cmake/board.cmake"
+#endif
+
+const char *hal_board_name(void) { return FD_BOARD_NAME; }
+
+bool hal_board_emulation_only(void) { return FD_EMULATION_ONLY; }
+
+const char *hal_trng_name(void) { return FD_TRNG_NAME; }

@@ -1,0 +1,47 @@
+# TI (Luminary Micro) Stellaris LM3S6965 evaluation board as QEMU models it
+# (-M lm3s6965evb): Cortex-M3, 256 KiB flash at 0, 64 KiB SRAM at
+# 0x20000000, UART0 a PL011 at 0x4000C000.
+set(FD_BOARD_TITLE "Stellaris LM3S6965EVB (Cortex-M3), runs in QEMU; EMULATION ONLY")
+set(FD_BOARD_KIND qemu)
+set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m3 -mthumb -mfloat-abi=soft)
+# The system clock SysTick counts, as QEMU computes it from the reset value
+# of RCC (SYSDIV 15: 200 MHz / 16 = 12.5 MHz; the board code leaves RCC
+# alone). The real chip runs from its 12 MHz +-30% internal oscillator
+# after reset, which is one more reason this board is emulation-only.
+set(FD_CPU_HZ 12500000)
+set(FD_BOARD_SOURCES startup.c board.c uart.c)
+# EMULATION ONLY: the LM3S6965 has no TRNG; entropy is the host's
+# /dev/urandom through semihosting. A release build is refused (FD_RELEASE).
+set(FD_EMULATION_ONLY ON)
+set(FD_TRNG_DRIVER ../common/cortex-m/semihost_trng.c)
+set(FD_TRNG_NAME "host /dev/urandom via semihosting (EMULATION ONLY)")
+# /dev/urandom is a conditioned CSPRNG stream; as on the host we claim 4
+# bits per byte to keep health-test false alarms near 2^-40 per sample.
+set(FD_TRNG_H_BITS 4)
+set(FD_QEMU_MACHINE lm3s6965evb)
+# Semihosting: the entropy source and exit codes. -icount: SysTick does
+# advance without it here (the driver test passes), but in host time, so
+# readings swing 7,600-52,000 ticks for the same 4,096 samples with the
+# host's load; with -icount shift=0 a tick is 80 instructions and runs are
+# reproducible. Nothing on this board waits on a timer (the entropy is
+# semihosting), so -icount costs no speed. QEMU 7.2 prints "Timer with
+# period zero, disabling" at machine reset for this model (also with -S,
+# before any guest code): noise, not the image.
+set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,sleep=off")
+# QEMU's PL011 turns a serial break into a BE receive error: the console
+# break test runs here (tests/qemu/console_break.sh).
+set(FD_QEMU_SERIAL_BREAK ON)
+# Flash map: 256 pages of 1 KiB (the LM3S6965's erase unit), as on the
+# micro:bit: two 112 KiB slots, 16 KiB bootloader room, 15 KiB storage, one
+# page for the secret.
+set(FD_FLASH_BASE 0x0)
+set(FD_FLASH_SIZE "256 * 1024")
+set(FD_FLASH_PAGE_SIZE 1024)
+set(FD_FLASH_SLOT_A_SIZE "112 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "112 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
+set(FD_FLASH_STORAGE_SIZE "15 * 1024")
+set(FD_FLASH_SECRET_SIZE 1024)
+set(FD_RAM_BASE 0x20000000)
+set(FD_RAM_SIZE "64 * 1024")
+set(FD_STACK_SIZE 8192)

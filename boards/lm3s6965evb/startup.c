@@ -1,0 +1,19 @@
+/* LM3S6965 vector table: 16 core entries and the 64 IRQ lines QEMU's NVIC
+ * has for this machine (the chip uses 0-43). Only SysTick and UART0 are
+ * expected; every other entry reports a fault. */
+#include "lm3s6965.h"
+
+extern uint32_t fd_stack_top[];
+
+typedef void (*vector_fn)(void);
+
+#define F fd_fault_handler
+#define F8 F, F, F, F, F, F, F, F
+__attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 64] = {
+    (vector_fn)(uintptr_t)fd_stack_top, fd_reset_handler,
+    F, F, F, F, F, 0, 0, 0, 0, F, F, 0, F, fd_systick_handler,
+    F, F, F, F, F, lm3s_uart0_irq_handler, F, F, /* IRQ 5: UART0 */
+    F8, F8, F8, F8, F8, F8, F8,
+};
+#undef F8
+#undef F

@@ -1,0 +1,154 @@
+# Boards as data. boards/list.txt names every board; boards/<b>/board.cmake
+# holds all of its facts as plain set() commands (docs/PORTING.md lists
+# them). This file reads them, checks them, derives the flash map and builds
+# the board's HAL library fd_board from them.
+
+# fd_board_list(OUT): the boards named in boards/list.txt, in its order.
+function(fd_board_list out)
+  file(STRINGS ${FD_SOURCE_ROOT}/boards/list.txt lines)
+  set(boards "")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "#.*" "" line "${line}")
+    string(STRIP "${line}" line)
+    if(line)
+      list(APPEND boards ${line})
+    endif()
+  endforeach()
+  set(${out} ${boards} PARENT_SCOPE)
+endfunction()
+
+set(FD_BOARD_FACTS_ALL FD_BOARD_TITLE FD_BOARD_KIND FD_BOARD_SOURCES FD_TRNG_DRIVER FD_TRNG_H_BITS FD_TRNG_NAME
+  FD_EMULATION_ONLY FD_FLASH_BASE FD_FLASH_SIZE FD_FLASH_PAGE_SIZE FD_FLASH_SLOT_A_SIZE FD_FLASH_SLOT_B_SIZE
+  FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE)
+set(FD_BOARD_FACTS_CORTEX_M FD_BOARD_CPU_FLAGS FD_CPU_HZ FD_RAM_BASE FD_RAM_SIZE FD_STACK_SIZE)
+set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS)
+set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK)
+# The flash map, in address order from FD_FLASH_BASE (docs/PORTING.md).
+set(FD_FLASH_REGIONS SLOT_A SLOT_B BOOTLOADER STORAGE SECRET)
+
+# fd_load_board(BOARD): set the board's facts in the caller's scope, check
+# that none is missing or inconsistent (FATAL_ERROR naming the fact), and
+# derive FD_FLASH_<region>_ADDR for every region. A macro so that a function
+# calling it keeps the facts to itself.
+macro(fd_load_board fd_board_arg)
+  foreach(fd_fact IN LISTS FD_BOARD_FACTS_ALL FD_BOARD_FACTS_CORTEX_M FD_BOARD_FACTS_QEMU FD_BOARD_FACTS_OPTIONAL)
+    unset(${fd_fact})
+  endforeach()
+  set(fd_board_file ${FD_SOURCE_ROOT}/boards/${fd_board_arg}/board.cmake)
+  if(NOT EXISTS ${fd_board_file})
+    message(FATAL_ERROR "Unknown board '${fd_board_arg}': no boards/${fd_board_arg}/board.cmake")
+  endif()
+  include(${fd_board_file})
+  set(fd_needed ${FD_BOARD_FACTS_ALL})
+  if(FD_BOARD_KIND STREQUAL "qemu" OR FD_BOARD_KIND STREQUAL "hardware")
+    list(APPEND fd_needed ${FD_BOARD_FACTS_CORTEX_M})
+  elseif(DEFINED FD_BOARD_KIND AND NOT FD_BOARD_KIND STREQUAL "host")
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: FD_BOARD_KIND is '${FD_BOARD_KIND}', "
+      "not host, qemu or hardware")
+  endif()
+  if(FD_BOARD_KIND STREQUAL "qemu")
+    list(APPEND fd_needed ${FD_BOARD_FACTS_QEMU})
+  endif()
+  foreach(fd_fact IN LISTS fd_needed)
+    if(NOT DEFINED ${fd_fact})
+      message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake misses ${fd_fact} (docs/PORTING.md says what it is)")
+    endif()
+  endforeach()
+  if(FD_EMULATION_ONLY AND FD_RELEASE)
+    message(FATAL_ERROR "${fd_board_arg} is emulation-only (${FD_TRNG_NAME}): "
+      "it has no hardware TRNG and must never be built for release (FD_RELEASE).")
+  endif()
+  if(FD_EMULATION_ONLY AND NOT FD_BOARD_KIND STREQUAL "qemu")
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: an emulation-only board must be a qemu board")
+  endif()
+  math(EXPR fd_page "${FD_FLASH_PAGE_SIZE}")
+  math(EXPR fd_addr "${FD_FLASH_BASE}")
+  math(EXPR fd_end "${FD_FLASH_BASE} + (${FD_FLASH_SIZE})")
+  foreach(fd_fact FD_FLASH_BASE FD_FLASH_SIZE FD_FLASH_PAGE_SIZE)
+    math(EXPR ${fd_fact} "${${fd_fact}}" OUTPUT_FORMAT HEXADECIMAL)
+  endforeach()
+  if(fd_page LESS_EQUAL 0)
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: FD_FLASH_PAGE_SIZE must be positive")
+  endif()
+  foreach(fd_region IN LISTS FD_FLASH_REGIONS)
+    math(EXPR fd_size "${FD_FLASH_${fd_region}_SIZE}")
+    math(EXPR fd_misaligned "(${fd_addr} | ${fd_size}) % ${fd_page}")
+    if(fd_size LESS_EQUAL 0 OR NOT fd_misaligned EQUAL 0)
+      message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: FD_FLASH_${fd_region}_SIZE "
+        "(${FD_FLASH_${fd_region}_SIZE}) must be a positive multiple of FD_FLASH_PAGE_SIZE (${fd_page})")
+    endif()
+    math(EXPR FD_FLASH_${fd_region}_ADDR "${fd_addr}" OUTPUT_FORMAT HEXADECIMAL)
+    math(EXPR FD_FLASH_${fd_region}_SIZE "${fd_size}" OUTPUT_FORMAT HEXADECIMAL)
+    math(EXPR fd_addr "${fd_addr} + ${fd_size}")
+  endforeach()
+  if(fd_addr GREATER fd_end)
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: the flash map (${FD_FLASH_REGIONS}) "
+      "needs more than FD_FLASH_SIZE (${FD_FLASH_SIZE})")
+  endif()
+  if(FD_BOARD_KIND STREQUAL "qemu" AND NOT FD_RELEASE)
+    set(FD_SEMIHOSTING ON) # exit codes under QEMU; the entropy of emulation-only boards
+  else()
+    set(FD_SEMIHOSTING OFF) # on hardware without a debugger a bkpt 0xab would fault
+  endif()
+endmacro()
+
+# fd_add_board_library(): the HAL of the board loaded by fd_load_board, as
+# the OBJECT library fd_board, with its generated flash map header
+# (fd_board_map.h) and, on Cortex-M, its linker script memory.ld.
+function(fd_add_board_library)
+  set(dir ${FD_SOURCE_ROOT}/boards/${FD_BOARD})
+  set(common ${FD_SOURCE_ROOT}/boards/common)
+  set(gen ${PROJECT_BINARY_DIR}/generated)
+  list(TRANSFORM FD_BOARD_SOURCES PREPEND ${dir}/)
+  set(sources ${FD_BOARD_SOURCES} ${dir}/${FD_TRNG_DRIVER} ${common}/board_facts.c)
+  if(NOT FD_BOARD_KIND STREQUAL "host")
+    list(APPEND sources ${common}/cortex-m/reset.c ${common}/cortex-m/fault.c ${common}/cortex-m/systick.c
+      ${common}/cortex-m/semihost.c ${common}/cortex-m/exit_counter.c)
+  endif()
+  add_library(fd_board OBJECT ${sources})
+  target_include_directories(fd_board PUBLIC ${dir} ${gen})
+  target_link_libraries(fd_board PUBLIC fd_hal)
+  target_compile_definitions(fd_board PRIVATE ${FD_BOARD_DEFINITIONS})
+  set(emulation_only false)
+  if(FD_EMULATION_ONLY)
+    set(emulation_only true)
+  endif()
+  set_property(SOURCE ${common}/board_facts.c APPEND PROPERTY COMPILE_DEFINITIONS
+    "FD_BOARD_NAME=\"${FD_BOARD}\"" "FD_TRNG_NAME=\"${FD_TRNG_NAME}\"" "FD_EMULATION_ONLY=${emulation_only}")
+
+  set(map "/* Generated from boards/${FD_BOARD}/board.cmake by cmake/board.cmake: do not edit. */\n")
+  string(APPEND map "#ifndef FD_BOARD_MAP_H\n#define FD_BOARD_MAP_H\n\n")
+  string(APPEND map "#define FD_FLASH_BASE ${FD_FLASH_BASE}u\n#define FD_FLASH_SIZE ${FD_FLASH_SIZE}u\n")
+  string(APPEND map "#define FD_FLASH_PAGE_SIZE ${FD_FLASH_PAGE_SIZE}u\n")
+  foreach(region IN LISTS FD_FLASH_REGIONS)
+    string(APPEND map "#define FD_${region}_ADDR ${FD_FLASH_${region}_ADDR}u\n")
+    string(APPEND map "#define FD_${region}_SIZE ${FD_FLASH_${region}_SIZE}u\n")
+  endforeach()
+  string(APPEND map "\n#endif\n")
+  file(CONFIGURE OUTPUT ${gen}/fd_board_map.h CONTENT "${map}" @ONLY)
+
+  if(NOT FD_BOARD_KIND STREQUAL "host")
+    target_compile_definitions(fd_board PUBLIC FD_CPU_HZ=${FD_CPU_HZ}u)
+    target_include_directories(fd_board PUBLIC ${common}/cortex-m)
+    if(FD_SEMIHOSTING)
+      target_compile_definitions(fd_board PUBLIC FD_SEMIHOSTING=1)
+    endif()
+    # The image links into slot A; the other regions are kept out of it.
+    math(EXPR ram_base "${FD_RAM_BASE}" OUTPUT_FORMAT HEXADECIMAL)
+    math(EXPR ram_size "${FD_RAM_SIZE}" OUTPUT_FORMAT HEXADECIMAL)
+    math(EXPR stack_size "${FD_STACK_SIZE}")
+    set(ld "/* Generated from boards/${FD_BOARD}/board.cmake by cmake/board.cmake: do not edit. */\n")
+    string(APPEND ld "MEMORY\n{\n")
+    string(APPEND ld "  FLASH (rx)  : ORIGIN = ${FD_FLASH_SLOT_A_ADDR}, LENGTH = ${FD_FLASH_SLOT_A_SIZE}\n")
+    string(APPEND ld "  RAM   (rwx) : ORIGIN = ${ram_base}, LENGTH = ${ram_size}\n}\n")
+    string(APPEND ld "_stack_size = ${stack_size};\nINCLUDE sections.ld\n")
+    file(CONFIGURE OUTPUT ${gen}/memory.ld CONTENT "${ld}" @ONLY)
+    target_link_options(fd_board INTERFACE -T${gen}/memory.ld -L${common}/cortex-m)
+    set_property(GLOBAL PROPERTY FD_LINK_DEPENDS ${gen}/memory.ld ${common}/cortex-m/sections.ld)
+  endif()
+  if(FD_BOARD_KIND STREQUAL "qemu")
+    # for tests/qemu/run.sh and scripts/run.sh: how to run this tree's images
+    file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/qemu.env @ONLY CONTENT
+      "# Generated from boards/${FD_BOARD}/board.cmake: do not edit.\nFD_QEMU_MACHINE='${FD_QEMU_MACHINE}'\nFD_QEMU_FLAGS='${FD_QEMU_FLAGS}'\n")
+  endif()
+endfunction()

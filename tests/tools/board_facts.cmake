@@ -1,0 +1,38 @@
+# Checks of cmake/board.cmake's fact checking, run with cmake -P:
+#   -DBOARD=all                   every board of boards/list.txt loads, and
+#                                 every boards/*/board.cmake is listed
+#   -DBOARD=b [-DDROP=FACT] [-DSET="FACT value"] [-DFD_RELEASE=ON]
+#       loads a copy of boards/b/board.cmake without FACT's set() line
+#       and/or with FACT set to value; the test's regex expects the error.
+cmake_minimum_required(VERSION 3.25)
+get_filename_component(root ${CMAKE_CURRENT_LIST_DIR}/../.. ABSOLUTE)
+if(BOARD STREQUAL "all")
+  set(FD_SOURCE_ROOT ${root})
+  include(${root}/cmake/board.cmake)
+  fd_board_list(boards)
+  file(GLOB folders RELATIVE ${root}/boards ${root}/boards/*/board.cmake)
+  foreach(folder IN LISTS folders)
+    get_filename_component(folder ${folder} DIRECTORY)
+    if(NOT folder IN_LIST boards)
+      message(FATAL_ERROR "boards/${folder}/board.cmake exists but boards/list.txt does not name ${folder}")
+    endif()
+  endforeach()
+  foreach(board IN LISTS boards)
+    fd_load_board(${board})
+    message(STATUS "${board}: ${FD_BOARD_KIND}, storage ${FD_FLASH_STORAGE_SIZE} bytes at ${FD_FLASH_STORAGE_ADDR}")
+  endforeach()
+  message(STATUS "every board's facts load")
+  return()
+endif()
+set(FD_SOURCE_ROOT ${CMAKE_CURRENT_BINARY_DIR}/board_facts_${BOARD})
+file(READ ${root}/boards/${BOARD}/board.cmake text)
+if(DROP)
+  string(REGEX REPLACE "\nset\\(${DROP} [^\n]*" "" text "${text}")
+endif()
+if(SET)
+  string(APPEND text "\nset(${SET})\n")
+endif()
+file(WRITE ${FD_SOURCE_ROOT}/boards/${BOARD}/board.cmake "${text}")
+include(${root}/cmake/board.cmake)
+fd_load_board(${BOARD})
+message(STATUS "the board's facts load")
