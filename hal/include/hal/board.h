@@ -5,6 +5,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Clocks, console, counter: everything needed before main(). The board's
  * startup code calls it once, before main(); applications never do. */
 void hal_board_init(void);
@@ -21,5 +25,9 @@ bool hal_board_emulation_only(void);
  * the process exits with `code`; on hardware it halts with interrupts off
  * until reset. Never returns. */
 _Noreturn void hal_board_exit(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

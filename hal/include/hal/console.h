@@ -7,6 +7,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Write len bytes; blocks until they are queued to the line. */
 void hal_console_write(const char *data, size_t len);
 
@@ -19,5 +23,9 @@ void hal_console_write(const char *data, size_t len);
  * the bytes after it follow on later calls. The console then discards the
  * damaged line up to its end and answers ERR overrun. */
 fd_status hal_console_read(uint8_t *byte);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Current count; wraps modulo 2^32. Differences of two readings are valid
  * across one wrap. */
 uint32_t hal_counter_read(void);
@@ -12,5 +16,9 @@ uint32_t hal_counter_read(void);
  * (SysTick on the processor clock, FD_CPU_HZ; under QEMU -icount shift=0
  * one clock is 10^9 / FD_CPU_HZ instructions). */
 const char *hal_counter_unit(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

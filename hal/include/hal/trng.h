@@ -12,6 +12,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Power up and configure the TRNG. Errors: FD_ERR_TRNG_HW. */
 fd_status hal_trng_init(void);
 
@@ -25,5 +29,9 @@ fd_status hal_trng_read(uint8_t *samples, size_t count);
 /* Human-readable source name for banners, e.g. "nRF51 RNG (bias
  * correction on)": FD_TRNG_NAME in the board's board.cmake. */
 const char *hal_trng_name(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A uniform integer in [0, bound), bound in [1, 2^32-1].
  * Errors: FD_ERR_NULL, FD_ERR_BOUND (bound == 0), the source's error.
  * *out is written only on FD_OK. */
@@ -39,5 +43,9 @@ bool fd_lemire_map(uint32_t word, uint32_t bound, unsigned width, uint32_t *out)
  * meaningful). width 1..32, count 1..FD_BATCH_MAX, count <= first_bound <=
  * 65535; preconditions are the caller's. */
 bool fd_batch_map(uint32_t word, uint32_t first_bound, size_t count, unsigned width, uint16_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,6 +24,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One 64-byte ChaCha20 block for (key, counter, nonce). */
 void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
                        uint8_t out[64]);
@@ -53,5 +57,9 @@ fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_
 fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
                                   size_t addl_len);
 void fd_chacha_drbg_uninstantiate(fd_chacha_drbg *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum fd_deck_kind {
     FD_DECK_FRENCH = 1,
     FD_DECK_SPANISH40 = 2,
@@ -81,5 +85,9 @@ fd_status fd_shoe_set_cut(fd_shoe *shoe, uint16_t cut);
 
 uint16_t fd_shoe_remaining(const fd_shoe *shoe);
 bool fd_shoe_reshuffle_due(const fd_shoe *shoe);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

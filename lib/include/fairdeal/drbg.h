@@ -13,6 +13,10 @@
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum fd_drbg_kind {
     FD_DRBG_HMAC_SHA256 = 1,
     FD_DRBG_CHACHA20 = 2
@@ -42,7 +46,10 @@ typedef struct fd_drbg {
 } fd_drbg;
 
 /* Instantiate: 32 bytes of entropy input and a 16-byte nonce from the
- * source, plus an optional personalization string. Errors: FD_ERR_NULL,
+ * source, plus an optional personalization string. get_entropy is called
+ * exactly twice: the first block is the entropy input, bytes 0..16 of the
+ * second are the nonce and its bytes 16..32 are wiped unused (for seeding
+ * from your own bytes, see fd_rng_from_seed in seeded.h). Errors: FD_ERR_NULL,
  * FD_ERR_TOO_LARGE (bad kind, interval or personalization length), the
  * source's error. On any error *d is unchanged (an instantiated DRBG stays
  * usable with its old state; the caller decides whether to stop using it). */
@@ -64,5 +71,9 @@ void fd_drbg_uninstantiate(fd_drbg *d);
 
 /* The DRBG as a byte source for the shuffles. */
 fd_rng fd_drbg_rng(fd_drbg *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

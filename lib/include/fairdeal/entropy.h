@@ -20,6 +20,10 @@
 #include "fairdeal/health.h"
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Read count raw samples (one per byte). Any error status is a TRNG fault. */
 typedef fd_status (*fd_sample_read_fn)(void *ctx, uint8_t *samples, size_t count);
 
@@ -66,5 +70,9 @@ fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK]);
 
 /* Present the pipeline as a byte source (fill = conditioned blocks). */
 fd_rng fd_entropy_rng(fd_entropy *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct fd_fullentropy {
     fd_rng source;      /* full-entropy bytes */
     uint8_t buffer[32]; /* source bytes fetched but not yet spent */
@@ -47,5 +51,9 @@ fd_rng fd_fullentropy_rng(fd_fullentropy *fe);
 
 /* Forget buffered and carried randomness (wiped). */
 void fd_fullentropy_clear(fd_fullentropy *fe);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct fd_health_config {
     uint16_t rct_cutoff;      /* C = 1 + ceil(20 / H); fail when a run reaches C */
     uint16_t apt_window;      /* W: 1024 for 1-bit samples, 512 otherwise */
@@ -61,5 +65,9 @@ fd_status fd_health_feed(fd_health *h, uint8_t sample);
 
 /* True when the last APT window is complete (nothing pending in it). */
 bool fd_health_at_window_boundary(const fd_health *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* SP 800-90A Table 2 limits for HMAC_DRBG. */
 #define FD_HMAC_DRBG_MAX_REQUEST 65536u          /* 2^19 bits per generate */
 #define FD_HMAC_DRBG_MAX_RESEED_INTERVAL (1ull << 48)
@@ -49,5 +53,9 @@ fd_status fd_hmac_drbg_generate(fd_hmac_drbg *d, uint8_t *out, size_t len, const
 
 /* Wipe all state (cannot be optimised away). */
 void fd_hmac_drbg_uninstantiate(fd_hmac_drbg *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

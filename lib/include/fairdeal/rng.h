@@ -11,6 +11,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Fill buf[0..len) with random bytes. Return FD_OK only if all len bytes
  * were written; any other status means the bytes must not be used. */
 typedef fd_status (*fd_rng_fill_fn)(void *ctx, uint8_t *buf, size_t len);
@@ -30,5 +34,9 @@ typedef struct fd_rng {
  * Errors: FD_ERR_NULL (rng, rng->fill or out NULL); the source's own error,
  * in which case *out is not written. */
 fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,9 +5,17 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* SHA-256 ("abc", FIPS 180-4), HMAC-SHA-256 (RFC 4231 case 1), ChaCha20
  * (RFC 8439 §2.3.2) and HMAC_DRBG (NIST CAVP no-reseed COUNT 0).
  * FD_OK, or FD_ERR_KAT if any answer is wrong. */
 fd_status fd_selftest_kat(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

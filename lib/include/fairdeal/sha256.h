@@ -8,6 +8,10 @@
 
 #include "fairdeal/util.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FD_SHA256_SIZE 32u
 #define FD_SHA256_BLOCK 64u
 
@@ -37,5 +41,9 @@ void fd_hmac_sha256_update(fd_hmac_sha256_ctx *ctx, const void *data, size_t len
 void fd_hmac_sha256_final(fd_hmac_sha256_ctx *ctx, uint8_t out[FD_SHA256_SIZE]);
 void fd_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len,
                     uint8_t out[FD_SHA256_SIZE]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 
 #include "fairdeal/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest n any shuffle accepts: an 8-deck shoe of 54 cards is 432. */
 #define FD_SHUFFLE_MAX_N 512u
 
@@ -56,5 +60,9 @@ fd_status fd_shuffle_copy_u16(uint16_t *dst, const uint16_t *src, size_t n, cons
  * (k > FD_SHUFFLE_MAX_N), FD_ERR_K_GT_N, the source's error. out is output
  * only: on a source error it is zero-filled, never left partly chosen. */
 fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *rng);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -2,6 +2,10 @@
 #ifndef FAIRDEAL_STATUS_H
 #define FAIRDEAL_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* FD_OK is zero so callers can write `if (st != FD_OK)`. Values are stable:
  * they appear in console replies and test logs, so never renumber. */
 typedef enum fd_status {
@@ -35,5 +39,9 @@ typedef enum fd_status {
 
 /* Short, stable, lowercase name of a status ("ok", "null", ...); never NULL. */
 const char *fd_status_name(fd_status status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "fairdeal/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Overwrite len bytes with zeros in a way the compiler cannot drop as dead
  * stores (secret state wiping). */
 void fd_wipe(void *p, size_t len);
@@ -23,5 +27,9 @@ fd_status fd_hex_encode(const uint8_t *bin, size_t len, char *out, size_t out_si
  * (odd length or a non-hex char), FD_ERR_BUFFER_TOO_SMALL (len > out_size).
  * out is written only on success. */
 fd_status fd_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t out_size, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

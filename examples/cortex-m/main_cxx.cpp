@@ -1,0 +1,2 @@
+// The same program compiled as C++: the headers must work from C++ too.
+#include "main.c"
