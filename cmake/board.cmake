@@ -18,7 +18,7 @@ function(fd_board_list out)
 endfunction()
 
 set(FD_BOARD_FACTS_ALL FD_BOARD_TITLE FD_BOARD_KIND FD_BOARD_SOURCES FD_TRNG_DRIVER FD_TRNG_H_BITS FD_TRNG_NAME
-  FD_EMULATION_ONLY FD_FLASH_BASE FD_FLASH_SIZE FD_FLASH_PAGE_SIZE FD_FLASH_SLOT_A_SIZE FD_FLASH_SLOT_B_SIZE
+  FD_EMULATION_ONLY FD_STORAGE_DRIVER FD_STORAGE_NAME FD_STORAGE_EMULATED FD_FLASH_BASE FD_FLASH_SIZE FD_FLASH_PAGE_SIZE FD_FLASH_SLOT_A_SIZE FD_FLASH_SLOT_B_SIZE
   FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE)
 set(FD_BOARD_FACTS_CORTEX_M FD_BOARD_CPU_FLAGS FD_CPU_HZ FD_RAM_BASE FD_RAM_SIZE FD_STACK_SIZE)
 set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS)
@@ -61,6 +61,10 @@ macro(fd_load_board fd_board_arg)
   if(FD_EMULATION_ONLY AND NOT FD_BOARD_KIND STREQUAL "qemu")
     message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: an emulation-only board must be a qemu board")
   endif()
+  if(FD_STORAGE_EMULATED AND NOT FD_BOARD_KIND STREQUAL "qemu")
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: an emulated store (FD_STORAGE_EMULATED) "
+      "keeps nothing across a power cut; only a qemu board may have one")
+  endif()
   math(EXPR fd_page "${FD_FLASH_PAGE_SIZE}")
   math(EXPR fd_addr "${FD_FLASH_BASE}")
   math(EXPR fd_end "${FD_FLASH_BASE} + (${FD_FLASH_SIZE})")
@@ -100,7 +104,7 @@ function(fd_add_board_library)
   set(common ${FD_SOURCE_ROOT}/boards/common)
   set(gen ${PROJECT_BINARY_DIR}/generated)
   list(TRANSFORM FD_BOARD_SOURCES PREPEND ${dir}/)
-  set(sources ${FD_BOARD_SOURCES} ${dir}/${FD_TRNG_DRIVER} ${common}/board_facts.c)
+  set(sources ${FD_BOARD_SOURCES} ${dir}/${FD_TRNG_DRIVER} ${dir}/${FD_STORAGE_DRIVER} ${common}/board_facts.c)
   if(NOT FD_BOARD_KIND STREQUAL "host")
     list(APPEND sources ${common}/cortex-m/reset.c ${common}/cortex-m/fault.c ${common}/cortex-m/systick.c
       ${common}/cortex-m/semihost.c ${common}/cortex-m/exit_counter.c)
@@ -113,8 +117,13 @@ function(fd_add_board_library)
   if(FD_EMULATION_ONLY)
     set(emulation_only true)
   endif()
+  set(storage_emulated false)
+  if(FD_STORAGE_EMULATED)
+    set(storage_emulated true)
+  endif()
   set_property(SOURCE ${common}/board_facts.c APPEND PROPERTY COMPILE_DEFINITIONS
-    "FD_BOARD_NAME=\"${FD_BOARD}\"" "FD_TRNG_NAME=\"${FD_TRNG_NAME}\"" "FD_EMULATION_ONLY=${emulation_only}")
+    "FD_BOARD_NAME=\"${FD_BOARD}\"" "FD_TRNG_NAME=\"${FD_TRNG_NAME}\"" "FD_EMULATION_ONLY=${emulation_only}"
+    "FD_STORAGE_NAME=\"${FD_STORAGE_NAME}\"" "FD_STORAGE_EMULATED=${storage_emulated}")
 
   set(map "/* Generated from boards/${FD_BOARD}/board.cmake by cmake/board.cmake: do not edit. */\n")
   string(APPEND map "#ifndef FD_BOARD_MAP_H\n#define FD_BOARD_MAP_H\n\n")
@@ -124,6 +133,8 @@ function(fd_add_board_library)
     string(APPEND map "#define FD_${region}_ADDR ${FD_FLASH_${region}_ADDR}u\n")
     string(APPEND map "#define FD_${region}_SIZE ${FD_FLASH_${region}_SIZE}u\n")
   endforeach()
+  math(EXPR storage_pages "${FD_FLASH_STORAGE_SIZE} / ${FD_FLASH_PAGE_SIZE}")
+  string(APPEND map "#define FD_STORAGE_PAGES ${storage_pages}u /* the journal's erase pages */\n")
   string(APPEND map "\n#endif\n")
   file(CONFIGURE OUTPUT ${gen}/fd_board_map.h CONTENT "${map}" @ONLY)
 

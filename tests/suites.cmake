@@ -2,7 +2,7 @@
 # (tests/target/cmocka.h stand-in), and the registration of a board's tests
 # from its facts (boards/<b>/board.cmake). Shared by tests/CMakeLists.txt
 # and the host build that registers the boards' tests.
-set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers seeded golden)
+set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers seeded storage golden)
 
 # A QEMU run: tests/qemu/run.sh takes the machine and its flags from the
 # qemu.env that the image's build tree wrote from board.cmake.
@@ -32,6 +32,12 @@ function(fd_register_board_tests board bindir)
       fd_add_qemu_test(${board}.console.break ${qemu}/console_break.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf)
     endif()
     fd_add_qemu_test(${board}.no_semihosting ${qemu}/no_semihosting.sh ${FD_QEMU_MACHINE} ${image})
+    if(NOT FD_STORAGE_EMULATED)
+      # the journal across power cuts stood in for by freezing QEMU and
+      # booting a fresh one with the saved storage area
+      fd_add_qemu_test(${board}.journal.cut ${qemu}/journal_cut.sh ${FD_QEMU_MACHINE}
+        ${bindir}/tests/journal_cut.elf ${FD_FLASH_STORAGE_ADDR} ${FD_FLASH_STORAGE_SIZE})
+    endif()
     add_test(NAME ${board}.nomalloc_guard
       COMMAND ${CMAKE_COMMAND} --build ${bindir} --target nomalloc_probe)
     set_tests_properties(${board}.nomalloc_guard PROPERTIES

@@ -2,9 +2,11 @@
  * boards/<board>/board.cmake (cmake/board.cmake defines them for this file
  * only), so no driver restates them. */
 #include "hal/board.h"
+#include "hal/storage.h"
 #include "hal/trng.h"
 
-#if !defined(FD_BOARD_NAME) || !defined(FD_TRNG_NAME) || !defined(FD_EMULATION_ONLY)
+#if !defined(FD_BOARD_NAME) || !defined(FD_TRNG_NAME) || !defined(FD_EMULATION_ONLY) || !defined(FD_STORAGE_NAME) || \
+    !defined(FD_STORAGE_EMULATED)
 #error "board facts missing: build through cmake/board.cmake"
 #endif
 
@@ -13,3 +15,7 @@ const char *hal_board_name(void) { return FD_BOARD_NAME; }
 bool hal_board_emulation_only(void) { return FD_EMULATION_ONLY; }
 
 const char *hal_trng_name(void) { return FD_TRNG_NAME; }
+
+const char *hal_storage_name(void) { return FD_STORAGE_NAME; }
+
+bool hal_storage_emulated(void) { return FD_STORAGE_EMULATED; }

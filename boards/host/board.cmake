@@ -13,13 +13,18 @@ set(FD_TRNG_NAME "host getrandom()")
 # statistical run draws. The price is 80 raw bytes per 256-bit seed.
 set(FD_TRNG_H_BITS 4)
 set(FD_EMULATION_ONLY OFF)
+# The journal's store: a file (the dealer's --storage PATH) or memory, with
+# fault injection for the power-cut tests (boards/host/host_storage.h).
+set(FD_STORAGE_DRIVER storage.c)
+set(FD_STORAGE_NAME "host file (--storage) or memory")
+set(FD_STORAGE_EMULATED OFF)
 # No flash: the host simulates the tightest board's geometry (the
 # micro:bit's), so host tests of storage code meet the smallest budget.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "256 * 1024")
 set(FD_FLASH_PAGE_SIZE 1024)
-set(FD_FLASH_SLOT_A_SIZE "112 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "112 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "104 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "104 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
-set(FD_FLASH_STORAGE_SIZE "15 * 1024")
+set(FD_FLASH_STORAGE_SIZE "31 * 1024")
 set(FD_FLASH_SECRET_SIZE 1024)

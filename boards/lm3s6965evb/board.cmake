@@ -13,6 +13,11 @@ set(FD_BOARD_SOURCES startup.c board.c uart.c)
 # EMULATION ONLY: the LM3S6965 has no TRNG; entropy is the host's
 # /dev/urandom through semihosting. A release build is refused (FD_RELEASE).
 set(FD_EMULATION_ONLY ON)
+# EMULATED storage: QEMU does not implement this board's flash controller;
+# the journal runs on a RAM block with NOR semantics that a reset clears.
+set(FD_STORAGE_DRIVER ../common/cortex-m/ram_storage.c)
+set(FD_STORAGE_NAME "RAM (EMULATION ONLY)")
+set(FD_STORAGE_EMULATED ON)
 set(FD_TRNG_DRIVER ../common/cortex-m/semihost_trng.c)
 set(FD_TRNG_NAME "host /dev/urandom via semihosting (EMULATION ONLY)")
 # /dev/urandom is a conditioned CSPRNG stream; as on the host we claim 4
@@ -32,15 +37,15 @@ set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,s
 # break test runs here (tests/qemu/console_break.sh).
 set(FD_QEMU_SERIAL_BREAK ON)
 # Flash map: 256 pages of 1 KiB (the LM3S6965's erase unit), as on the
-# micro:bit: two 112 KiB slots, 16 KiB bootloader room, 15 KiB storage, one
+# micro:bit: two 104 KiB slots, 16 KiB bootloader room, 31 KiB storage, one
 # page for the secret.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "256 * 1024")
 set(FD_FLASH_PAGE_SIZE 1024)
-set(FD_FLASH_SLOT_A_SIZE "112 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "112 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "104 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "104 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
-set(FD_FLASH_STORAGE_SIZE "15 * 1024")
+set(FD_FLASH_STORAGE_SIZE "31 * 1024")
 set(FD_FLASH_SECRET_SIZE 1024)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "64 * 1024")

@@ -14,21 +14,27 @@ set(FD_TRNG_NAME "nRF51 RNG (bias correction on)")
 # APT 177/512, and 160 raw bytes condition into one 256-bit seed.
 set(FD_TRNG_H_BITS 2)
 set(FD_EMULATION_ONLY OFF)
+# The journal's store: the storage region through the NVMC.
+set(FD_STORAGE_DRIVER ../common/nrf5x/nvmc.c)
+set(FD_STORAGE_NAME "nRF51 NVMC")
+set(FD_STORAGE_EMULATED OFF)
 set(FD_QEMU_MACHINE microbit)
 # Real time, no -icount: the RNG needs ~660 us of virtual time per byte,
 # ~660,000 instructions of polling per byte under -icount shift=0.
 # Semihosting carries the exit status of test images and QUIT.
 set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native")
-# Flash map: 256 pages of 1 KiB. Two 112 KiB image slots (the dealer is
-# ~17 KiB), room for a 16 KiB bootloader, 15 KiB of storage (journal, seed
-# file, minimum version) and one page for the device secret.
+# Flash map: 256 pages of 1 KiB. Two 104 KiB image slots (the dealer is
+# ~17 KiB), room for a 16 KiB bootloader, 31 KiB of storage for the journal
+# and one page for the device secret. The journal needs 31 pages: it keeps
+# the last 100 round summaries and 10 full hands (about 16 KiB of live
+# records) plus two spare pages, and 16 KiB cannot (docs/RELIABILITY.md).
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "256 * 1024")
 set(FD_FLASH_PAGE_SIZE 1024)
-set(FD_FLASH_SLOT_A_SIZE "112 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "112 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "104 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "104 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
-set(FD_FLASH_STORAGE_SIZE "15 * 1024")
+set(FD_FLASH_STORAGE_SIZE "31 * 1024")
 set(FD_FLASH_SECRET_SIZE 1024)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "16 * 1024")

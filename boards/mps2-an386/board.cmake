@@ -10,6 +10,11 @@ set(FD_BOARD_SOURCES startup.c board.c uart.c)
 # read through semihosting, which a real board cannot do. A release build
 # is refused (FD_RELEASE) so this can never ship.
 set(FD_EMULATION_ONLY ON)
+# EMULATED storage: QEMU models no flash controller here; the journal runs
+# on a RAM block with NOR semantics that a reset clears.
+set(FD_STORAGE_DRIVER ../common/cortex-m/ram_storage.c)
+set(FD_STORAGE_NAME "RAM (EMULATION ONLY)")
+set(FD_STORAGE_EMULATED ON)
 set(FD_TRNG_DRIVER ../common/cortex-m/semihost_trng.c)
 set(FD_TRNG_NAME "host /dev/urandom via semihosting (EMULATION ONLY)")
 # /dev/urandom is a conditioned CSPRNG stream; as on the host we claim 4
@@ -21,15 +26,15 @@ set(FD_QEMU_MACHINE mps2-an386)
 # entropy source and exit codes.
 set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,sleep=off")
 # Flash map in the code SSRAM (QEMU loads it; nothing survives a restart):
-# 4 KiB pages, two 1 MiB slots, 64 KiB bootloader, 16 KiB storage, a page
-# for the secret; the last ~1.9 MiB is unused.
+# 4 KiB pages, two 1 MiB slots, 64 KiB bootloader, 64 KiB storage (16 pages:
+# the journal's budget), a page for the secret; the last ~1.8 MiB is unused.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "4 * 1024 * 1024")
 set(FD_FLASH_PAGE_SIZE 4096)
 set(FD_FLASH_SLOT_A_SIZE "1024 * 1024")
 set(FD_FLASH_SLOT_B_SIZE "1024 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "64 * 1024")
-set(FD_FLASH_STORAGE_SIZE "16 * 1024")
+set(FD_FLASH_STORAGE_SIZE "64 * 1024")
 set(FD_FLASH_SECRET_SIZE 4096)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "4 * 1024 * 1024")

@@ -14,16 +14,20 @@ set(FD_TRNG_NAME "nRF52840 RNG (bias correction on)")
 # published SP 800-90B assessment, so we claim 2 bits per byte.
 set(FD_TRNG_H_BITS 2)
 set(FD_EMULATION_ONLY OFF)
-# Flash map: 4 KiB pages; two 448 KiB slots, 64 KiB bootloader (where
-# UICR.NRFFW[0] can point), 16 KiB storage, one page for the secret; 44 KiB
-# at the top stay free.
+# The journal's store: the storage region through the NVMC.
+set(FD_STORAGE_DRIVER ../common/nrf5x/nvmc.c)
+set(FD_STORAGE_NAME "nRF52840 NVMC")
+set(FD_STORAGE_EMULATED OFF)
+# Flash map: 4 KiB pages; two 424 KiB slots, 64 KiB bootloader (where
+# UICR.NRFFW[0] can point), 64 KiB storage (16 pages: the journal's
+# budget), one page for the secret; 44 KiB at the top stay free.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "1024 * 1024")
 set(FD_FLASH_PAGE_SIZE 4096)
-set(FD_FLASH_SLOT_A_SIZE "448 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "448 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "424 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "424 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "64 * 1024")
-set(FD_FLASH_STORAGE_SIZE "16 * 1024")
+set(FD_FLASH_STORAGE_SIZE "64 * 1024")
 set(FD_FLASH_SECRET_SIZE 4096)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "256 * 1024")

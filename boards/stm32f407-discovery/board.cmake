@@ -17,18 +17,24 @@ set(FD_TRNG_NAME "STM32F407 RNG")
 # RCT 11, APT 177/512; 160 raw bytes per 256-bit seed.
 set(FD_TRNG_H_BITS 2)
 set(FD_EMULATION_ONLY OFF)
+# The journal's store: the storage region's 128 KiB sectors.
+set(FD_STORAGE_DRIVER flash.c)
+set(FD_STORAGE_NAME "STM32F4 flash sectors")
+set(FD_STORAGE_EMULATED OFF)
 # Flash map on the F407's sectors (RM0090 3.3: sectors 0-3 16 KiB, 4 64 KiB,
 # 5-11 128 KiB); the erase unit of the upper area is a 128 KiB sector.
-# Slot A = sectors 0-6 (384 KiB), slot B = 7-8, bootloader room = 9,
-# storage = 10, secret = 11. The F4 boots only from 0x08000000: a
-# bootloader, when written, takes the first sectors and slot A moves up.
+# Slot A = sectors 0-4 (128 KiB; the dealer is ~20 KiB), slot B = 5,
+# bootloader room = 6, storage = 7-10 (the journal needs at least four
+# erase units: two in use, two spare), secret = 11. The F4 boots only from
+# 0x08000000: a bootloader, when written, takes the first sectors and slot
+# A moves up.
 set(FD_FLASH_BASE 0x08000000)
 set(FD_FLASH_SIZE "1024 * 1024")
 set(FD_FLASH_PAGE_SIZE "128 * 1024")
-set(FD_FLASH_SLOT_A_SIZE "384 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "256 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "128 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "128 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "128 * 1024")
-set(FD_FLASH_STORAGE_SIZE "128 * 1024")
+set(FD_FLASH_STORAGE_SIZE "512 * 1024")
 set(FD_FLASH_SECRET_SIZE "128 * 1024")
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "128 * 1024")

@@ -12,12 +12,18 @@
 #include "dealer.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
+#include "fairdeal/journal.h"
+#include "fairdeal/records.h"
+#include "fairdeal/round.h"
+#include "fairdeal/selftest.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
 #include "hal/counter.h"
+#include "fd_board_map.h"
+#include "hal/storage.h"
 
 extern uint32_t fd_stack_bottom[];
 
@@ -129,6 +135,104 @@ static uint32_t measure_shuffle(unsigned n, uint32_t reps)
     return hal_counter_read() - t0;
 }
 
+/* A whole verifiable round after the seeds are in: commitment, key, and
+ * the order of a French shoe of `decks` decks from S of the minimum size. */
+static uint32_t measure_round(uint8_t decks, uint32_t reps)
+{
+    static fd_shoe shoe;
+    static uint8_t secret[FD_ROUND_SECRET_MAX];
+    static fd_round_seeds seeds;
+    const fd_round_header header = {"bench", 5, 1, FD_DECK_FRENCH, decks, 0, 0x03, FD_ROUND_NO_BEACON, 0};
+    (void)fd_round_seeds_clear(&seeds);
+    (void)fd_round_seed_set(&seeds, &header, 0, (const uint8_t *)"a player's seed", 15);
+    (void)fd_round_seed_set(&seeds, &header, 1, (const uint8_t *)"the table controller", 20);
+    uint8_t commitment[FD_SHA256_SIZE];
+    uint32_t ticks = 0;
+    for (uint32_t r = 0; r < reps; r++) {
+        (void)pattern_entropy(&entropy_counter, secret);
+        memset(secret + 32, (int)r, sizeof secret - 32u);
+        const uint32_t t0 = hal_counter_read();
+        (void)fd_round_deal_order(&header, secret, fd_round_secret_min(52u * decks), &seeds, &shoe, commitment);
+        ticks += hal_counter_read() - t0;
+    }
+    return ticks;
+}
+
+/* The journal on the board's storage area: a dealer's write-ahead per
+ * round (open with the seed as secret, 4 deals of 5 cards, reveal, wipe),
+ * measured after 100 rounds have filled the area, so compaction is in. */
+static fd_journal journal;
+static fd_journal_page journal_pages[FD_STORAGE_PAGES];
+
+static void measure_journal(void)
+{
+    static const uint8_t key[32] = "bench device key, not a secret.";
+    static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
+    static fd_flash flash;
+    fd_records_policy policy = {0, 10, 100};
+    if (hal_storage_open(&area, &flash) != FD_OK) {
+        say("| journal: storage unavailable | 0 |\r\n");
+        return;
+    }
+    for (uint32_t p = 0; p < FD_STORAGE_PAGES; p++) {
+        (void)flash.erase(flash.ctx, p);
+    }
+    (void)fd_journal_init(&journal, &flash, key, sizeof key, journal_pages, fd_records_keep, &policy);
+    (void)fd_journal_mount(&journal, NULL);
+    uint32_t t_open = 0;
+    uint32_t t_deal = 0;
+    uint32_t t_reveal = 0;
+    uint32_t t_wipe = 0;
+    uint32_t programs = 0;
+    uint32_t erases = 0;
+    const uint32_t warm = 100;
+    const uint32_t rounds = 100;
+    for (uint32_t round = 1; round <= warm + rounds; round++) {
+        uint8_t open[FD_REC_ROUND_OPENED_SIZE] = {0};
+        uint8_t seed[FD_REC_SEED_SIZE];
+        uint8_t reveal[FD_REC_REVEAL_SIZE] = {0};
+        memset(seed, (int)round, sizeof seed);
+        open[0] = (uint8_t)round;
+        reveal[0] = (uint8_t)round;
+        policy.newest_round = round;
+        if (round == warm + 1u) {
+            programs = journal.stats_programs;
+            erases = journal.stats_erases;
+        }
+        uint32_t seq = 0;
+        uint32_t t0 = hal_counter_read();
+        (void)fd_journal_append(&journal, FD_REC_ROUND_OPENED, open, sizeof open, seed, sizeof seed, &seq);
+        uint32_t t1 = hal_counter_read();
+        for (uint32_t d = 0; d < 4u; d++) {
+            uint8_t deal[FD_REC_CARDS_DEALT_BASE + 10u] = {(uint8_t)round, 0, 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
+            (void)fd_journal_append(&journal, FD_REC_CARDS_DEALT, deal, sizeof deal, NULL, 0, NULL);
+        }
+        uint32_t t2 = hal_counter_read();
+        (void)fd_journal_append(&journal, FD_REC_REVEAL, reveal, sizeof reveal, NULL, 0, NULL);
+        uint32_t t3 = hal_counter_read();
+        (void)fd_journal_wipe_secret(&journal, seq);
+        uint32_t t4 = hal_counter_read();
+        if (round > warm) {
+            t_open += t1 - t0;
+            t_deal += t2 - t1;
+            t_reveal += t3 - t2;
+            t_wipe += t4 - t3;
+        }
+    }
+    row2("journal: ROUND_OPENED with the seed as secret (append)", "", t_open, rounds);
+    row2("journal: CARDS_DEALT of 5 cards, the DEAL write-ahead (append)", "", t_deal, 4u * rounds);
+    row2("journal: REVEAL (append)", "", t_reveal, rounds);
+    row2("journal: wipe the round's secret", "", t_wipe, rounds);
+    say("| journal: flash programs per round (7 appends, wipe, compaction) | ");
+    say_u32((journal.stats_programs - programs) / rounds);
+    say(" |\r\n| journal: page erases per 100 rounds | ");
+    say_u32(journal.stats_erases - erases);
+    say(" |\r\n");
+    uint32_t t0 = hal_counter_read();
+    (void)fd_journal_mount(&journal, NULL);
+    row2("journal: mount (verify every record of the full area)", "", hal_counter_read() - t0, 1);
+}
+
 int main(void)
 {
     say("bench board=");
@@ -180,6 +284,12 @@ int main(void)
     }
     row_tenths("ChaCha20 keystream byte (four-block refill)", "", hal_counter_read() - t0, 50u * 256u);
 
+    row2("verifiable round, 52 cards (commitment, key, order from 40 bytes of S)", "", measure_round(1, 20), 20);
+    row2("verifiable round, 312 cards (commitment, key, order from 296 bytes of S)", "", measure_round(6, 5), 5);
+    t0 = hal_counter_read();
+    (void)fd_selftest_kat();
+    row2("power-on known-answer self-test (all KATs, verifiable round included)", "", hal_counter_read() - t0, 1);
+
     /* stack: a 52-card shuffle, and the dealer's busiest commands */
     volatile uint32_t base_marker;
     const uintptr_t base = (uintptr_t)&base_marker;
@@ -210,6 +320,11 @@ int main(void)
     row2("dealer SHUFFLE of 432 cards (reseed, salt, shuffle, commitment)", "", hal_counter_read() - t0, 1);
     say("| raw TRNG samples, power-on to first SHUFFLE (measured) | ");
     say_u32(first_shuffle_samples);
+    say(" |\r\n");
+    paint_stack();
+    measure_journal();
+    say("| stack: journal append, compaction and mount (bytes) | ");
+    say_u32(stack_used_below(base));
     say(" |\r\n");
     return 0;
 }

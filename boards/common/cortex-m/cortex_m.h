@@ -42,6 +42,9 @@ void fd_systick_handler(void);
  * again for the next check. */
 static inline void fd_sleep_masked(void) { __asm volatile("wfi\n cpsie i\n cpsid i" ::: "memory"); }
 
+/* The first flash address after the image (sections.ld). */
+extern const uint8_t fd_image_end[];
+
 /* ARM semihosting (bkpt 0xab). Only usable under a debugger or QEMU with
  * -semihosting-config enable=on; on bare hardware it faults. */
 int fd_semihost_open(const char *path, int mode);

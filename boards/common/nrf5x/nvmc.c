@@ -1,0 +1,105 @@
+/* nRF51 / nRF52 NVMC storage driver (same registers at the same base on
+ * both: nRF51 Series Reference Manual v3.0 ch. 6 NVMC, nRF52840 PS v1.x
+ * NVMC). The area must be whole code pages (FICR.CODEPAGESIZE: 1 KiB on the
+ * nRF51, 4 KiB on the nRF52) past the end of the image.
+ *
+ * Each operation switches CONFIG from read-only to write (WEN) or erase
+ * (EEN) enable and back, and polls READY with a bound on SysTick, because a
+ * controller that never comes back must fail, not hang the dealer. While
+ * the NVMC writes, the CPU stalls on fetches from flash, so the polls are
+ * short in practice. QEMU's model (microbit) is always ready, never tears
+ * a write, and its never-written flash reads 0x00 rather than 0xFF: the
+ * journal treats such pages as damaged and erases them when it claims them. */
+#include <stdbool.h>
+
+#include "cortex_m.h"
+#include "hal/storage.h"
+#include "storage_area.h"
+
+#define NVMC_BASE 0x4001E000u
+#define NVMC_READY FD_REG32(NVMC_BASE + 0x400u)
+#define NVMC_READY_READY 0x1u
+#define NVMC_CONFIG FD_REG32(NVMC_BASE + 0x504u)
+#define NVMC_CONFIG_REN 0x0u
+#define NVMC_CONFIG_WEN 0x1u
+#define NVMC_CONFIG_EEN 0x2u
+#define NVMC_ERASEPAGE FD_REG32(NVMC_BASE + 0x508u)
+#define FICR_CODEPAGESIZE FD_REG32(0x10000010u)
+#define FICR_CODESIZE FD_REG32(0x10000014u)
+
+/* Page erase takes at most 22.3 ms (nRF51) / 85 ms (nRF52840), a word
+ * 46 us / 41 us; a quarter second covers both with room for QEMU. */
+#define NVMC_TIMEOUT_CLOCKS (FD_CPU_HZ / 4u)
+
+static hal_storage_area nvmc_area;
+
+static fd_status wait_ready(void)
+{
+    uint32_t start = fd_systick_read();
+    while ((NVMC_READY & NVMC_READY_READY) == 0u) {
+        if (fd_systick_read() - start > NVMC_TIMEOUT_CLOCKS) {
+            return FD_ERR_NOT_READY;
+        }
+    }
+    return FD_OK;
+}
+
+/* Set CONFIG and wait, as the manual asks, until the NVMC is ready. */
+static fd_status set_config(uint32_t mode)
+{
+    fd_status st = wait_ready();
+    if (st == FD_OK) {
+        NVMC_CONFIG = mode;
+        st = wait_ready();
+    }
+    return st;
+}
+
+static fd_status nvmc_erase(void *ctx, uint32_t page)
+{
+    (void)ctx;
+    if (page >= nvmc_area.page_count) {
+        return FD_ERR_TOO_LARGE;
+    }
+    fd_status st = set_config(NVMC_CONFIG_EEN);
+    if (st == FD_OK) {
+        NVMC_ERASEPAGE = (uint32_t)(nvmc_area.base + (uintptr_t)page * nvmc_area.page_size);
+        st = wait_ready();
+    }
+    fd_status back = set_config(NVMC_CONFIG_REN);
+    return st != FD_OK ? st : back;
+}
+
+static fd_status nvmc_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
+{
+    (void)ctx;
+    fd_status st = fd_storage_check_program(&nvmc_area, offset, words, count);
+    if (st != FD_OK) {
+        return st;
+    }
+    st = set_config(NVMC_CONFIG_WEN);
+    volatile uint32_t *dst = (volatile uint32_t *)(nvmc_area.base + offset);
+    for (size_t i = 0; i < count && st == FD_OK; i++) {
+        dst[i] = words[i];
+        st = wait_ready();
+    }
+    fd_status back = set_config(NVMC_CONFIG_REN);
+    return st != FD_OK ? st : back;
+}
+
+fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
+{
+    if (area == NULL || flash == NULL) {
+        return FD_ERR_NULL;
+    }
+    uintptr_t image_end = (uintptr_t)fd_image_end;
+    uintptr_t flash_end = (uintptr_t)FICR_CODEPAGESIZE * FICR_CODESIZE;
+    uint32_t page = FICR_CODEPAGESIZE;
+    if (area->page_size != page || area->page_count == 0u || area->base % page != 0u || area->base < image_end ||
+        area->base > flash_end || area->page_count > (flash_end - area->base) / page) {
+        return FD_ERR_STATE;
+    }
+    nvmc_area = *area;
+    fd_storage_bind(&nvmc_area, flash, nvmc_erase, nvmc_program, fd_storage_read_mapped);
+    return FD_OK;
+}

@@ -1,0 +1,137 @@
+/* STM32F407 flash storage driver (RM0090 rev 19, section 3: embedded flash
+ * interface). The area is a run of the uniform 128 KiB sectors 5..11
+ * (0x08020000..0x080FFFFF); one journal page is one sector. Build-only:
+ * not run on hardware yet.
+ *
+ * Programming is 32 bits at a time (PSIZE = x32, valid at 2.7-3.6 V: the
+ * Discovery runs at 3 V). The F4 has no flash ECC, so a word can be
+ * programmed a second time with more zeros (the journal's secret wipe);
+ * parts with ECC (F7, L4, H7) cannot, and would need another wipe. The
+ * control register is locked again after every operation, and BSY is polled
+ * with a bound: a 128 KiB sector erase takes up to 4 s (x32, datasheet
+ * t_ERASE128KB), a word up to 100 us. */
+#include <stdbool.h>
+
+#include "cortex_m.h"
+#include "hal/storage.h"
+#include "storage_area.h"
+
+#define FLASH_IF_BASE 0x40023C00u
+#define FLASH_ACR FD_REG32(FLASH_IF_BASE + 0x00u)
+#define FLASH_KEYR FD_REG32(FLASH_IF_BASE + 0x04u)
+#define FLASH_SR FD_REG32(FLASH_IF_BASE + 0x0Cu)
+#define FLASH_CR FD_REG32(FLASH_IF_BASE + 0x10u)
+#define FLASH_KEY1 0x45670123u
+#define FLASH_KEY2 0xCDEF89ABu
+#define ACR_DCEN (1u << 10)
+#define ACR_DCRST (1u << 12)
+#define SR_OPERR (1u << 1)
+#define SR_WRPERR (1u << 4)
+#define SR_PGAERR (1u << 5)
+#define SR_PGPERR (1u << 6)
+#define SR_PGSERR (1u << 7)
+#define SR_BSY (1u << 16)
+#define SR_ERRORS (SR_OPERR | SR_WRPERR | SR_PGAERR | SR_PGPERR | SR_PGSERR)
+#define CR_PG (1u << 0)
+#define CR_SER (1u << 1)
+#define CR_SNB_SHIFT 3u
+#define CR_PSIZE_X32 (2u << 8)
+#define CR_STRT (1u << 16)
+#define CR_LOCK (1u << 31)
+
+#define SECTOR5_BASE 0x08020000u
+#define SECTOR_SIZE 0x20000u
+#define FLASH_END 0x08100000u
+#define FIRST_SECTOR 5u
+
+#define ERASE_TIMEOUT_CLOCKS (FD_CPU_HZ * 5u)
+#define WORD_TIMEOUT_CLOCKS (FD_CPU_HZ / 1000u)
+
+static hal_storage_area flash_area;
+
+static fd_status wait_idle(uint32_t bound)
+{
+    uint32_t start = fd_systick_read();
+    while ((FLASH_SR & SR_BSY) != 0u) {
+        if (fd_systick_read() - start > bound) {
+            return FD_ERR_NOT_READY;
+        }
+    }
+    return (FLASH_SR & SR_ERRORS) != 0u ? FD_ERR_STATE : FD_OK;
+}
+
+static fd_status unlock(void)
+{
+    fd_status st = wait_idle(ERASE_TIMEOUT_CLOCKS);
+    if (st == FD_ERR_NOT_READY) {
+        return st;
+    }
+    FLASH_SR = SR_ERRORS; /* write 1 to clear what an earlier operation left */
+    if ((FLASH_CR & CR_LOCK) != 0u) {
+        FLASH_KEYR = FLASH_KEY1;
+        FLASH_KEYR = FLASH_KEY2;
+    }
+    return (FLASH_CR & CR_LOCK) != 0u ? FD_ERR_STATE : FD_OK;
+}
+
+static void lock(void) { FLASH_CR = CR_LOCK; }
+
+static fd_status stm32_erase(void *ctx, uint32_t page)
+{
+    (void)ctx;
+    if (page >= flash_area.page_count) {
+        return FD_ERR_TOO_LARGE;
+    }
+    uint32_t sector = FIRST_SECTOR + (uint32_t)((flash_area.base - SECTOR5_BASE) / SECTOR_SIZE) + page;
+    fd_status st = unlock();
+    if (st == FD_OK) {
+        FLASH_CR = CR_SER | CR_PSIZE_X32 | (sector << CR_SNB_SHIFT);
+        FLASH_CR = CR_SER | CR_PSIZE_X32 | (sector << CR_SNB_SHIFT) | CR_STRT;
+        st = wait_idle(ERASE_TIMEOUT_CLOCKS);
+    }
+    lock();
+    /* the data cache may hold the old contents (RM0090 3.5.4) */
+    uint32_t acr = FLASH_ACR;
+    if ((acr & ACR_DCEN) != 0u) {
+        FLASH_ACR = acr & ~ACR_DCEN;
+        FLASH_ACR = (acr & ~ACR_DCEN) | ACR_DCRST;
+        FLASH_ACR = acr & ~ACR_DCRST;
+    }
+    return st;
+}
+
+static fd_status stm32_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
+{
+    (void)ctx;
+    fd_status st = fd_storage_check_program(&flash_area, offset, words, count);
+    if (st != FD_OK) {
+        return st;
+    }
+    st = unlock();
+    if (st == FD_OK) {
+        FLASH_CR = CR_PG | CR_PSIZE_X32;
+        volatile uint32_t *dst = (volatile uint32_t *)(flash_area.base + offset);
+        for (size_t i = 0; i < count && st == FD_OK; i++) {
+            dst[i] = words[i];
+            st = wait_idle(WORD_TIMEOUT_CLOCKS);
+        }
+    }
+    lock();
+    return st;
+}
+
+fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
+{
+    if (area == NULL || flash == NULL) {
+        return FD_ERR_NULL;
+    }
+    uintptr_t image_end = (uintptr_t)fd_image_end;
+    if (area->page_size != SECTOR_SIZE || area->page_count == 0u || area->base < SECTOR5_BASE ||
+        (area->base - SECTOR5_BASE) % SECTOR_SIZE != 0u || area->base < image_end || area->base >= FLASH_END ||
+        area->page_count > (FLASH_END - area->base) / SECTOR_SIZE) {
+        return FD_ERR_STATE;
+    }
+    flash_area = *area;
+    fd_storage_bind(&flash_area, flash, stm32_erase, stm32_program, fd_storage_read_mapped);
+    return FD_OK;
+}

@@ -1,0 +1,53 @@
+/* HAL: the board's non-volatile storage area (NOR flash pages), as the
+ * fd_flash the journal runs on. One driver per board under boards/<board>/.
+ *
+ * Semantics every driver keeps (and the host driver enforces): offsets are
+ * from the start of the area; program writes aligned 32-bit words and can
+ * only clear bits (new = old AND value); a word may be programmed twice
+ * between erases (nRF51/nRF52 allow 2, STM32F4 any number of 1 -> 0 writes);
+ * erase sets one whole page to 0xFF; read returns what is stored. Geometry
+ * (page size, page count, write unit 4, erased value 0xFF) is data in the
+ * returned fd_flash. Errors from the ops: FD_ERR_NULL, FD_ERR_TOO_LARGE
+ * (outside the area), FD_ERR_PARSE (unaligned offset or length),
+ * FD_ERR_STATE (the controller reported an error; on the host, power was
+ * cut by fault injection), FD_ERR_NOT_READY (the controller stayed busy
+ * past the driver's bound). */
+#ifndef HAL_STORAGE_H
+#define HAL_STORAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fairdeal/journal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where the area is: its first page's flash address (ignored on the host,
+ * whose area is a file), the erase page size and the number of pages. The
+ * board's flash map supplies it (boards/<board>/board.cmake). */
+typedef struct hal_storage_area {
+    uintptr_t base;
+    uint32_t page_size;
+    uint32_t page_count;
+} hal_storage_area;
+
+/* Bind the driver to area and fill flash with its geometry and ops.
+ * Errors: FD_ERR_NULL; FD_ERR_STATE (area not page aligned, page size not
+ * the chip's, or outside the flash); FD_ERR_NOT_READY (host: the storage
+ * file cannot be opened). */
+fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash);
+
+/* Human-readable driver name for banners, e.g. "nRF51 NVMC". */
+const char *hal_storage_name(void);
+
+/* True when the store does not survive a real power cut (RAM or a host
+ * file under QEMU): the firmware says so in its banner. */
+bool hal_storage_emulated(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

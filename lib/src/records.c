@@ -1,0 +1,24 @@
+#include "fairdeal/records.h"
+
+#include "word.h"
+
+bool fd_records_keep(void *policy, const fd_journal_record *record)
+{
+    const fd_records_policy *p = policy;
+    if (p == NULL || record == NULL || record->len < 4u) {
+        return false;
+    }
+    uint32_t round = fd_load_le32(record->payload);
+    uint32_t age = p->newest_round >= round ? p->newest_round - round : 0u;
+    switch (record->type) {
+    case FD_REC_ROUND_OPENED:
+        return age < p->hands || record->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
+    case FD_REC_CARDS_DEALT:
+    case FD_REC_ROUND_CLOSED:
+        return age < p->hands;
+    case FD_REC_REVEAL:
+        return age < p->summaries;
+    default:
+        return false;
+    }
+}
