@@ -1,13 +1,14 @@
 #!/bin/sh
 # Install the Debian packages fairdeal needs, when missing. As root it runs
 # apt-get; otherwise it prints the exact command and fails.
-# usage: scripts/deps.sh [run|test|bench|fairness]
+# usage: scripts/deps.sh [run|test|bench|fairness|mutation]
 set -eu
 need="cmake make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
 case "${1:-test}" in
   test) need="$need libcmocka-dev python3 clang libclang-rt-14-dev clang-tidy cppcheck dieharder ent rng-tools5 doxygen g++ pkg-config" ;;
   fairness) need="$need libcmocka-dev clang libclang-rt-14-dev dieharder ent rng-tools5 gnuplot-nox" ;;
   bench) need="$need libcmocka-dev g++" ;;
+  mutation) need="$need libcmocka-dev python3" ;;
 esac
 missing=""
 for pkg in $need; do

@@ -7,6 +7,9 @@
 #include "chacha20_simd.h"
 #include "word.h"
 
+_Static_assert(FD_CHACHA_DRBG_BUFFER <= UINT16_MAX, "pos is uint16_t and equals FD_CHACHA_DRBG_BUFFER when empty");
+_Static_assert(FD_CHACHA_DRBG_BUFFER % 4u == 0u && FD_CHACHA_DRBG_BUFFER > 32u, "whole words, and output left after the 32-byte key");
+
 #if FD_CHACHA20_V7M
 /* out = 20 rounds of in, plus in: the block function on words, Thumb-2
  * (Cortex-M3/M4). Each rotation is folded into the next instruction that
@@ -16,10 +19,11 @@
  * Fourteen words live in registers; two of x[8..11] wait on the stack,
  * swapped (ldrd/strd) between half-rounds (column and diagonal rounds use
  * them in pairs). Not unrolled: two double rounds per pass saved 20
- * instructions per block and cost 300 bytes of flash. The stack slots are zeroed before returning. in and out must not
- * overlap. The DRBG's refill and fd_chacha20_block (so the boot self-test's
- * RFC 8439 vector) use it; the unit tests on the Cortex-M4 board check it
- * against the C reference (test_chacha20_blocks4_forms_agree). */
+ * instructions per block and cost 300 bytes of flash. The stack slots are
+ * zeroed before returning. in and out must not overlap. The DRBG's refill
+ * and fd_chacha20_block (so the boot self-test's RFC 8439 vector) use it;
+ * the unit tests on the Cortex-M3/M4 boards check it against the C
+ * reference (test_chacha20_blocks4_forms_agree). */
 void fd_chacha20_block_v7m(const uint32_t in[16], uint32_t out[16]);
 __asm__(
     "    .syntax unified\n"

@@ -4,6 +4,12 @@
 
 #include "fairdeal/shuffle.h"
 
+_Static_assert(FD_SHOE_MAX_CARDS <= FD_SHUFFLE_MAX_N, "fd_shoe_shuffle shuffles a full shoe in one call");
+_Static_assert(FD_SHOE_MAX_CARDS <= UINT16_MAX, "count, position and cut are uint16_t");
+_Static_assert(FD_SHOE_MAX_DECKS <= UINT8_MAX, "decks is uint8_t");
+_Static_assert(FD_DECK_MAX_CARDS <= (1u << FD_CARD_COPY_SHIFT), "every face fits below the copy bits");
+_Static_assert((FD_SHOE_MAX_DECKS << FD_CARD_COPY_SHIFT) - 1u <= UINT16_MAX, "every card id fits in fd_card");
+
 static const char french_ranks[] = "A23456789TJQK";
 static const char french_suits[] = "SHDC";
 static const char spanish_suits[] = "OCEB";

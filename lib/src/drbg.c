@@ -4,6 +4,9 @@
 
 #include "fairdeal/util.h"
 
+_Static_assert(FD_HMAC_DRBG_MIN_ENTROPY <= 32u && FD_CHACHA_DRBG_MIN_ENTROPY <= 32u, "one fd_entropy_fn block seeds either mechanism");
+_Static_assert(FD_HMAC_DRBG_MAX_REQUEST <= FD_CHACHA_DRBG_MAX_REQUEST, "generate splits requests at the HMAC limit for both mechanisms");
+
 fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
                               void *entropy_ctx, const uint8_t *pers, size_t pers_len)
 {

@@ -4,6 +4,9 @@
 
 #include "fairdeal/sha256.h"
 
+_Static_assert(FD_ENTROPY_POOL_BLOCKS <= UINT8_MAX, "pool_count and pool_capacity are uint8_t");
+_Static_assert(FD_ENTROPY_BLOCK == FD_SHA256_SIZE, "a block is one HMAC-SHA-256 output");
+
 /* The conditioner's key: SP 800-90B allows a fixed key for HMAC-based
  * conditioning; this one is nothing-up-my-sleeve text. */
 static const uint8_t conditioning_key[32] = "fairdeal SP800-90B conditioner1";

@@ -6,6 +6,8 @@
 #include "fairdeal/util.h"
 #include "word.h"
 
+_Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top covers bounds up to 65535");
+
 /* Draws for bounds first_bound, first_bound-1, ..., first_bound-count+1,
  * each uniform in [0, bound). All draws happen before any element moves.
  *

@@ -1,6 +1,7 @@
 #include "chisq.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static double gamma_p_series(double a, double x)
 {
@@ -75,4 +76,35 @@ double test_chisq_uniform(const uint64_t *counts, size_t cells)
         stat += d * d / expected;
     }
     return stat;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a;
+    const double y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double test_ks_uniform(double *values, size_t count, double *distance)
+{
+    qsort(values, count, sizeof *values, compare_double);
+    double d = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        const double below = values[i] - (double)i / (double)count;
+        const double above = (double)(i + 1u) / (double)count - values[i];
+        d = fmax(d, fmax(below, above));
+    }
+    *distance = d;
+    /* Kolmogorov's limit law with Stephens' small-sample correction */
+    const double root = sqrt((double)count);
+    const double lambda = (root + 0.12 + 0.11 / root) * d;
+    double sum = 0.0;
+    for (int k = 1; k <= 100; k++) {
+        const double term = exp(-2.0 * k * k * lambda * lambda);
+        sum += (k % 2 == 1 ? 2.0 : -2.0) * term;
+        if (term < 1e-18) {
+            break;
+        }
+    }
+    return lambda < 0.2 ? 1.0 : fmin(1.0, fmax(0.0, sum));
 }

@@ -16,4 +16,9 @@ double test_chisq_pvalue(double stat, double df);
 /* Pearson's statistic for counts against equal expected frequencies. */
 double test_chisq_uniform(const uint64_t *counts, size_t cells);
 
+/* Kolmogorov-Smirnov test of values in [0, 1] against the uniform law:
+ * sorts values in place, stores the distance D and returns the asymptotic
+ * p-value (Stephens' correction; fine for count >= 35). */
+double test_ks_uniform(double *values, size_t count, double *distance);
+
 #endif

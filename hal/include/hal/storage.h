@@ -28,8 +28,11 @@ extern "C" {
  * whose area is a file), the erase page size and the number of pages. The
  * board's flash map supplies it (boards/<board>/board.cmake). */
 typedef struct hal_storage_area {
+    /* Flash address of the first page (unused on the host). */
     uintptr_t base;
+    /* Erase page size in bytes: the chip's. */
     uint32_t page_size;
+    /* Pages in the area. */
     uint32_t page_count;
 } hal_storage_area;
 

@@ -32,19 +32,31 @@ extern "C" {
 void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
                        uint8_t out[64]);
 
+/* ChaCha20 blocks per refill: one key block plus 224 output bytes. */
 #define FD_CHACHA_DRBG_BLOCKS 4u
+/* Bytes produced per refill; the first 32 become the next key. */
 #define FD_CHACHA_DRBG_BUFFER (64u * FD_CHACHA_DRBG_BLOCKS)
+/* Most bytes one generate call may return (as FD_HMAC_DRBG_MAX_REQUEST). */
 #define FD_CHACHA_DRBG_MAX_REQUEST 65536u
+/* Fewest entropy-input bytes instantiate and reseed accept. */
 #define FD_CHACHA_DRBG_MIN_ENTROPY 32u
+/* Longest entropy, nonce, personalization or additional input, in bytes. */
 #define FD_CHACHA_DRBG_MAX_INPUT 1024u
+/* Largest reseed_interval: generate calls between reseeds. */
 #define FD_CHACHA_DRBG_MAX_RESEED_INTERVAL (1ull << 48)
 
+/* ChaCha20 DRBG state, in caller memory; holds the secret key, so wipe it
+ * with fd_chacha_drbg_uninstantiate. Owned by the library: do not rely on
+ * the contents of this type. */
 typedef struct fd_chacha_drbg {
     uint32_t key[8];                              /* K as little-endian words */
     uint32_t buffer[FD_CHACHA_DRBG_BUFFER / 4u]; /* B as words, byte i in word i / 4 */
     uint16_t pos; /* next unread byte of B; FD_CHACHA_DRBG_BUFFER = empty */
+    /* 1 + generate calls since the last (re)seed. */
     uint64_t reseed_counter;
+    /* generate fails with FD_ERR_RESEED_REQUIRED once reseed_counter exceeds it. */
     uint64_t reseed_interval;
+    /* False until instantiate succeeds and after uninstantiate. */
     bool instantiated;
 } fd_chacha_drbg;
 
@@ -52,10 +64,16 @@ typedef struct fd_chacha_drbg {
 fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
                                      const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
                                      size_t pers_len, uint64_t reseed_interval);
+/* Mix in fresh entropy input and optional additional input; the buffer
+ * is dropped and the counter restarts. Errors as fd_hmac_drbg_reseed. */
 fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
                                 const uint8_t *addl, size_t addl_len);
+/* Write len bytes (at most FD_CHACHA_DRBG_MAX_REQUEST) to out, with
+ * optional additional input. Errors as fd_hmac_drbg_generate; on any
+ * error nothing is output and the state is unchanged. */
 fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
                                   size_t addl_len);
+/* Wipe all state (cannot be optimised away); d may be NULL. */
 void fd_chacha_drbg_uninstantiate(fd_chacha_drbg *d);
 
 #ifdef __cplusplus

@@ -21,18 +21,24 @@
 extern "C" {
 #endif
 
+/* The deck a shoe is built from; see the card numbering above. */
 typedef enum fd_deck_kind {
     FD_DECK_FRENCH = 1,
     FD_DECK_SPANISH40 = 2,
     FD_DECK_SPANISH48 = 3
 } fd_deck_kind;
 
+/* Most decks in one shoe (card copies 0..7). */
 #define FD_SHOE_MAX_DECKS 8u
+/* Largest deck: French with two jokers. */
 #define FD_DECK_MAX_CARDS 54u
+/* Capacity of fd_shoe.order (432, within FD_SHUFFLE_MAX_N). */
 #define FD_SHOE_MAX_CARDS (FD_SHOE_MAX_DECKS * FD_DECK_MAX_CARDS)
 #define FD_CARD_CODE_SIZE 4u /* longest code "12O" plus NUL */
+/* card >> FD_CARD_COPY_SHIFT is the copy, the low 6 bits the face. */
 #define FD_CARD_COPY_SHIFT 6u
 
+/* A card id: copy * 64 + face (see above). */
 typedef uint16_t fd_card;
 
 /* Cards in one deck of this kind (jokers 0..2, French only).
@@ -41,6 +47,8 @@ fd_status fd_deck_size(fd_deck_kind kind, unsigned jokers, uint16_t *size);
 
 /* The deck kind named "french", "spanish40" or "spanish48". FD_ERR_PARSE. */
 fd_status fd_deck_parse_kind(const char *name, size_t len, fd_deck_kind *kind);
+/* The name fd_deck_parse_kind accepts for kind, or "?" for an unknown kind;
+ * a static string, never NULL. */
 const char *fd_deck_kind_name(fd_deck_kind kind);
 
 /* Code of a card for a deck kind into out[FD_CARD_CODE_SIZE].
@@ -52,14 +60,21 @@ fd_status fd_card_format(fd_card card, fd_deck_kind kind, char out[FD_CARD_CODE_
  * Errors: FD_ERR_NULL, FD_ERR_PARSE. */
 fd_status fd_card_parse(const char *code, size_t len, fd_deck_kind kind, fd_card *card);
 
+/* One or more decks, their order and the deal position, in caller memory.
+ * Callers may read every field; only the fd_shoe_* functions may change
+ * them, since whether a shoe may be dealt from depends on it. */
 typedef struct fd_shoe {
+    /* Kind of every deck in the shoe. */
     fd_deck_kind kind;
+    /* Decks in the shoe, 1..FD_SHOE_MAX_DECKS. */
     uint8_t decks;
+    /* Jokers per deck, 0..2 (French only). */
     uint8_t jokers;
     uint16_t count;    /* cards in the shoe */
     uint16_t position; /* next card to deal; count = exhausted */
     uint16_t cut;      /* reshuffle due once position >= cut; 0 = no cut card */
     bool shuffled;     /* dealable: set only by a successful shuffle */
+    /* order[0..count): the cards in deal order; the rest is unused. */
     fd_card order[FD_SHOE_MAX_CARDS];
 } fd_shoe;
 
@@ -83,7 +98,10 @@ fd_status fd_shoe_deal(fd_shoe *shoe, fd_card *card);
  * Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE (cut > count). */
 fd_status fd_shoe_set_cut(fd_shoe *shoe, uint16_t cut);
 
+/* Cards not yet dealt (count - position). Precondition: shoe non-NULL. */
 uint16_t fd_shoe_remaining(const fd_shoe *shoe);
+/* True once the cut card is reached (never when no cut card is placed).
+ * Precondition: shoe non-NULL. */
 bool fd_shoe_reshuffle_due(const fd_shoe *shoe);
 
 #ifdef __cplusplus

@@ -17,6 +17,7 @@
 extern "C" {
 #endif
 
+/* Which mechanism an fd_drbg runs. */
 typedef enum fd_drbg_kind {
     FD_DRBG_HMAC_SHA256 = 1,
     FD_DRBG_CHACHA20 = 2
@@ -25,23 +26,35 @@ typedef enum fd_drbg_kind {
 /* Write 32 bytes of full entropy (e.g. fd_entropy_get). */
 typedef fd_status (*fd_entropy_fn)(void *ctx, uint8_t out[32]);
 
+/* Reseed policy, filled in by the caller and copied by instantiate. */
 typedef struct fd_drbg_config {
+    /* Mechanism: HMAC_DRBG (SP 800-90A) or the ChaCha20 DRBG. */
     fd_drbg_kind kind;
     bool prediction_resistance; /* reseed from the source before every generate */
     uint64_t reseed_interval;   /* generate calls between automatic reseeds */
     uint32_t reseed_bytes;      /* output bytes between automatic reseeds (0 = no limit) */
 } fd_drbg_config;
 
+/* A DRBG with its entropy source and reseed policy, in caller memory;
+ * holds secrets, so wipe it with fd_drbg_uninstantiate. Owned by the library:
+ * callers may read the reseeds counter; do not rely on the other contents of
+ * this type, and write none of it. */
 typedef struct fd_drbg {
+    /* The policy passed to instantiate. */
     fd_drbg_config cfg;
+    /* Source of every instantiate and reseed input. */
     fd_entropy_fn get_entropy;
+    /* First argument of get_entropy. */
     void *entropy_ctx;
+    /* The mechanism's state; cfg.kind says which member is live. */
     union {
         fd_hmac_drbg hmac;
         fd_chacha_drbg chacha;
     } u;
+    /* Output since the last reseed, checked against cfg.reseed_bytes. */
     uint32_t bytes_since_reseed;
     uint32_t reseeds; /* reseeds from the source, automatic or asked for */
+    /* False until instantiate succeeds and after uninstantiate. */
     bool instantiated;
 } fd_drbg;
 

@@ -27,28 +27,45 @@ extern "C" {
 /* Read count raw samples (one per byte). Any error status is a TRNG fault. */
 typedef fd_status (*fd_sample_read_fn)(void *ctx, uint8_t *samples, size_t count);
 
+/* Bytes in one conditioned full-entropy block (one HMAC-SHA-256 output). */
 #define FD_ENTROPY_BLOCK 32u
+/* Most conditioned blocks held between reads of the TRNG. */
 #define FD_ENTROPY_POOL_BLOCKS 4u
 
+/* Pipeline state: only READY hands out entropy. */
 typedef enum fd_entropy_state {
     FD_ENTROPY_UNINIT = 0, /* start-up tests not yet passed */
     FD_ENTROPY_READY = 1,
     FD_ENTROPY_FAILED = 2
 } fd_entropy_state;
 
+/* The TRNG pipeline: reader, health tests and conditioned pool, in caller
+ * memory. Owned by the library: callers may read state, fault,
+ * health_failure and the counters; do not rely on the other contents of
+ * this type, and write none of it. */
 typedef struct fd_entropy {
+    /* The TRNG's raw sample reader. */
     fd_sample_read_fn read;
+    /* First argument of read. */
     void *read_ctx;
+    /* SP 800-90B health tests every sample goes through. */
     fd_health health;
+    /* Raw samples conditioned into one block, 1..apt_window. */
     uint16_t samples_per_block;
+    /* Conditioned blocks from windows that passed, wiped as handed out. */
     uint8_t pool[FD_ENTROPY_POOL_BLOCKS][FD_ENTROPY_BLOCK];
+    /* Blocks left in pool; pool[pool_count - 1] goes out next. */
     uint8_t pool_count;
+    /* UNINIT, READY or FAILED (latched). */
     fd_entropy_state state;
     fd_status fault;           /* why FAILED: FD_ERR_HEALTH or the TRNG's error */
+    /* Which health test failed, when fault is FD_ERR_HEALTH. */
     fd_health_failure health_failure;
     uint32_t raw_samples;      /* all samples read since init */
     uint32_t blocks_out;       /* full-entropy blocks delivered */
+    /* Start-up tests passed since init. */
     uint32_t startups_passed;
+    /* Times the pipeline latched FAILED since init. */
     uint32_t failures;
 } fd_entropy;
 

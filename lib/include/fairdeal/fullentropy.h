@@ -22,11 +22,16 @@
 extern "C" {
 #endif
 
+/* Full-entropy generator state, in caller memory. Owned by the library:
+ * callers may read bits_used; do not rely on the other contents of this
+ * type, and write none of it. */
 typedef struct fd_fullentropy {
     fd_rng source;      /* full-entropy bytes */
     uint8_t buffer[32]; /* source bytes fetched but not yet spent */
     uint8_t buffer_pos; /* 32 = empty */
+    /* The carried randomness: uniform in [0, m). */
     uint64_t z;
+    /* The range of z; 1 = nothing carried. */
     uint64_t m;
     uint64_t bits_used; /* source bits taken into z so far */
 } fd_fullentropy;

@@ -16,6 +16,7 @@
 extern "C" {
 #endif
 
+/* Cutoffs for one noise source, from its assessed min-entropy H per sample. */
 typedef struct fd_health_config {
     uint16_t rct_cutoff;      /* C = 1 + ceil(20 / H); fail when a run reaches C */
     uint16_t apt_window;      /* W: 1024 for 1-bit samples, 512 otherwise */
@@ -23,6 +24,7 @@ typedef struct fd_health_config {
     uint16_t startup_samples; /* >= 1024 and a multiple of W */
 } fd_health_config;
 
+/* Which test latched a failure. */
 typedef enum fd_health_failure {
     FD_HEALTH_NONE = 0,
     FD_HEALTH_RCT = 1,
@@ -38,17 +40,27 @@ typedef enum fd_health_failure {
  * to the RCT's C: about 3 / H more matches, a factor 2^-3 that pays for the
  * seven extra lags, keeping the false-alarm rate near the RCT's 2^-20. */
 #define FD_HEALTH_MAX_LAG 8u
+/* The lag test's cutoff for an RCT cutoff C: C + ceil(3 (C - 1) / 20). */
 #define FD_HEALTH_LAG_CUTOFF(rct_cutoff) ((rct_cutoff) + (3u * ((rct_cutoff) - 1u) + 19u) / 20u)
 
+/* Health test state, in caller memory. Owned by the library: callers may
+ * read failure, samples and failed_at_sample; do not rely on the other
+ * contents of this type, and write none of it. */
 typedef struct fd_health {
+    /* The cutoffs passed to fd_health_init. */
     fd_health_config cfg;
+    /* Sample value of the current RCT run. */
     uint8_t rct_value;
+    /* Length of the current run of rct_value. */
     uint16_t rct_run;
+    /* First sample of the current APT window. */
     uint8_t apt_value;
+    /* Samples equal to apt_value in the window so far, itself included. */
     uint16_t apt_matches;
     uint16_t apt_seen; /* samples of the current window so far; 0 = at a boundary */
     uint8_t history[FD_HEALTH_MAX_LAG];     /* sample s at history[s % MAX_LAG] */
     uint16_t lag_run[FD_HEALTH_MAX_LAG - 1u]; /* consecutive matches at lag 2.. */
+    /* NONE, or the test that failed (latched until fd_health_init). */
     fd_health_failure failure;
     uint32_t samples;          /* fed since init */
     uint32_t failed_at_sample; /* 1-based index of the sample that failed */

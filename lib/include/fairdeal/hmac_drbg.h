@@ -19,15 +19,23 @@ extern "C" {
 
 /* SP 800-90A Table 2 limits for HMAC_DRBG. */
 #define FD_HMAC_DRBG_MAX_REQUEST 65536u          /* 2^19 bits per generate */
+/* Largest reseed_interval: generate calls between reseeds. */
 #define FD_HMAC_DRBG_MAX_RESEED_INTERVAL (1ull << 48)
 #define FD_HMAC_DRBG_MIN_ENTROPY 32u             /* bytes, for 256-bit strength */
 #define FD_HMAC_DRBG_MAX_INPUT 1024u             /* our cap on any input string */
 
+/* HMAC_DRBG working state (SP 800-90A §10.1.2.1), in caller memory; holds
+ * secrets, so wipe it with fd_hmac_drbg_uninstantiate. Owned by the
+ * library: do not rely on the contents of this type. */
 typedef struct fd_hmac_drbg {
+    /* Key: the HMAC key of the working state. */
     uint8_t key[32];
+    /* V: the chaining value, HMAC'd to make output. */
     uint8_t v[32];
+    /* 1 + generate calls since the last (re)seed. */
     uint64_t reseed_counter;
     uint64_t reseed_interval; /* generate calls allowed between reseeds */
+    /* False until instantiate succeeds and after uninstantiate. */
     bool instantiated;
 } fd_hmac_drbg;
 

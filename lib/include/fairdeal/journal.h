@@ -46,10 +46,15 @@ typedef struct fd_flash_geometry {
  * wipe); erase sets a whole page to erased_value. Any failure is returned as
  * the driver's status and the journal stops writing until the next mount. */
 typedef struct fd_flash {
+    /* What the area looks like; fd_journal_init checks it. */
     fd_flash_geometry geometry;
+    /* The driver's own state, first argument of every op. */
     void *ctx;
+    /* Erase page (0-based within the area). */
     fd_status (*erase)(void *ctx, uint32_t page);
+    /* AND count words into flash at offset, a multiple of 4. */
     fd_status (*program)(void *ctx, uint32_t offset, const uint32_t *words, size_t count);
+    /* Copy len bytes at offset into out. */
     fd_status (*read)(void *ctx, uint32_t offset, void *out, size_t len);
 } fd_flash;
 
@@ -59,11 +64,14 @@ typedef struct fd_flash {
 #define FD_JOURNAL_MAX_SECRET 64u    /* bytes of erasable secret per record */
 #define FD_JOURNAL_MIN_KEY 16u       /* device key length, at least */
 #define FD_JOURNAL_MIN_PAGES 4u      /* two live, two reserved for compaction */
+/* Most pages an area may have; fd_journal_init refuses more (FD_ERR_STATE). */
 #define FD_JOURNAL_MAX_PAGES 256u
 #define FD_JOURNAL_PAGE_HEADER 68u   /* bytes at the start of every page */
 #define FD_JOURNAL_TAG_SIZE 16u      /* stored bytes of each record's HMAC */
 /* Types 0xF0..0xFF belong to the journal itself (FD_JOURNAL_TYPE_RETIRE). */
 #define FD_JOURNAL_TYPE_USER_MAX 0xEFu
+/* The journal's own record: its 4-byte payload is the page_seq of the
+ * page it makes dead, written before that page may be erased. */
 #define FD_JOURNAL_TYPE_RETIRE 0xF0u
 
 /* Flash bytes one record takes: header, padded payload, secret hash and
@@ -71,6 +79,7 @@ typedef struct fd_flash {
  * record copied forward by compaction carries. */
 uint32_t fd_journal_record_size(size_t payload_len, size_t secret_len, bool copy);
 
+/* What a read found in a record's secret part. */
 typedef enum fd_journal_secret_state {
     FD_JOURNAL_SECRET_NONE = 0,      /* the record has no secret part */
     FD_JOURNAL_SECRET_AVAILABLE = 1, /* stored and matches its chained hash */
@@ -82,12 +91,18 @@ typedef enum fd_journal_secret_state {
  * was first written under (differs only for a copy made by compaction, which
  * is the same record, re-attested). */
 typedef struct fd_journal_record {
+    /* Place in the chain (a compaction copy gets a new one). */
     uint32_t seq;
+    /* seq the record was first written under. */
     uint32_t orig_seq;
+    /* Caller's type, 0..FD_JOURNAL_TYPE_USER_MAX, or the journal's own. */
     uint8_t type;
+    /* Bytes used in payload. */
     uint16_t len;
+    /* payload[0..len): the chained data. */
     uint8_t payload[FD_JOURNAL_MAX_PAYLOAD];
     fd_journal_secret_state secret_state; /* judged on verified reads */
+    /* Bytes of secret stored (0: none), whatever its state. */
     uint16_t secret_len;
     uint8_t secret[FD_JOURNAL_MAX_SECRET]; /* valid when AVAILABLE */
     uint8_t secret_hash[FD_SHA256_SIZE];   /* chained; valid when secret_len > 0 */
@@ -110,6 +125,7 @@ typedef struct fd_journal_page {
 
 /* What mount or verify found wrong: the first bad place, in walk order. */
 typedef struct fd_journal_report {
+    /* FD_OK, or the error mount/walk returned. */
     fd_status status;
     uint32_t page;     /* physical page index */
     uint32_t offset;   /* byte offset in the area */
@@ -117,17 +133,26 @@ typedef struct fd_journal_report {
     const char *reason;/* short stable text, "ok" when status is FD_OK */
 } fd_journal_report;
 
+/* A journal bound to its flash, key and page table, in caller memory;
+ * holds the keyed HMAC state, as secret as the key. Owned by the library:
+ * do not rely on the contents of this type (use fd_journal_head and
+ * fd_journal_wear; stats_* are for benchmarks). */
 typedef struct fd_journal {
     /* configuration (fd_journal_init) */
     const fd_flash *flash;
     fd_hmac_sha256_ctx keyed; /* HMAC state after the key (as secret as it) */
+    /* The caller's page table, geometry.page_count entries. */
     fd_journal_page *pages;
+    /* Compaction's keep policy; NULL keeps nothing. */
     fd_journal_keep_fn keep;
+    /* First argument of keep. */
     void *keep_ctx;
     /* state after mount */
     bool mounted;
     bool failed;            /* a write failed: remount before writing again */
+    /* Chain head: the full tag of the newest record. */
     uint8_t head[FD_SHA256_SIZE];
+    /* seq the next appended record gets. */
     uint32_t next_seq;
     uint32_t newest_page_seq; /* 0 before the first page */
     uint32_t tail_page_seq;   /* oldest live page */
@@ -135,10 +160,12 @@ typedef struct fd_journal {
     uint32_t cur_offset;      /* next free byte in it; page_size: full */
     uint32_t last_copied;     /* highest source seq compaction has copied */
     uint32_t stats_erases;    /* since init: for benchmarks */
+    /* Program calls since init: for benchmarks. */
     uint32_t stats_programs;
     /* scratch, kept here so callers' stacks stay small */
     uint32_t buf[(FD_JOURNAL_PAGE_HEADER + 20u + FD_JOURNAL_MAX_PAYLOAD + FD_SHA256_SIZE +
                   FD_JOURNAL_TAG_SIZE + 4u + FD_JOURNAL_MAX_SECRET) / 4u];
+    /* The record last read, scratch for walks and compaction. */
     fd_journal_record rec;
 } fd_journal;
 

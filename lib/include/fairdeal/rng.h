@@ -24,9 +24,16 @@ typedef fd_status (*fd_rng_fill_fn)(void *ctx, uint8_t *buf, size_t len);
  * exactly log2(bound) bits per draw; NULL for ordinary byte sources. */
 typedef fd_status (*fd_rng_uniform_fn)(void *ctx, uint32_t bound, uint32_t *out);
 
+/* A source of random bytes, passed by const pointer to every algorithm.
+ * The caller fills it in or gets one from an *_rng function (fd_drbg_rng,
+ * fd_rng_from_seed, fd_entropy_rng, ...); it only refers to its context,
+ * which must outlive it. */
 typedef struct fd_rng {
+    /* Required: the byte source. */
     fd_rng_fill_fn fill;
+    /* Passed to fill and uniform as their first argument. */
     void *ctx;
+    /* Optional exact draw; NULL to use Lemire's method over fill. */
     fd_rng_uniform_fn uniform;
 } fd_rng;
 

@@ -1,0 +1,137 @@
+#!/bin/sh
+# Mutation testing of lib/ and firmware/ against the host tests: every mutant
+# in the lists (tests/mutation/*.mutants by default) is applied to a copy of
+# the tree, the host tree is rebuilt and the host unit tests and the tool
+# test run; a mutant is killed when the build's tests fail (or time out),
+# survives when they all pass, and is "stillborn" when it does not compile
+# (-Werror; not counted). Long run (~20 s per mutant on 2 cores), not part
+# of the default tests. Writes build/mutation/results.tsv and, with
+# --report, the per-file score table into docs/RELIABILITY.md between the
+# "mutation-score" markers.
+# List format, one mutant per line, tab-separated (\n and \t escaped):
+#   file <TAB> anchor text (must occur exactly once) <TAB> replacement <TAB> note
+#   [<TAB> why it is equivalent: a survivor with this field counts as
+#   equivalent, not in the score]
+# --from-results skips the run and rebuilds the table (and, with --report,
+# the RELIABILITY.md section) from the last results.tsv.
+# usage: scripts/mutation.sh [--report] [--from-results] [list...]
+set -eu
+cd "$(dirname "$0")/.."
+root=$(pwd)
+report=0 from_results=0
+if [ "${1:-}" = --report ]; then report=1; shift; fi
+if [ "${1:-}" = --from-results ]; then from_results=1; shift; fi
+[ $# -gt 0 ] || set -- tests/mutation/*.mutants
+scripts/deps.sh mutation
+work=$root/build/mutation
+src=$work/src
+results=$work/results.tsv
+if [ $from_results = 0 ]; then
+rm -rf "$src" && mkdir -p "$src" "$work/build"
+# the tree as it is now (tracked and new files, with uncommitted edits)
+git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
+cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
+tests='^host\.(unit\..*|tool)$'
+# the executables those tests run: host.unit.X is test_X, host.tool runs fairdeal-tool
+targets=$(cd "$work/build" && ctest -N -R "$tests" | sed -n 's/.*Test *#[0-9]*: host\.unit\.\([a-z_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool/p' | tr '\n' ' ')
+run_tests() {
+  # shellcheck disable=SC2086
+  nice cmake --build "$work/build" -j2 --target $targets >"$work/build.log" 2>&1 || return 2
+  if ! (cd "$work/build" && ctest -R "$tests" -j2 --timeout 60 >"$work/test.log" 2>&1); then
+    sed -n 's/^[[:space:]]*[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
+    return 1
+  fi
+  return 0
+}
+echo "mutation: building the unmutated tree" >&2
+run_tests || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
+printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\n' >"$results"
+for list in "$@"; do
+  lineno=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    lineno=$((lineno + 1))
+    case $line in ''|'#'*) continue ;; esac
+    file=$(printf '%s' "$line" | cut -f1)
+    note=$(printf '%s' "$line" | cut -f4)
+    why=$(printf '%s' "$line" | cut -f5)
+    cp "$src/$file" "$work/original"
+    if ! python3 - "$src/$file" "$line" <<'PY'
+import sys
+path, line = sys.argv[1], sys.argv[2]
+fields = line.split("\t")
+unescape = lambda s: s.replace("\\n", "\n").replace("\\t", "\t")
+anchor, repl = unescape(fields[1]), unescape(fields[2])
+text = open(path).read()
+if text.count(anchor) != 1:
+    sys.stderr.write("mutation: anchor occurs %d times in %s: %r\n" % (text.count(anchor), path, anchor))
+    sys.exit(1)
+open(path, "w").write(text.replace(anchor, repl))
+PY
+    then
+      verdict=bad-anchor
+    else
+      status=0
+      : >"$work/failed"
+      run_tests || status=$?
+      case $status in
+        0) verdict=SURVIVED ;;
+        1) verdict=killed ;;
+        *) verdict=stillborn ;;
+      esac
+      [ $verdict = SURVIVED ] && [ -n "$why" ] && verdict=equivalent
+    fi
+    cp "$work/original" "$src/$file"
+    detail=$why
+    [ $verdict = killed ] && detail="by $(cat "$work/failed")"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$detail" >>"$results"
+    echo "mutation: $list:$lineno $file: $verdict ($note)" >&2
+  done <"$list"
+done
+# restore the build of the unmutated tree for whoever looks next
+nice cmake --build "$work/build" -j2 >/dev/null 2>&1 || true
+fi
+table=$work/score.md
+awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {
+    total[$3]++; all++; if ($4 == "killed") { kill[$3]++; killed++ } }
+  NR > 1 && ($4 == "stillborn" || $4 == "bad-anchor") { bad++ }
+  NR > 1 && $4 == "equivalent" { eq[$3]++; equivalent++ }
+  END {
+    print "| file | mutants | killed | survived | equivalent | score |"; print "|---|---|---|---|---|---|"
+    n = 0; for (f in total) names[++n] = f
+    for (f in eq) if (!(f in total)) { names[++n] = f; total[f] = 0 }
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
+    for (i = 1; i <= n; i++) { f = names[i]
+      printf "| %s | %d | %d | %d | %d | %.1f%% |\n", f, total[f] + eq[f], kill[f], total[f] - kill[f], eq[f], total[f] ? 100 * kill[f] / total[f] : 100 }
+    printf "| **all** | %d | %d | %d | %d | %.1f%% |\n", all + equivalent, killed, all - killed, equivalent, all ? 100 * killed / all : 0
+    print "\nScore = killed / (killed + survived); equivalent mutants (no test can tell them apart) are listed below with the argument."
+    if (bad) printf "\n%d mutant(s) did not compile or lost their anchor (not counted).\n", bad
+  }' "$results" >"$table"
+{
+  echo
+  echo "Survivors:"
+  echo
+  awk -F'\t' '$4 == "SURVIVED" { printf "- %s:%s %s: %s\n", $1, $2, $3, $5; n++ } END { if (!n) print "- none" }' "$results"
+  echo
+  echo "Equivalent:"
+  echo
+  awk -F'\t' '$4 == "equivalent" { printf "- %s:%s %s: %s. Why: %s\n", $1, $2, $3, $5, $6; n++ } END { if (!n) print "- none" }' "$results"
+  echo
+  echo "Killed, and by which tests:"
+  echo
+  awk -F'\t' '$4 == "killed" { printf "- %s:%s %s: %s (%s)\n", $1, $2, $3, $5, $6 }' "$results"
+} >>"$table"
+cat "$table"
+if [ $report = 1 ]; then
+  python3 - docs/RELIABILITY.md "$table" "$(git rev-parse --short HEAD)" <<'PY'
+import sys
+doc, table, commit = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
+text = open(doc).read()
+begin, end = "<!-- mutation-score begin -->", "<!-- mutation-score end -->"
+if begin not in text or end not in text:
+    sys.exit("mutation: markers missing in " + doc)
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+body = "\n(`scripts/mutation.sh --report` at commit %s)\n\n%s" % (commit, table)
+open(doc, "w").write(head + begin + "\n" + body + end + tail)
+PY
+fi
