@@ -1,5 +1,6 @@
 #include "fairdeal/bounded.h"
 
+#include "fairdeal/util.h"
 #include "word.h"
 
 /* (hi, lo) = low * bound: the digit above `width` bits, and the new low
@@ -44,25 +45,18 @@ bool fd_batch_map(uint32_t word, uint32_t first_bound, size_t count, unsigned wi
 {
     /* word * first_bound * (first_bound - 1) * ... in mixed radix: each high
      * part is one digit of floor(word * product / 2^width), most
-     * significant first. The width-32 loop is the shuffles' hot path. */
+     * significant first. */
+    if (width >= 32u) {
+        return fd_batch_map32(word, first_bound, count, out);
+    }
     uint32_t low = word;
     uint32_t bound = first_bound;
     uint32_t product = 1;
-    uint16_t *const end = out + count;
-    if (width >= 32u) {
-        while (out < end) {
-            uint32_t lo;
-            *out++ = (uint16_t)fd_mul_wide_small(low, bound, &lo);
-            low = lo;
-            product *= bound--;
-        }
-    } else {
-        while (out < end) {
-            uint32_t lo;
-            const uint32_t hi = fd_mul_wide_small(low, bound, &lo);
-            *out++ = (uint16_t)split_digit(hi, lo, width, &low);
-            product *= bound--;
-        }
+    for (size_t i = 0; i < count; i++) {
+        uint32_t lo;
+        const uint32_t hi = fd_mul_wide_small(low, bound, &lo);
+        out[i] = (uint16_t)split_digit(hi, lo, width, &low);
+        product *= bound--;
     }
     return low_accepted(low, product, width);
 }
@@ -78,16 +72,16 @@ fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out)
     if (rng->uniform != NULL) {
         return rng->uniform(rng->ctx, bound, out);
     }
-    for (;;) {
-        uint32_t word;
-        fd_status st = fd_rng_u32(rng, &word);
-        if (st != FD_OK) {
-            return st;
-        }
-        uint32_t value;
-        if (fd_lemire_map(word, bound, 32u, &value)) {
-            *out = value;
-            return FD_OK;
-        }
+    /* fd_rng_u32's fill and load, with one wipe for all the words tried */
+    uint8_t word[4];
+    uint32_t value = 0;
+    fd_status st;
+    do {
+        st = rng->fill(rng->ctx, word, sizeof word);
+    } while (st == FD_OK && !fd_lemire_map(fd_load_le32(word), bound, 32u, &value));
+    fd_wipe(word, sizeof word);
+    if (st == FD_OK) {
+        *out = value;
     }
+    return st;
 }

@@ -4,39 +4,240 @@
 
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
+#include "chacha20_simd.h"
 #include "word.h"
 
 _Static_assert(FD_CHACHA_DRBG_BUFFER <= UINT16_MAX, "pos is uint16_t and equals FD_CHACHA_DRBG_BUFFER when empty");
 _Static_assert(FD_CHACHA_DRBG_BUFFER % 4u == 0u && FD_CHACHA_DRBG_BUFFER > 32u, "whole words, and output left after the 32-byte key");
 
-static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
+#if FD_CHACHA20_V7M
+/* out = 20 rounds of in, plus in: the block function on words, Thumb-2
+ * (Cortex-M3/M4). Each rotation is folded into the next instruction that
+ * reads the word (a rotated second operand costs nothing on these cores):
+ * b and d are kept rotated right by 7 and 8 bits more than their value, so
+ * a quarter-round is eight instructions and the same in every round.
+ * Fourteen words live in registers; two of x[8..11] wait on the stack,
+ * swapped (ldrd/strd) between half-rounds (column and diagonal rounds use
+ * them in pairs). Not unrolled: two double rounds per pass saved 20
+ * instructions per block and cost 300 bytes of flash. The stack slots are
+ * zeroed before returning. in and out must not overlap. The DRBG's refill
+ * and fd_chacha20_block (so the boot self-test's RFC 8439 vector) use it;
+ * the unit tests on the Cortex-M3/M4 boards check it against the C
+ * reference (test_chacha20_blocks4_forms_agree). */
+void fd_chacha20_block_v7m(const uint32_t in[16], uint32_t out[16]);
+__asm__(
+    "    .syntax unified\n"
+    "    .thumb\n"
+    "    .pushsection .text.fd_chacha20_block_v7m,\"ax\",%progbits\n"
+    "    .global fd_chacha20_block_v7m\n"
+    "    .type fd_chacha20_block_v7m, %function\n"
+    "    .thumb_func\n"
+    "    .align 2\n"
+    "fd_chacha20_block_v7m:\n"
+    "    push {r4-r11, lr}\n"
+    "    sub sp, sp, #28\n"
+    "    str r1, [sp, #0]\n"
+    "    str r0, [sp, #24]\n"
+    "    movs r1, #10\n"
+    "    str r1, [sp, #4]\n"
+    "    ldr r1, [r0, #40]\n"
+    "    str r1, [sp, #16]\n"
+    "    ldr r1, [r0, #44]\n"
+    "    str r1, [sp, #20]\n"
+    "    ldr ip, [r0, #32]\n"
+    "    ldr lr, [r0, #36]\n"
+    "    ldr r4, [r0, #16]\n"
+    "    ldr r5, [r0, #20]\n"
+    "    ldr r6, [r0, #24]\n"
+    "    ldr r7, [r0, #28]\n"
+    "    ldr r8, [r0, #48]\n"
+    "    ldr r9, [r0, #52]\n"
+    "    ldr r10, [r0, #56]\n"
+    "    ldr r11, [r0, #60]\n"
+    "    ldr r1, [r0, #4]\n"
+    "    ldr r2, [r0, #8]\n"
+    "    ldr r3, [r0, #12]\n"
+    "    ldr r0, [r0, #0]\n"
+    "    ror r4, r4, #7\n"
+    "    ror r5, r5, #7\n"
+    "    ror r6, r6, #7\n"
+    "    ror r7, r7, #7\n"
+    "    ror r8, r8, #8\n"
+    "    ror r9, r9, #8\n"
+    "    ror r10, r10, #8\n"
+    "    ror r11, r11, #8\n"
+    "1:\n"
+    "    add r0, r0, r4, ror #25\n"
+    "    eor r8, r0, r8, ror #24\n"
+    "    add ip, ip, r8, ror #16\n"
+    "    eor r4, ip, r4, ror #25\n"
+    "    add r0, r0, r4, ror #20\n"
+    "    eor r8, r0, r8, ror #16\n"
+    "    add ip, ip, r8, ror #24\n"
+    "    eor r4, ip, r4, ror #20\n"
+    "    add r1, r1, r5, ror #25\n"
+    "    eor r9, r1, r9, ror #24\n"
+    "    add lr, lr, r9, ror #16\n"
+    "    eor r5, lr, r5, ror #25\n"
+    "    add r1, r1, r5, ror #20\n"
+    "    eor r9, r1, r9, ror #16\n"
+    "    add lr, lr, r9, ror #24\n"
+    "    eor r5, lr, r5, ror #20\n"
+    "    strd ip, lr, [sp, #8]\n"
+    "    ldrd ip, lr, [sp, #16]\n"
+    "    add r2, r2, r6, ror #25\n"
+    "    eor r10, r2, r10, ror #24\n"
+    "    add ip, ip, r10, ror #16\n"
+    "    eor r6, ip, r6, ror #25\n"
+    "    add r2, r2, r6, ror #20\n"
+    "    eor r10, r2, r10, ror #16\n"
+    "    add ip, ip, r10, ror #24\n"
+    "    eor r6, ip, r6, ror #20\n"
+    "    add r3, r3, r7, ror #25\n"
+    "    eor r11, r3, r11, ror #24\n"
+    "    add lr, lr, r11, ror #16\n"
+    "    eor r7, lr, r7, ror #25\n"
+    "    add r3, r3, r7, ror #20\n"
+    "    eor r11, r3, r11, ror #16\n"
+    "    add lr, lr, r11, ror #24\n"
+    "    eor r7, lr, r7, ror #20\n"
+    "    add r0, r0, r5, ror #25\n"
+    "    eor r11, r0, r11, ror #24\n"
+    "    add ip, ip, r11, ror #16\n"
+    "    eor r5, ip, r5, ror #25\n"
+    "    add r0, r0, r5, ror #20\n"
+    "    eor r11, r0, r11, ror #16\n"
+    "    add ip, ip, r11, ror #24\n"
+    "    eor r5, ip, r5, ror #20\n"
+    "    add r1, r1, r6, ror #25\n"
+    "    eor r8, r1, r8, ror #24\n"
+    "    add lr, lr, r8, ror #16\n"
+    "    eor r6, lr, r6, ror #25\n"
+    "    add r1, r1, r6, ror #20\n"
+    "    eor r8, r1, r8, ror #16\n"
+    "    add lr, lr, r8, ror #24\n"
+    "    eor r6, lr, r6, ror #20\n"
+    "    strd ip, lr, [sp, #16]\n"
+    "    ldr lr, [sp, #4]\n"
+    "    subs lr, lr, #1\n"
+    "    str lr, [sp, #4]\n"
+    "    ldrd ip, lr, [sp, #8]\n"
+    "    add r2, r2, r7, ror #25\n"
+    "    eor r9, r2, r9, ror #24\n"
+    "    add ip, ip, r9, ror #16\n"
+    "    eor r7, ip, r7, ror #25\n"
+    "    add r2, r2, r7, ror #20\n"
+    "    eor r9, r2, r9, ror #16\n"
+    "    add ip, ip, r9, ror #24\n"
+    "    eor r7, ip, r7, ror #20\n"
+    "    add r3, r3, r4, ror #25\n"
+    "    eor r10, r3, r10, ror #24\n"
+    "    add lr, lr, r10, ror #16\n"
+    "    eor r4, lr, r4, ror #25\n"
+    "    add r3, r3, r4, ror #20\n"
+    "    eor r10, r3, r10, ror #16\n"
+    "    add lr, lr, r10, ror #24\n"
+    "    eor r4, lr, r4, ror #20\n"
+    "    bne 1b\n"
+    "    ror r4, r4, #25\n"
+    "    ror r5, r5, #25\n"
+    "    ror r6, r6, #25\n"
+    "    ror r7, r7, #25\n"
+    "    ror r8, r8, #24\n"
+    "    ror r9, r9, #24\n"
+    "    ror r10, r10, #24\n"
+    "    ror r11, r11, #24\n"
+    "    str ip, [sp, #8]\n"
+    "    str lr, [sp, #12]\n"
+    "    ldr ip, [sp, #24]\n"
+    "    ldr lr, [ip, #0]\n"
+    "    add r0, r0, lr\n"
+    "    ldr lr, [ip, #4]\n"
+    "    add r1, r1, lr\n"
+    "    ldr lr, [ip, #8]\n"
+    "    add r2, r2, lr\n"
+    "    ldr lr, [ip, #12]\n"
+    "    add r3, r3, lr\n"
+    "    ldr lr, [ip, #16]\n"
+    "    add r4, r4, lr\n"
+    "    ldr lr, [ip, #20]\n"
+    "    add r5, r5, lr\n"
+    "    ldr lr, [ip, #24]\n"
+    "    add r6, r6, lr\n"
+    "    ldr lr, [ip, #28]\n"
+    "    add r7, r7, lr\n"
+    "    ldr lr, [ip, #48]\n"
+    "    add r8, r8, lr\n"
+    "    ldr lr, [ip, #52]\n"
+    "    add r9, r9, lr\n"
+    "    ldr lr, [ip, #56]\n"
+    "    add r10, r10, lr\n"
+    "    ldr lr, [ip, #60]\n"
+    "    add r11, r11, lr\n"
+    "    ldr lr, [sp, #0]\n"
+    "    stmia lr, {r0-r7}\n"
+    "    str r8, [lr, #48]\n"
+    "    str r9, [lr, #52]\n"
+    "    str r10, [lr, #56]\n"
+    "    str r11, [lr, #60]\n"
+    "    ldr r0, [ip, #32]\n"
+    "    ldr r1, [sp, #8]\n"
+    "    add r0, r0, r1\n"
+    "    str r0, [lr, #32]\n"
+    "    ldr r0, [ip, #36]\n"
+    "    ldr r1, [sp, #12]\n"
+    "    add r0, r0, r1\n"
+    "    str r0, [lr, #36]\n"
+    "    ldr r0, [ip, #40]\n"
+    "    ldr r1, [sp, #16]\n"
+    "    add r0, r0, r1\n"
+    "    str r0, [lr, #40]\n"
+    "    ldr r0, [ip, #44]\n"
+    "    ldr r1, [sp, #20]\n"
+    "    add r0, r0, r1\n"
+    "    str r0, [lr, #44]\n"
+    "    movs r0, #0\n"
+    "    str r0, [sp, #8]\n"
+    "    str r0, [sp, #12]\n"
+    "    str r0, [sp, #16]\n"
+    "    str r0, [sp, #20]\n"
+    "    add sp, sp, #28\n"
+    "    pop {r4-r11, pc}\n"
+    "    .size fd_chacha20_block_v7m, . - fd_chacha20_block_v7m\n"
+    "    .popsection\n");
+#endif
 
-#define QUARTER(a, b, c, d)                                                                        \
-    do {                                                                                           \
-        (a) += (b); (d) ^= (a); (d) = rotl((d), 16);                                               \
-        (c) += (d); (b) ^= (c); (b) = rotl((b), 12);                                               \
-        (a) += (b); (d) ^= (a); (d) = rotl((d), 8);                                                \
-        (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
-    } while (0)
-
-/* The block function on words: out = 20 rounds of in, plus in. The rounds
- * run in out itself: no stack copy of the state to wipe. */
-static void block_words(const uint32_t *restrict in, uint32_t *restrict x)
+/* One block of the state in (its counter in[12]) into out: the Thumb-2
+ * form on ARMv7-M, the C reference elsewhere. */
+static void block_words(const uint32_t *restrict in, uint32_t *restrict out)
 {
-    memcpy(x, in, 16u * sizeof x[0]);
-    for (unsigned r = 0; r < 10u; r++) {
-        QUARTER(x[0], x[4], x[8], x[12]);
-        QUARTER(x[1], x[5], x[9], x[13]);
-        QUARTER(x[2], x[6], x[10], x[14]);
-        QUARTER(x[3], x[7], x[11], x[15]);
-        QUARTER(x[0], x[5], x[10], x[15]);
-        QUARTER(x[1], x[6], x[11], x[12]);
-        QUARTER(x[2], x[7], x[8], x[13]);
-        QUARTER(x[3], x[4], x[9], x[14]);
+#if FD_CHACHA20_V7M
+    fd_chacha20_block_v7m(in, out);
+#else
+    fd_chacha20_block_ref(in, 0, out);
+#endif
+}
+
+void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
+{
+#if FD_CHACHA20_X86
+    /* Asked per refill, not cached: the library keeps no globals. */
+    if (__builtin_cpu_supports("avx2")) {
+        fd_chacha20_blocks4_avx2(in, out);
+    } else {
+        fd_chacha20_blocks4_sse2(in, out);
     }
-    for (size_t i = 0; i < 16u; i++) {
-        x[i] += in[i];
+#elif FD_CHACHA20_V7M
+    uint32_t state[16];
+    memcpy(state, in, sizeof state);
+    for (size_t blk = 0; blk < 4u; blk++) {
+        block_words(state, out + 16u * blk);
+        state[12]++;
     }
+    fd_wipe(state, sizeof state);
+#else
+    fd_chacha20_blocks4_ref(in, out);
+#endif
 }
 
 /* "expand 32-byte k" */
@@ -92,43 +293,50 @@ static void derive_key(fd_chacha_drbg *d, uint8_t op, bool chain, const uint8_t 
     d->pos = FD_CHACHA_DRBG_BUFFER;
 }
 
+_Static_assert(FD_CHACHA_DRBG_BLOCKS == 4u, "a refill is fd_chacha20_blocks4");
+
 static void refill(fd_chacha_drbg *d)
 {
-    uint32_t in[16] = {CHACHA_CONSTANTS}; /* nonce 0 */
+    uint32_t in[16] = {CHACHA_CONSTANTS}; /* counter 0, nonce 0 */
     memcpy(in + 4, d->key, sizeof d->key);
-    for (size_t blk = 0; blk < FD_CHACHA_DRBG_BLOCKS; blk++) {
-        in[12] = (uint32_t)blk;
-        block_words(in, d->buffer + 16u * blk);
-    }
+    fd_chacha20_blocks4(in, d->buffer);
     memcpy(d->key, d->buffer, sizeof d->key);
     fd_wipe(d->buffer, sizeof d->key);
     fd_wipe(in, sizeof in);
     d->pos = sizeof d->key;
 }
 
-/* Hand out buffered bytes and zero each at once: whole words while the
- * position is word-aligned, else one byte. */
+/* Byte pos of the buffer out, and zeroed at once. */
+FD_HOT_INLINE uint8_t take_byte(fd_chacha_drbg *d, size_t pos)
+{
+    uint32_t *w = &d->buffer[pos / 4u];
+    const unsigned shift = 8u * (unsigned)(pos % 4u);
+    const uint8_t b = (uint8_t)(*w >> shift);
+    *w &= ~(0xFFu << shift);
+    return b;
+}
+
+/* Hand out len buffered bytes (len <= what is buffered) and zero each at
+ * once: bytes up to a word boundary, then whole words (what the shuffles
+ * ask for), then the bytes left. */
 static void take(fd_chacha_drbg *d, uint8_t *out, size_t len)
 {
-    while (len > 0u) {
-        uint32_t *w = &d->buffer[d->pos / 4u];
-        const unsigned shift = 8u * (d->pos % 4u);
-        if (shift == 0u && len >= 4u) {
-            const size_t words = len / 4u;
-            for (size_t i = 0; i < words; i++) {
-                fd_store_le32(out + 4u * i, w[i]);
-                w[i] = 0;
-            }
-            d->pos = (uint16_t)(d->pos + 4u * words);
-            out += 4u * words;
-            len -= 4u * words;
-        } else {
-            *out++ = (uint8_t)(*w >> shift);
-            *w &= ~(0xFFu << shift);
-            d->pos++;
-            len--;
-        }
+    size_t pos = d->pos;
+    for (; len > 0u && pos % 4u != 0u; len--) {
+        *out++ = take_byte(d, pos++);
     }
+    uint32_t *w = &d->buffer[pos / 4u];
+    const size_t words = len / 4u;
+    for (size_t i = 0; i < words; i++) {
+        fd_store_le32(out + 4u * i, w[i]);
+        w[i] = 0;
+    }
+    pos += 4u * words;
+    out += 4u * words;
+    for (len %= 4u; len > 0u; len--) {
+        *out++ = take_byte(d, pos++);
+    }
+    d->pos = (uint16_t)pos;
 }
 
 static bool input_ok(const uint8_t *p, size_t len) { return (p != NULL || len == 0u); }

@@ -1,5 +1,6 @@
 #include "fairdeal/rng.h"
 
+#include "fairdeal/util.h"
 #include "word.h"
 
 fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out)
@@ -8,10 +9,10 @@ fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out)
         return FD_ERR_NULL;
     }
     uint8_t b[4];
-    fd_status st = rng->fill(rng->ctx, b, sizeof b);
-    if (st != FD_OK) {
-        return st;
+    const fd_status st = rng->fill(rng->ctx, b, sizeof b);
+    if (st == FD_OK) {
+        *out = fd_load_le32(b);
     }
-    *out = fd_load_le32(b);
-    return FD_OK;
+    fd_wipe(b, sizeof b); /* a random word is a secret: none left on the stack */
+    return st;
 }

@@ -6,6 +6,8 @@
 #ifndef FAIRDEAL_WORD_H
 #define FAIRDEAL_WORD_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Inlined even at -Os: each is a handful of instructions on a hot path. */
@@ -96,6 +98,30 @@ FD_HOT_INLINE uint32_t fd_mul_wide_small(uint32_t a, uint32_t b, uint32_t *lo)
 #else
     return fd_mul_wide(a, b, lo);
 #endif
+}
+
+/* Lemire's acceptance of a batch at width 32: the final low part must not
+ * fall below 2^32 mod product (the division only when it is below product).
+ * product 1 (an empty batch) accepts everything. */
+FD_HOT_INLINE bool fd_batch_accept32(uint32_t low, uint32_t product)
+{
+    return low >= product || low >= (0u - product) % product;
+}
+
+/* fd_batch_map at width 32, inlined into the shuffles' draw loop (the
+ * exported fd_batch_map calls it): one multiply per index. */
+FD_HOT_INLINE bool fd_batch_map32(uint32_t word, uint32_t first_bound, size_t count, uint16_t *out)
+{
+    uint32_t low = word;
+    uint32_t bound = first_bound;
+    uint32_t product = 1;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t lo;
+        out[i] = (uint16_t)fd_mul_wide_small(low, bound, &lo);
+        low = lo;
+        product *= bound--;
+    }
+    return fd_batch_accept32(low, product);
 }
 
 #endif

@@ -1,7 +1,10 @@
 /* Host benchmark: time per 52-card shuffle and per 312-card shoe, fairdeal
  * against baselines compiled into the same program and run side by side,
- * alternating, several rounds; medians and ratios to std::shuffle. Timings
- * are wall-clock (CLOCK_MONOTONIC) and noisy: read the ratios. Not a test.
+ * alternating, several rounds; medians and ratios to std::shuffle; then ns
+ * per element at 52, 312, 432 and 512 cards, and ChaCha20 per byte (each
+ * refill form, the DRBG's output, the single-block function) in ns and in
+ * time-stamp-counter ticks. Timings are wall-clock (CLOCK_MONOTONIC) and
+ * noisy: read the ratios. Not a test.
  * usage: bench_host [rounds] [shuffles_per_round] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -10,9 +13,22 @@
 #include <string.h>
 #include <time.h>
 
+#include "chacha20_simd.h"
 #include "fairdeal/bounded.h"
+#include "fairdeal/chacha20.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/shuffle.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+/* The time-stamp counter: a constant-rate reference clock on current x86
+ * CPUs, not core cycles (this VM exposes no cycle counter to perf). */
+static uint64_t ticks(void) { return __rdtsc(); }
+#define HAVE_TICKS 1
+#else
+static uint64_t ticks(void) { return 0; }
+#define HAVE_TICKS 0
+#endif
 
 void baseline_std_shuffle(uint8_t *cards, unsigned n);
 void baseline_std_shuffle_u16(uint16_t *cards, unsigned n);
@@ -140,6 +156,99 @@ static void run(unsigned n, unsigned rounds, unsigned shuffles)
     }
 }
 
+/* ns per element for std::shuffle and the ChaCha20 shuffle at the shoe
+ * sizes, alternating as in run(). */
+static void run_per_element(unsigned rounds, unsigned shuffles)
+{
+    static const unsigned sizes[] = {52, 312, 432, 512};
+    printf("\n### Per card at the shoe sizes (medians, same alternation)\n");
+    printf("\n| cards | std::shuffle ns/card | fairdeal ChaCha20 ns/card | speed vs std::shuffle |\n");
+    printf("|---:|---:|---:|---:|\n");
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        const unsigned n = sizes[z];
+        const unsigned reps = shuffles * 52u / n;
+        uint16_t cards[512];
+        for (unsigned i = 0; i < n; i++) {
+            cards[i] = (uint16_t)i;
+        }
+        double samples[2][64];
+        for (unsigned r = 0; r < rounds; r++) {
+            for (int c = 0; c < 2; c++) {
+                const double t0 = now_ns();
+                for (unsigned s = 0; s < reps; s++) {
+                    (c == 0 ? std_mt19937 : fd_chacha)(cards, n);
+                }
+                samples[c][r] = (now_ns() - t0) / reps / n;
+                sink += cards[0];
+            }
+        }
+        qsort(samples[0], rounds, sizeof(double), compare_double);
+        qsort(samples[1], rounds, sizeof(double), compare_double);
+        const double std_ns = samples[0][rounds / 2u];
+        const double fd_ns = samples[1][rounds / 2u];
+        printf("| %u | %.2f | %.2f | %.2fx |\n", n, std_ns, fd_ns, std_ns / fd_ns);
+    }
+}
+
+typedef void (*blocks4_fn)(const uint32_t in[16], uint32_t out[64]);
+
+/* ChaCha20 cost per byte: median ns and ticks over rounds of `bytes`. */
+static void per_byte(const char *name, int form, blocks4_fn fn, unsigned rounds, size_t bytes)
+{
+    static uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u, 1, 2, 3, 4, 5, 6, 7, 8};
+    static uint32_t out[64];
+    static uint8_t buf[1024];
+    double ns[64];
+    double tk[64];
+    for (unsigned r = 0; r < rounds; r++) {
+        const double t0 = now_ns();
+        const uint64_t k0 = ticks();
+        size_t done = 0;
+        while (done < bytes) {
+            if (form == 0) {
+                fn(in, out);
+                in[4] ^= out[5]; /* a dependency, so no call is skipped */
+                done += sizeof out;
+            } else if (form == 1) {
+                (void)fd_drbg_generate(&chacha, buf, sizeof buf);
+                done += sizeof buf;
+            } else {
+                fd_chacha20_block(buf, (uint32_t)done, buf + 32, buf);
+                done += 64u;
+            }
+        }
+        tk[r] = (double)(ticks() - k0) / (double)done;
+        ns[r] = (now_ns() - t0) / (double)done;
+    }
+    sink += out[0] + buf[0];
+    qsort(ns, rounds, sizeof(double), compare_double);
+    qsort(tk, rounds, sizeof(double), compare_double);
+    if (HAVE_TICKS) {
+        printf("| %s | %.2f | %.2f |\n", name, ns[rounds / 2u], tk[rounds / 2u]);
+    } else {
+        printf("| %s | %.2f | n/a |\n", name, ns[rounds / 2u]);
+    }
+}
+
+static void run_chacha(unsigned rounds)
+{
+    const size_t bytes = 1u << 20;
+    printf("\n### ChaCha20 per byte (medians of %u runs over 1 MiB)\n\n", rounds);
+    printf("TSC ticks are the x86 time-stamp counter, a constant-rate reference\n"
+           "clock, not core cycles: this VM gives perf no cycle counter.\n");
+    printf("\n| ChaCha20 | ns/byte | TSC ticks/byte |\n");
+    printf("|---|---:|---:|\n");
+    per_byte("four-block refill, portable C (reference)", 0, fd_chacha20_blocks4_ref, rounds, bytes);
+#if FD_CHACHA20_X86
+    per_byte("four-block refill, SSE2", 0, fd_chacha20_blocks4_sse2, rounds, bytes);
+    if (__builtin_cpu_supports("avx2")) {
+        per_byte("four-block refill, AVX2", 0, fd_chacha20_blocks4_avx2, rounds, bytes);
+    }
+#endif
+    per_byte("DRBG output, 1 KiB requests (refill form chosen at run time)", 1, NULL, rounds, bytes);
+    per_byte("fd_chacha20_block (one block, portable C, bytes in and out)", 2, NULL, rounds, bytes);
+}
+
 int main(int argc, char **argv)
 {
     const unsigned rounds = argc > 1 ? (unsigned)atoi(argv[1]) : 9u;
@@ -154,5 +263,7 @@ int main(int argc, char **argv)
     printf("rounds=%u shuffles_per_round=%u (52 cards), %u (312 cards)\n", rounds, shuffles, shuffles / 6u);
     run(52, rounds, shuffles);
     run(312, rounds, shuffles / 6u);
+    run_per_element(rounds, shuffles / 4u);
+    run_chacha(rounds);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "fairdeal/sha256.h"
 #include "test_rng.h"
 #include "fairdeal/util.h"
+#include "chacha20_simd.h"
 #include "hmac_drbg_vectors.h"
 #include "word.h"
 
@@ -244,6 +245,75 @@ static void assert_key_is(const fd_chacha_drbg *d, const uint8_t want[32])
     }
 }
 
+/* The four-block refill in every form this CPU runs equals the reference,
+ * and the reference equals four RFC 8439 blocks (fd_chacha20_block, checked
+ * against the RFC above), for many keys, nonces and counters, including
+ * counters that wrap. */
+#if defined(FD_TARGET_CORTEX_M)
+#define BLOCKS4_TRIALS 40u
+#else
+#define BLOCKS4_TRIALS 4000u
+#endif
+static void test_chacha20_blocks4_forms_agree(void **state)
+{
+    (void)state;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 8439);
+    unsigned simd_forms_run = 0;
+    for (unsigned trial = 0; trial < BLOCKS4_TRIALS; trial++) {
+        uint8_t key[32];
+        uint8_t nonce[12];
+        assert_int_equal(rng.fill(rng.ctx, key, sizeof key), FD_OK);
+        assert_int_equal(rng.fill(rng.ctx, nonce, sizeof nonce), FD_OK);
+        uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+        for (unsigned i = 0; i < 8u; i++) {
+            in[4u + i] = fd_load_le32(key + 4u * i);
+        }
+        assert_int_equal(fd_rng_u32(&rng, &in[12]), FD_OK);
+        if (trial % 4u == 1u) {
+            in[12] = 0xFFFFFFFFu - (trial / 4u) % 4u; /* the counter wraps inside the four */
+        } else if (trial % 4u == 2u) {
+            in[12] = 0; /* the DRBG's refill */
+        }
+        for (unsigned i = 0; i < 3u; i++) {
+            in[13u + i] = fd_load_le32(nonce + 4u * i);
+        }
+        uint32_t want[64];
+        fd_chacha20_blocks4_ref(in, want);
+        for (uint32_t b = 0; b < 4u; b++) {
+            uint8_t block[64];
+            fd_chacha20_block(key, in[12] + b, nonce, block);
+            for (unsigned i = 0; i < 16u; i++) {
+                assert_int_equal(want[16u * b + i], fd_load_le32(block + 4u * i));
+            }
+        }
+        uint32_t got[64];
+        fd_chacha20_blocks4(in, got);
+        assert_memory_equal(got, want, sizeof want);
+#if FD_CHACHA20_X86
+        memset(got, 0, sizeof got);
+        fd_chacha20_blocks4_sse2(in, got);
+        assert_memory_equal(got, want, sizeof want);
+        simd_forms_run = 1;
+        if (__builtin_cpu_supports("avx2")) {
+            memset(got, 0, sizeof got);
+            fd_chacha20_blocks4_avx2(in, got);
+            assert_memory_equal(got, want, sizeof want);
+            simd_forms_run = 2;
+        }
+#endif
+    }
+#if FD_CHACHA20_X86
+    /* CI's x86-64 machines have AVX2; a run without it must say so. */
+    if (simd_forms_run < 2u) {
+        print_message("AVX2 not available: only the SSE2 form was compared\n");
+    }
+    assert_true(simd_forms_run >= 1u);
+#else
+    assert_int_equal(simd_forms_run, 0);
+#endif
+}
+
 static void test_chacha_drbg_construction(void **state)
 {
     (void)state;
@@ -376,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_hmac_drbg_internal_state_and_no_reseed),
         cmocka_unit_test(test_hmac_drbg_cavp_pr),
         cmocka_unit_test(test_hmac_drbg_state_machine),
+        cmocka_unit_test(test_chacha20_blocks4_forms_agree),
         cmocka_unit_test(test_chacha_drbg_construction),
         cmocka_unit_test(test_chacha_drbg_state_machine),
         cmocka_unit_test(test_unified_drbg_policy),

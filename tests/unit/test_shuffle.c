@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "fairdeal/bounded.h"
+#include "fairdeal/drbg.h"
 #include "fairdeal/shuffle.h"
 #include "perm.h"
 #include "test_rng.h"
@@ -345,6 +346,145 @@ static void test_every_n_decodes_greedy_groups(void **state)
     }
 }
 
+/* Stack hygiene (issue 18): after a 52-card shuffle, none of the random
+ * words it fetched and no run of four of its draw indices is left in the
+ * stack region it used. The region is zeroed first; afterwards a probe
+ * frame at the same depth reads it (its array is never written: it holds
+ * what the shuffle's frames left); a control that leaves a word behind
+ * proves the probe sees it. Spills the compiler makes are found too. */
+/* AddressSanitizer gives each frame's arrays redzones (and may move them to
+ * a fake stack), so a probe frame does not see what the one before left:
+ * the plain host build and the QEMU boards run this test, ASan does not. */
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_PROBE_WORKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STACK_PROBE_WORKS 0
+#endif
+#endif
+#if !defined(STACK_PROBE_WORKS)
+#define STACK_PROBE_WORKS 1
+#endif
+
+#if STACK_PROBE_WORKS
+#if defined(FD_TARGET_CORTEX_M)
+#define PROBE_BYTES 2048u /* the shuffle's frames take about 1.5 KiB */
+#else
+#define PROBE_BYTES 8192u
+#endif
+#define TEST_NOINLINE __attribute__((noinline))
+/* The compiler must assume the asm reads and writes *p: the stores stay,
+ * and the never-written probe is not "uninitialized" to it. */
+#define TEST_ESCAPE(p) __asm__ __volatile__("" : : "r"(p) : "memory")
+
+TEST_NOINLINE static void leave_word_behind(uint32_t w)
+{
+    uint32_t frame[64];
+    for (unsigned i = 0; i < 64u; i++) {
+        frame[i] = i == 40u ? w : 0u;
+    }
+    TEST_ESCAPE(frame);
+}
+
+/* Zero the region below the caller, so that what the probe finds there
+ * afterwards was left by the call in between (not by this test's helpers). */
+TEST_NOINLINE static void scrub_stack(void)
+{
+    uint8_t region[PROBE_BYTES];
+    memset(region, 0, sizeof region);
+    TEST_ESCAPE(region);
+}
+
+TEST_NOINLINE static int stack_holds(const uint8_t *pattern, size_t len)
+{
+    uint8_t probe[PROBE_BYTES];
+    TEST_ESCAPE(probe);
+    for (size_t i = 0; i + len <= PROBE_BYTES; i++) {
+        size_t k = 0;
+        while (k < len && probe[i + k] == pattern[k]) {
+            k++;
+        }
+        if (k == len) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng)
+{
+    for (uint16_t i = 0; i < 52u; i++) {
+        cards[i] = i;
+    }
+    return fd_shuffle_u16(cards, 52, rng);
+}
+
+static int stack_holds_word(uint32_t w)
+{
+    uint8_t b[4];
+    test_words_to_bytes(&w, 1, b);
+    return stack_holds(b, sizeof b);
+}
+
+static void test_shuffle_leaves_no_secrets_on_stack(void **state)
+{
+    (void)state;
+    /* control: the probe finds a word a previous frame left */
+    leave_word_behind(0x5EC2E7A5u);
+    assert_true(stack_holds_word(0x5EC2E7A5u));
+
+    /* scripted draws: the words and the draw indices are known (all in
+     * this frame, above the probed region; 16 KiB parts have no RAM to
+     * spare for more statics) */
+    uint32_t j[51];
+    uint32_t bounds[51];
+    uint32_t words[16]; /* 10 groups for 52 cards */
+    uint8_t bytes[4u * 16u];
+    uint16_t cards[52];
+    test_prng p;
+    const fd_rng draws = test_prng_init(&p, 18);
+    for (uint32_t t = 0; t < 51u; t++) {
+        bounds[t] = 52u - t;
+        assert_int_equal(fd_uniform_u32(&draws, bounds[t], &j[t]), FD_OK);
+    }
+    const size_t count = test_words_for_batches(j, bounds, 51, words);
+    test_words_to_bytes(words, count, bytes);
+    test_script_rng src;
+    const fd_rng scripted = test_script_rng_init(&src, bytes, 4u * count);
+    scrub_stack();
+    assert_int_equal(shuffle_52(cards, &scripted), FD_OK);
+    for (size_t w = 0; w < count; w++) {
+        assert_false(stack_holds_word(words[w]));
+    }
+    for (size_t t = 0; t + 4u <= 51u; t++) {
+        uint8_t run[8];
+        for (size_t k = 0; k < 4u; k++) {
+            run[2u * k] = (uint8_t)j[t + k];
+            run[2u * k + 1u] = (uint8_t)(j[t + k] >> 8);
+        }
+        assert_false(stack_holds(run, sizeof run));
+    }
+
+    /* the ChaCha20 DRBG: its output words, predicted afterwards by the same
+     * DRBG instantiated again from the same source */
+    static fd_drbg d;
+    const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1000, 0};
+    test_entropy_source e = {0, 0, FD_OK};
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+    const fd_rng rng = fd_drbg_rng(&d);
+    scrub_stack();
+    assert_int_equal(shuffle_52(cards, &rng), FD_OK);
+    e.calls = 0;
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+    uint8_t out[64]; /* the fill (40 bytes) and any redraws after it */
+    assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
+    fd_drbg_uninstantiate(&d);
+    for (size_t w = 0; w < sizeof out; w += 4u) {
+        assert_false(stack_holds(out + w, 4u));
+    }
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +500,9 @@ int main(void)
         cmocka_unit_test(test_sample_is_sorted_subset),
         cmocka_unit_test(test_argument_errors_change_nothing),
         cmocka_unit_test(test_source_failure_changes_nothing),
+#if STACK_PROBE_WORKS
+        cmocka_unit_test(test_shuffle_leaves_no_secrets_on_stack),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,10 +26,6 @@
 #define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_CPACR FD_REG32(FD_SCS_BASE + 0xD88u)
 
-/* PRIMASK around a driver's short critical sections (see fd_sleep_masked). */
-static inline void fd_irq_disable(void) { __asm volatile("cpsid i" ::: "memory"); }
-static inline void fd_irq_enable(void) { __asm volatile("cpsie i" ::: "memory"); }
-
 /* Reset: copy .data, clear .bss, enable the FPU if FD_HAS_FPU, call
  * hal_board_init() and main, then hal_board_exit(main's return). Every board's vector table points
  * its reset entry here. */
