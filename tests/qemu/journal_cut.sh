@@ -83,12 +83,15 @@ while [ "$cut" -le "$cuts" ]; do
   first=$(grep '^ACK .* type=3 ' "$work/out" | head -1 | sed 's/.*round=\([0-9]*\).*/\1/')
   [ -z "$first" ] || [ "$first" -eq $((last_round + 1)) ] || fail "round ids jump: $last_round then $first"
   echo "run $cut: $resumed; $(acks) appends acknowledged before the cut"
-  # what this run acknowledged
-  s=$(grep '^ACK' "$work/out" | tail -1 | sed 's/.*seq=\([0-9]*\).*/\1/')
+  # what this run acknowledged: whole ACK lines only (the cut can stop QEMU
+  # in the middle of one, e.g. "ACK seq", which acknowledges nothing)
+  if [ -n "$(tail -c1 "$work/out")" ]; then sed '$d' "$work/out"; else cat "$work/out"; fi |
+    grep -E '^ACK seq=[0-9]+ type=[0-9]+ round=[0-9]+$' >"$work/acked" || true
+  s=$(tail -1 "$work/acked" | sed 's/.*seq=\([0-9]*\).*/\1/')
   [ -z "$s" ] || last_ack_seq=$s
-  r=$(grep '^ACK .* type=3 ' "$work/out" | tail -1 | sed 's/.*round=\([0-9]*\).*/\1/')
+  r=$(grep ' type=3 ' "$work/acked" | tail -1 | sed 's/.*round=\([0-9]*\).*/\1/')
   [ -z "$r" ] || last_open_round=$r
-  r=$(grep '^ACK .* type=6 ' "$work/out" | tail -1 | sed 's/.*round=\([0-9]*\).*/\1/')
+  r=$(grep ' type=6 ' "$work/acked" | tail -1 | sed 's/.*round=\([0-9]*\).*/\1/')
   [ -z "$r" ] || last_revealed_round=$r
   if [ "$cut" -lt "$cuts" ]; then mv "$work/flash.new" "$work/flash.bin"; flash="$work/flash.bin"; fi
   cut=$((cut + 1))
