@@ -381,6 +381,7 @@ static int cmd_perms(int argc, char **argv)
     if (o[5].seen) {
         static fd_rng blocks;
         blocks = src.seeded ? (fd_rng){seeded_fill, &src.seed, NULL} : fd_entropy_rng(&src.pipeline);
+        /* cannot fail: fe and blocks are static, never NULL */
         (void)fd_fullentropy_init(&fe, &blocks);
         rng = fd_fullentropy_rng(&fe);
     } else {

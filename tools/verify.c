@@ -256,12 +256,14 @@ static void on_reveal(const char *line)
         reject("order is not a permutation of the shoe (round %lu)", tr.id);
     }
     uint8_t digest[FD_COMMIT_SIZE];
+    /* cannot fail: the order was just checked to be a permutation of the shoe */
     (void)fd_commit_compute(record.salt, record.order, record.count, record.kind, digest);
     if (memcmp(digest, tr.commitment, sizeof digest) != 0) {
         reject("round %lu: commitment does not match the revealed salt and order", tr.id);
     }
     for (uint16_t i = 0; i < tr.dealt; i++) {
         char code[FD_CARD_CODE_SIZE];
+        /* cannot fail: the order was just checked to be a permutation of the shoe */
         (void)fd_card_format(record.order[i], tr.kind, code);
         if (tr.dealt_codes[i][0] != '\0' && strcmp(code, tr.dealt_codes[i]) != 0) {
             reject("round %lu: dealt card %u was %s, the order's next card is %s", tr.id, i + 1u,

@@ -61,17 +61,17 @@ typedef struct fd_chacha_drbg {
 } fd_chacha_drbg;
 
 /* Same contracts, limits and errors as the fd_hmac_drbg_* functions. */
-fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+FD_MUST_CHECK fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
                                      const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
                                      size_t pers_len, uint64_t reseed_interval);
 /* Mix in fresh entropy input and optional additional input; the buffer
  * is dropped and the counter restarts. Errors as fd_hmac_drbg_reseed. */
-fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+FD_MUST_CHECK fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
                                 const uint8_t *addl, size_t addl_len);
 /* Write len bytes (at most FD_CHACHA_DRBG_MAX_REQUEST) to out, with
  * optional additional input. Errors as fd_hmac_drbg_generate; on any
  * error nothing is output and the state is unchanged. */
-fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
+FD_MUST_CHECK fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
                                   size_t addl_len);
 /* Wipe all state (cannot be optimised away); d may be NULL. */
 void fd_chacha_drbg_uninstantiate(fd_chacha_drbg *d);
