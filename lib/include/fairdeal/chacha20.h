@@ -28,14 +28,21 @@
 extern "C" {
 #endif
 
+/* ChaCha20 (RFC 8439) key size in bytes. */
+#define FD_CHACHA20_KEY_SIZE 32u
+/* ChaCha20 (RFC 8439) nonce size in bytes. */
+#define FD_CHACHA20_NONCE_SIZE 12u
+/* ChaCha20 (RFC 8439) block size in bytes. */
+#define FD_CHACHA20_BLOCK_SIZE 64u
+
 /* One 64-byte ChaCha20 block for (key, counter, nonce). */
-void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
-                       uint8_t out[64]);
+void fd_chacha20_block(const uint8_t key[FD_CHACHA20_KEY_SIZE], uint32_t counter,
+                       const uint8_t nonce[FD_CHACHA20_NONCE_SIZE], uint8_t out[FD_CHACHA20_BLOCK_SIZE]);
 
 /* ChaCha20 blocks per refill: one key block plus 224 output bytes. */
 #define FD_CHACHA_DRBG_BLOCKS 4u
 /* Bytes produced per refill; the first 32 become the next key. */
-#define FD_CHACHA_DRBG_BUFFER (64u * FD_CHACHA_DRBG_BLOCKS)
+#define FD_CHACHA_DRBG_BUFFER (FD_CHACHA20_BLOCK_SIZE * FD_CHACHA_DRBG_BLOCKS)
 /* Most bytes one generate call may return (as FD_HMAC_DRBG_MAX_REQUEST). */
 #define FD_CHACHA_DRBG_MAX_REQUEST 65536u
 /* Fewest entropy-input bytes instantiate and reseed accept. */

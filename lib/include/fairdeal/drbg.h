@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "fairdeal/chacha20.h"
+#include "fairdeal/entropy.h"
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/rng.h"
 
@@ -23,8 +24,8 @@ typedef enum fd_drbg_kind {
     FD_DRBG_CHACHA20 = 2
 } fd_drbg_kind;
 
-/* Write 32 bytes of full entropy (e.g. fd_entropy_get). */
-typedef fd_status (*fd_entropy_fn)(void *ctx, uint8_t out[32]);
+/* Write FD_ENTROPY_BLOCK (32) bytes of full entropy (e.g. fd_entropy_get). */
+typedef fd_status (*fd_entropy_fn)(void *ctx, uint8_t out[FD_ENTROPY_BLOCK]);
 
 /* Reseed policy, filled in by the caller and copied by instantiate. */
 typedef struct fd_drbg_config {

@@ -15,8 +15,12 @@ extern "C" {
  * stores (secret state wiping). */
 void fd_wipe(void *p, size_t len);
 
-/* v in decimal into out (no NUL); returns the number of digits, 1..10. */
-size_t fd_dec_encode(uint32_t v, char out[10]);
+/* Most decimal digits of a uint32_t (4294967295). */
+#define FD_DEC_MAX_DIGITS 10u
+
+/* v in decimal into out (no NUL); returns the number of digits,
+ * 1..FD_DEC_MAX_DIGITS. */
+size_t fd_dec_encode(uint32_t v, char out[FD_DEC_MAX_DIGITS]);
 
 /* Lowercase hex of bin[0..len) into out, NUL-terminated; out must hold
  * 2*len + 1 chars. Errors: FD_ERR_NULL, FD_ERR_BUFFER_TOO_SMALL. */
