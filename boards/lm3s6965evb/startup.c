@@ -7,6 +7,7 @@ extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
 
+/* clang-format off: the table reads as the vector layout */
 #define F fd_fault_handler
 #define F8 F, F, F, F, F, F, F, F
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 64] = {
@@ -15,5 +16,6 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 6
     F, F, F, F, F, lm3s_uart0_irq_handler, F, F, /* IRQ 5: UART0 */
     F8, F8, F8, F8, F8, F8, F8,
 };
+/* clang-format on */
 #undef F8
 #undef F

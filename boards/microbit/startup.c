@@ -5,6 +5,7 @@ extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
 
+/* clang-format off: the table reads as the vector layout */
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 32] = {
     [0] = (vector_fn)(uintptr_t)fd_stack_top,
     [1] = fd_reset_handler,
@@ -26,3 +27,4 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 3
     [16 + 27] = fd_fault_handler, [16 + 28] = fd_fault_handler, [16 + 29] = fd_fault_handler,
     [16 + 30] = fd_fault_handler, [16 + 31] = fd_fault_handler,
 };
+/* clang-format on */

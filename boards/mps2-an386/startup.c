@@ -5,6 +5,7 @@
 extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
+/* clang-format off: the table reads as the vector layout */
 
 #define F fd_fault_handler
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 32] = {
@@ -13,4 +14,5 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 3
     F, F, F, F, F, F, F, F, F, F, F, F, F, F, F, F,
     F, F, F, F, F, F, F, F, F, F, F, F, F, F, F, F,
 };
+/* clang-format on */
 #undef F

@@ -7,6 +7,7 @@ extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
 
+/* clang-format off: the table reads as the vector layout */
 #define F fd_fault_handler
 #define F8 F, F, F, F, F, F, F, F
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 48] = {
@@ -15,5 +16,6 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 4
     F, F, nrf52_uarte_irq_handler, F, F, F, F, F, /* IRQ 0-7 */
     F8, F8, F8, F8, F8,                           /* IRQ 8-47 */
 };
+/* clang-format on */
 #undef F8
 #undef F

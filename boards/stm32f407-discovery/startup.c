@@ -7,6 +7,7 @@ extern uint32_t fd_stack_top[];
 
 typedef void (*vector_fn)(void);
 
+/* clang-format off: the table reads as the vector layout */
 #define F fd_fault_handler
 #define F8 F, F, F, F, F, F, F, F
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 82] = {
@@ -16,5 +17,6 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 8
     stm32_usart2_irq_handler,                   /* IRQ 38 */
     F8, F8, F8, F8, F8, F, F, F,                 /* IRQ 39-81 */
 };
+/* clang-format on */
 #undef F8
 #undef F
