@@ -167,6 +167,7 @@ static fd_status seeded_fill(void *ctx, uint8_t *buf, size_t len)
 {
     uint8_t block[32];
     while (len > 0u) {
+        /* cannot fail: seeded_block always returns FD_OK */
         (void)seeded_block(ctx, block);
         const size_t n = len < sizeof block ? len : sizeof block;
         memcpy(buf, block, n);
