@@ -14,31 +14,41 @@ static const char open_round[] = "round open: REVEAL first";
 static const char not_shuffled[] = "not shuffled: SHUFFLE first";
 static const char revealed[] = "order already revealed: SHUFFLE first";
 static const char nothing_to_reveal[] = "no committed shuffle to reveal";
+static const char seeding[] = "round open for seeds: CLOSE first";
+static const char no_seeding[] = "no round open for seeds";
 
-/* Rows: states; columns: HELP NEW SHUFFLE DEAL BURN CUT REVEAL STATUS SELFTEST QUIT. */
+/* Rows: states; columns: HELP NEW SHUFFLE DEAL BURN CUT REVEAL STATUS SELFTEST QUIT SEED CLOSE.
+ * SHUFFLE's `next` is ROUND_OPEN; a verifiable round that accepts seeds goes
+ * to SEEDING instead, and SEED goes to ROUND_OPEN when the last slot fills. */
 static const fd_transition table[FD_DEALER_STATE_COUNT][FD_CMD_COUNT] = {
     [FD_DEALER_FACTORY] = {ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
                            REFUSE(not_shuffled), REFUSE(not_shuffled), ALLOW(FD_DEALER_FACTORY),
                            REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_FACTORY),
-                           ALLOW(FD_DEALER_FACTORY)},
+                           ALLOW(FD_DEALER_FACTORY), REFUSE(no_seeding), REFUSE(no_seeding)},
     [FD_DEALER_ROUND_OPEN] = {ALLOW(FD_DEALER_ROUND_OPEN), REFUSE(open_round), REFUSE(open_round),
                               ALLOW(FD_DEALER_ROUND_OPEN), ALLOW(FD_DEALER_ROUND_OPEN), ALLOW(FD_DEALER_ROUND_OPEN),
                               ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_ROUND_OPEN), REFUSE(open_round),
-                              REFUSE(open_round)},
+                              REFUSE(open_round), REFUSE(no_seeding), REFUSE(no_seeding)},
     [FD_DEALER_REVEALED] = {ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
                             REFUSE(revealed), REFUSE(revealed), ALLOW(FD_DEALER_REVEALED),
                             REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_REVEALED),
-                            ALLOW(FD_DEALER_REVEALED)},
+                            ALLOW(FD_DEALER_REVEALED), REFUSE(no_seeding), REFUSE(no_seeding)},
     [FD_DEALER_UNSHUFFLED] = {ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
                               REFUSE(not_shuffled), REFUSE(not_shuffled), ALLOW(FD_DEALER_UNSHUFFLED),
                               REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_UNSHUFFLED),
-                              ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_UNSHUFFLED)},
+                              ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_UNSHUFFLED), REFUSE(no_seeding),
+                              REFUSE(no_seeding)},
     [FD_DEALER_FAULT] = {ALLOW(FD_DEALER_FAULT), ALLOW(FD_DEALER_FAULT), FAULTED, FAULTED, FAULTED,
                          ALLOW(FD_DEALER_FAULT), REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_FAULT),
-                         ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_FAULT)},
+                         ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_FAULT), FAULTED, FAULTED},
     [FD_DEALER_FAULT_ROUND_OPEN] = {ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), FAULTED, FAULTED, FAULTED,
                                     ALLOW(FD_DEALER_FAULT_ROUND_OPEN), ALLOW(FD_DEALER_FAULT),
-                                    ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), REFUSE(open_round)},
+                                    ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), REFUSE(open_round),
+                                    FAULTED, FAULTED},
+    [FD_DEALER_SEEDING] = {ALLOW(FD_DEALER_SEEDING), REFUSE(open_round), REFUSE(open_round), REFUSE(seeding),
+                           REFUSE(seeding), ALLOW(FD_DEALER_SEEDING), ALLOW(FD_DEALER_REVEALED),
+                           ALLOW(FD_DEALER_SEEDING), REFUSE(open_round), REFUSE(open_round),
+                           ALLOW(FD_DEALER_SEEDING), ALLOW(FD_DEALER_ROUND_OPEN)},
 };
 
 const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd)
@@ -89,12 +99,13 @@ static uint32_t fnv1a(uint32_t h, const uint8_t *p, size_t len)
  * the shoe) and, at REVEAL, by the commitment. */
 static uint32_t round_checksum(const fd_dealer *d)
 {
-    uint8_t buf[40];
+    uint8_t buf[48];
     size_t n = 0;
     n += put_u32_be(buf + n, (uint32_t)d->round.state);
     n += put_u32_be(buf + n, d->round.id);
     n += put_u32_be(buf + n, d->round.revealed_rounds);
-    buf[n++] = d->round.full ? 1u : 0u;
+    buf[n++] = d->round.mode;
+    buf[n++] = d->round.closed ? 1u : 0u;
     buf[n++] = d->shoe.shuffled ? 1u : 0u;
     buf[n++] = (uint8_t)d->shoe.kind;
     buf[n++] = d->shoe.decks;
@@ -102,9 +113,15 @@ static uint32_t round_checksum(const fd_dealer *d)
     n += put_u32_be(buf + n, ((uint32_t)d->shoe.count << 16) | d->shoe.position);
     n += put_u32_be(buf + n, d->shoe.cut);
     n += put_u32_be(buf + n, (uint32_t)d->fault_status);
+    n += put_u32_be(buf + n, d->round.secret_len);
     uint32_t h = fnv1a(2166136261u, buf, n);
     h = fnv1a(h, d->round.salt, sizeof d->round.salt);
-    return fnv1a(h, d->round.commitment, sizeof d->round.commitment);
+    h = fnv1a(h, d->round.commitment, sizeof d->round.commitment);
+    /* the verifiable round's fields are hashed as stored: the header and
+     * seeds are memset before use, so their padding is fixed */
+    h = fnv1a(h, (const uint8_t *)&d->round.header, sizeof d->round.header);
+    h = fnv1a(h, d->round.secret, sizeof d->round.secret);
+    return fnv1a(h, (const uint8_t *)&d->round.seeds, sizeof d->round.seeds);
 }
 
 /* Every change to the round or the shoe ends here. */
@@ -230,11 +247,144 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
         return st;
     }
     d->round.id++;
-    d->round.full = full;
+    d->round.mode = full ? FD_RECORD_MODE_FULL : FD_RECORD_MODE_DRBG;
+    d->round.closed = true;
     memcpy(d->round.salt, salt, sizeof salt);
     fd_wipe(salt, sizeof salt);
     /* cannot fail: the shoe was just shuffled and checked */
     (void)fd_commit_compute(d->round.salt, d->shoe.order, d->shoe.count, d->shoe.kind, d->round.commitment);
+    seal(d, t->next);
+    return FD_OK;
+}
+
+/* A fresh verifiable round's fields: everything but state, counters and check. */
+static void clear_round_fields(fd_round *r)
+{
+    fd_wipe(r->salt, sizeof r->salt);
+    fd_wipe(r->secret, sizeof r->secret);
+    memset(&r->header, 0, sizeof r->header);
+    /* cannot fail: r->seeds is never NULL */
+    (void)fd_round_seeds_clear(&r->seeds);
+    r->secret_len = 0;
+}
+
+fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
+{
+    const fd_transition *t;
+    fd_status st = admit(d, FD_CMD_SHUFFLE, &t);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (slots > FD_ROUND_SLOTS) {
+        return FD_ERR_TOO_LARGE;
+    }
+    fd_round_header h;
+    memset(&h, 0, sizeof h);
+    const size_t name_len = strlen(d->cfg.board);
+    h.device_id_len = (uint8_t)(name_len < FD_ROUND_DEVICE_ID_MAX ? name_len : FD_ROUND_DEVICE_ID_MAX);
+    memcpy(h.device_id, d->cfg.board, h.device_id_len);
+    h.round_id = d->round.id + 1u;
+    h.kind = d->shoe.kind;
+    h.decks = d->shoe.decks;
+    h.jokers = d->shoe.jokers;
+    h.slot_mask = (uint8_t)((1u << slots) - 1u);
+    h.beacon_slot = FD_ROUND_NO_BEACON;
+    const size_t secret_len = fd_round_secret_min(d->shoe.count);
+    if (secret_len > FD_DEALER_SECRET_MAX) {
+        return FD_ERR_TOO_LARGE; /* unreachable: FD_DEALER_SECRET_MAX covers the largest shoe */
+    }
+    /* No round is open, so the last round's fields (already revealed) give
+     * way; S is drawn in place to keep 431 bytes off the stack. S comes from
+     * the full-entropy path only: a DRBG would cap what S can be. */
+    clear_round_fields(&d->round);
+    const fd_rng rng = fd_fullentropy_rng(&d->full);
+    st = rng.fill(rng.ctx, d->round.secret, secret_len);
+    if (st == FD_OK) {
+        st = fd_round_commit(&h, d->round.secret, secret_len, d->round.commitment);
+    }
+    if (st != FD_OK) {
+        fd_wipe(d->round.secret, sizeof d->round.secret);
+        enter_fault(d, st);
+        return st;
+    }
+    d->round.id = h.round_id;
+    d->round.mode = FD_RECORD_MODE_ROUND;
+    d->round.closed = false;
+    memcpy(&d->round.header, &h, sizeof h);
+    d->round.secret_len = (uint16_t)secret_len;
+    /* canonical order, nothing dealable before the order is fixed */
+    const uint16_t cut = d->shoe.cut;
+    /* cannot fail: the current shoe's own kind, decks and jokers, and a cut it held */
+    (void)fd_shoe_init(&d->shoe, h.kind, h.decks, h.jokers);
+    (void)fd_shoe_set_cut(&d->shoe, cut);
+    seal(d, FD_DEALER_SEEDING);
+    return slots == 0u ? fd_dealer_close(d) : FD_OK;
+}
+
+/* Fixes the order: a pure function of the stored round, no entropy. */
+static fd_status derive_order(fd_dealer *d)
+{
+    const uint16_t cut = d->shoe.cut; /* placed while seeds were open */
+    const fd_status st = fd_round_deal_order(&d->round.header, d->round.secret, d->round.secret_len,
+                                             &d->round.seeds, &d->shoe, NULL);
+    if (st == FD_OK) {
+        /* cannot fail: the derived order has the count the cut was placed on */
+        (void)fd_shoe_set_cut(&d->shoe, cut);
+        d->round.closed = true;
+    }
+    return st;
+}
+
+fd_status fd_dealer_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len)
+{
+    const fd_transition *t;
+    const fd_status st = admit(d, FD_CMD_SEED, &t);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (slot >= FD_ROUND_SLOTS || (d->round.header.slot_mask & (1u << slot)) == 0u) {
+        return FD_ERR_BOUND;
+    }
+    if (d->round.seeds.len[slot] != 0u) {
+        return FD_ERR_EXHAUSTED;
+    }
+    if (seed == NULL) {
+        return FD_ERR_NULL;
+    }
+    if (fd_dealer_check(d) != FD_OK) {
+        enter_fault(d, FD_ERR_CORRUPT);
+        return FD_ERR_CORRUPT;
+    }
+    const fd_status set = fd_round_seed_set(&d->round.seeds, &d->round.header, slot, seed, len);
+    if (set != FD_OK) {
+        return set; /* FD_ERR_EMPTY, FD_ERR_TOO_LARGE: nothing changed */
+    }
+    bool all = true;
+    for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
+        if ((d->round.header.slot_mask & (1u << i)) != 0u && d->round.seeds.len[i] == 0u) {
+            all = false;
+        }
+    }
+    seal(d, t->next);
+    return all ? fd_dealer_close(d) : FD_OK;
+}
+
+fd_status fd_dealer_close(fd_dealer *d)
+{
+    const fd_transition *t;
+    fd_status st = admit(d, FD_CMD_CLOSE, &t);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (fd_dealer_check(d) != FD_OK) {
+        enter_fault(d, FD_ERR_CORRUPT);
+        return FD_ERR_CORRUPT;
+    }
+    st = derive_order(d);
+    if (st != FD_OK) {
+        enter_fault(d, FD_ERR_CORRUPT); /* the stored round no longer derives: memory damage */
+        return FD_ERR_CORRUPT;
+    }
     seal(d, t->next);
     return FD_OK;
 }
@@ -321,6 +471,11 @@ fd_status fd_dealer_reveal(fd_dealer *d)
     if (st != FD_OK) {
         return st;
     }
+    if (d->round.mode == FD_RECORD_MODE_ROUND && !d->round.closed) {
+        /* still open for seeds (or faulted while open): the order is fixed
+         * by what was received, so the reply can publish it */
+        (void)derive_order(d);
+    }
     (void)fd_shoe_invalidate(&d->shoe); /* a revealed order is never dealt from */
     d->round.revealed_rounds++;
     seal(d, t->next);
@@ -382,7 +537,8 @@ bool fd_dealer_in_fault(const fd_dealer *d)
 
 bool fd_dealer_round_open(const fd_dealer *d)
 {
-    return d->round.state == FD_DEALER_ROUND_OPEN || d->round.state == FD_DEALER_FAULT_ROUND_OPEN;
+    return d->round.state == FD_DEALER_ROUND_OPEN || d->round.state == FD_DEALER_FAULT_ROUND_OPEN ||
+           d->round.state == FD_DEALER_SEEDING;
 }
 
 uint32_t fd_dealer_unrevealed_rounds(const fd_dealer *d) { return d->round.id - d->round.revealed_rounds; }

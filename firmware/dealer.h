@@ -17,9 +17,13 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/entropy.h"
 #include "fairdeal/fullentropy.h"
+#include "fairdeal/round.h"
 
 #define FD_DEALER_MAX_PLAYERS 8u
 #define FD_DEALER_VERSION "0.2.0"
+/* Bytes of S kept for the largest shoe: fd_round_secret_min(FD_SHOE_MAX_CARDS)
+ * (a unit test checks it); below FD_ROUND_SECRET_MAX to spare the micro:bit's RAM. */
+#define FD_DEALER_SECRET_MAX 431u
 
 /* (Re)initialise the raw source before start-up tests, e.g. the driver's
  * recovery sequence after a hardware error. */
@@ -46,7 +50,8 @@ typedef enum fd_dealer_state {
     FD_DEALER_UNSHUFFLED = 3,     /* no round; left the fault state, SHUFFLE next */
     FD_DEALER_FAULT = 4,          /* fault latched, no round open */
     FD_DEALER_FAULT_ROUND_OPEN = 5, /* fault latched with a committed round: REVEAL it */
-    FD_DEALER_STATE_COUNT = 6
+    FD_DEALER_SEEDING = 6,        /* verifiable round committed, open for client seeds; no dealing */
+    FD_DEALER_STATE_COUNT = 7
 } fd_dealer_state;
 
 typedef enum fd_dealer_cmd {
@@ -60,6 +65,8 @@ typedef enum fd_dealer_cmd {
     FD_CMD_STATUS,
     FD_CMD_SELFTEST,
     FD_CMD_QUIT,
+    FD_CMD_SEED,
+    FD_CMD_CLOSE,
     FD_CMD_COUNT
 } fd_dealer_cmd;
 
@@ -79,12 +86,19 @@ typedef struct fd_transition {
 /* The round-critical fields and their checksum (kept beside them). */
 typedef struct fd_round {
     fd_dealer_state state;
-    bool full;                  /* the round's order came from full-entropy mode */
+    uint8_t mode;               /* an fd_record_mode: how the round's order was made */
+    bool closed;                /* FD_RECORD_MODE_ROUND: seeds closed, the order derived */
     uint32_t id;                /* successful SHUFFLEs since power-on = the open or last round */
     uint32_t revealed_rounds;   /* rounds revealed since power-on */
     uint32_t check;             /* FNV-1a over the other fields and the shoe's; see dealer.c */
     uint8_t salt[FD_COMMIT_SALT_SIZE];
     uint8_t commitment[FD_COMMIT_SIZE];
+    /* FD_RECORD_MODE_ROUND only (docs/VERIFY.md): what the commitment binds,
+     * the secret S (published at REVEAL) and the client seeds received */
+    fd_round_header header;
+    uint16_t secret_len;
+    uint8_t secret[FD_DEALER_SECRET_MAX];
+    fd_round_seeds seeds;
 } fd_round;
 
 typedef struct fd_dealer {
@@ -124,6 +138,25 @@ fd_status fd_dealer_new(fd_dealer *d, fd_deck_kind kind, unsigned decks, unsigne
  * source's error (the fault state is latched). */
 fd_status fd_dealer_shuffle(fd_dealer *d, bool full);
 
+/* Open a verifiable round (docs/VERIFY.md): S of fd_round_secret_min(shoe)
+ * bytes from the full-entropy TRNG path (never the DRBG), the commitment to
+ * (device, id, shoe, slot_mask, S); slots 0..slots-1 then accept one client
+ * seed each. slots 0 (house-only) closes the round at once. Errors:
+ * refusals, FD_ERR_TOO_LARGE (slots above FD_ROUND_SLOTS), the source's
+ * error (fault latched, no round opened). */
+fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots);
+
+/* Fill client seed slot `slot` of the seeding round (1..FD_ROUND_SEED_MAX
+ * bytes); the round closes when every accepted slot is filled. Errors:
+ * refusals, FD_ERR_NULL, FD_ERR_EMPTY / FD_ERR_TOO_LARGE (length),
+ * FD_ERR_BOUND (slot not accepted by the round), FD_ERR_EXHAUSTED (slot
+ * already filled: a seed is never replaced). */
+fd_status fd_dealer_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len);
+
+/* Close the seeding round: the order is fd_round_deal_order's, dealing
+ * starts. Errors: refusals, FD_ERR_CORRUPT (memory check; fault latched). */
+fd_status fd_dealer_close(fd_dealer *d);
+
 /* Check memory (fd_dealer_check), then take count * players cards off the
  * top (the deal position moves on); *first is the position of the first.
  * The caller reads them with fd_dealer_card_at. Errors: refusals,
@@ -140,7 +173,9 @@ fd_status fd_dealer_cut(fd_dealer *d, uint16_t cut);
 
 /* End the open round: the order is published by the caller (the salt and
  * order stay readable: fd_dealer_card_at) and is never dealt from again.
- * Allowed in the fault state. Errors: refusals. */
+ * A verifiable round still open for seeds is closed first (its order is a
+ * function of S and the seeds, so no entropy is needed). Allowed in the
+ * fault state. Errors: refusals. */
 fd_status fd_dealer_reveal(fd_dealer *d);
 
 /* Known-answer tests, source restart, start-up tests, a new DRBG; a pass

@@ -221,8 +221,8 @@ static void cmd_help(const request *r)
     if (!no_arguments(r, "usage: HELP")) {
         return;
     }
-    put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [full] | "
-              "DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE <human|machine> | "
+    put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8|drbg|full] | "
+              "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE <human|machine> | "
               "HELP | QUIT\r\n");
 }
 
@@ -263,22 +263,121 @@ static void cmd_new(const request *r)
     }
 }
 
+/* The verifiable round's header fields, as docs/VERIFY.md's round lines
+ * spell them. */
+static void put_round_header(const writer *w, const fd_dealer *d)
+{
+    const fd_round_header *h = &d->round.header;
+    put(w, " device=");
+    put_hex(w, h->device_id, h->device_id_len);
+    put_field_u32(w, " id=", h->round_id);
+    put_field(w, " shoe=", fd_deck_kind_name(h->kind));
+    put_field_u32(w, ":", h->decks);
+    put_field_u32(w, ":", h->jokers);
+    put(w, " slots=");
+    put_hex(w, &h->slot_mask, 1);
+    put(w, " beacon=none");
+}
+
+static void put_label(const writer *w, const fd_dealer *d)
+{
+    put(w, fd_round_house_only(&d->round.seeds) ? " label=house-only" : " label=seeded");
+}
+
+/* After a SEED or CLOSE: still open for seeds, or closed (and labelled). */
+static void put_round_state(const writer *w, const fd_dealer *d)
+{
+    if (fd_dealer_get_state(d) == FD_DEALER_SEEDING) {
+        put(w, " state=seeding\r\n");
+    } else {
+        put(w, " state=closed");
+        put_label(w, d);
+        put(w, "\r\n");
+    }
+}
+
+/* "slots=N": N seed slots, 0..8. */
+static bool parse_slots(const token *t, uint32_t *slots)
+{
+    static const char prefix[] = "slots=";
+    const size_t n = sizeof prefix - 1u;
+    if (t->len <= n) {
+        return false;
+    }
+    const token word = {t->text, n};
+    const token value = {t->text + n, t->len - n};
+    return token_is(&word, prefix) && parse_number(&value, slots);
+}
+
 static void cmd_shuffle(const request *r)
 {
     const bool full = r->n == 2u && token_is(&r->t[1], "full");
-    if (r->n != 1u && !full) {
-        reply_err(r->w, "syntax", "usage: SHUFFLE [full]");
+    const bool drbg = r->n == 2u && token_is(&r->t[1], "drbg");
+    uint32_t slots = 0;
+    if (r->n > 2u || (r->n == 2u && !full && !drbg && !parse_slots(&r->t[1], &slots))) {
+        reply_err(r->w, "syntax", "usage: SHUFFLE [slots=0-8|drbg|full]");
         return;
     }
-    if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_shuffle(r->d, full))) {
+    if (slots > FD_ROUND_SLOTS) {
+        reply_err(r->w, "range", "slots must be 0 to 8");
         return;
     }
-    put_field_u32(r->w, "OK SHUFFLE id=", r->d->round.id);
-    put(r->w, full ? " mode=full" : " mode=drbg");
+    if (full || drbg) {
+        if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_shuffle(r->d, full))) {
+            return;
+        }
+        put_field_u32(r->w, "OK SHUFFLE id=", r->d->round.id);
+        put(r->w, full ? " mode=full" : " mode=drbg");
+        put_field_u32(r->w, " cards=", r->d->shoe.count);
+        put(r->w, " commit=");
+        put_hex(r->w, r->d->round.commitment, sizeof r->d->round.commitment);
+        put(r->w, "\r\n");
+        return;
+    }
+    if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_open_round(r->d, slots))) {
+        return;
+    }
+    put(r->w, "OK SHUFFLE mode=round");
+    put_round_header(r->w, r->d);
     put_field_u32(r->w, " cards=", r->d->shoe.count);
-    put(r->w, " commit=");
+    put(r->w, " commitment=");
     put_hex(r->w, r->d->round.commitment, sizeof r->d->round.commitment);
-    put(r->w, "\r\n");
+    put_round_state(r->w, r->d);
+}
+
+static void cmd_seed(const request *r)
+{
+    uint32_t slot = 0;
+    uint8_t seed[FD_ROUND_SEED_MAX];
+    size_t len = 0;
+    if (r->n != 3u || !parse_number(&r->t[1], &slot) ||
+        fd_hex_decode(r->t[2].text, r->t[2].len, seed, sizeof seed, &len) != FD_OK) {
+        reply_err(r->w, "syntax", "usage: SEED <slot> <hex, 1 to 64 bytes>");
+        return;
+    }
+    const fd_status st = fd_dealer_seed(r->d, slot, seed, len);
+    if (st == FD_ERR_BOUND) {
+        reply_err(r->w, "range", "slot not accepted by this round");
+    } else if (st == FD_ERR_EXHAUSTED) {
+        reply_err(r->w, "state", "slot already filled: a seed is never replaced");
+    } else if (st == FD_ERR_EMPTY || st == FD_ERR_TOO_LARGE) {
+        reply_err(r->w, "range", "a seed is 1 to 64 bytes");
+    } else if (core_ok(r, FD_CMD_SEED, st)) {
+        put_field_u32(r->w, "OK SEED id=", r->d->round.id);
+        put_field_u32(r->w, " slot=", slot);
+        put_round_state(r->w, r->d);
+    }
+}
+
+static void cmd_close(const request *r)
+{
+    if (!no_arguments(r, "usage: CLOSE")) {
+        return;
+    }
+    if (core_ok(r, FD_CMD_CLOSE, fd_dealer_close(r->d))) {
+        put_field_u32(r->w, "OK CLOSE id=", r->d->round.id);
+        put_round_state(r->w, r->d);
+    }
 }
 
 static void reply_left(const fd_dealer *d, const writer *w)
@@ -381,6 +480,42 @@ static void write_sink(void *ctx, const char *s, size_t n)
     w->fn(w->ctx, s, n);
 }
 
+/* A verifiable round's REVEAL: after "OK REVEAL", exactly a docs/VERIFY.md
+ * round line (card ids in dealing order), then the label. */
+static void reveal_round(const writer *w, const fd_dealer *d)
+{
+    const fd_round *rd = &d->round;
+    put(w, "OK REVEAL");
+    put_round_header(w, d);
+    put(w, " secret=");
+    put_hex(w, rd->secret, rd->secret_len);
+    put(w, " seeds=");
+    const char *sep = "";
+    for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
+        if (rd->seeds.len[i] != 0u) {
+            put(w, sep);
+            put_u32(w, i);
+            put(w, ":");
+            put_hex(w, rd->seeds.seed[i], rd->seeds.len[i]);
+            sep = ";";
+        }
+    }
+    if (sep[0] == '\0') {
+        put(w, "none");
+    }
+    put(w, " commitment=");
+    put_hex(w, rd->commitment, sizeof rd->commitment);
+    put(w, " order=");
+    for (uint16_t i = 0; i < d->shoe.count; i++) {
+        if (i > 0u) {
+            put(w, ",");
+        }
+        put_u32(w, fd_dealer_card_at(d, i));
+    }
+    put_label(w, d);
+    put(w, "\r\n");
+}
+
 static void cmd_reveal(const request *r)
 {
     if (!no_arguments(r, "usage: REVEAL")) {
@@ -390,6 +525,10 @@ static void cmd_reveal(const request *r)
         return;
     }
     const fd_dealer *d = r->d;
+    if (d->round.mode == FD_RECORD_MODE_ROUND) {
+        reveal_round(r->w, d);
+        return;
+    }
     put(r->w, "OK REVEAL id=");
     put_u32(r->w, d->round.id);
     put(r->w, " salt=");
@@ -405,7 +544,7 @@ static const char *state_name(fd_dealer_state s)
     static const char *const names[FD_DEALER_STATE_COUNT] = {
         [FD_DEALER_FACTORY] = "factory",       [FD_DEALER_ROUND_OPEN] = "shuffled",
         [FD_DEALER_REVEALED] = "revealed",     [FD_DEALER_UNSHUFFLED] = "unshuffled",
-        [FD_DEALER_FAULT] = "unshuffled",      [FD_DEALER_FAULT_ROUND_OPEN] = "committed",
+        [FD_DEALER_FAULT] = "unshuffled",      [FD_DEALER_FAULT_ROUND_OPEN] = "committed", [FD_DEALER_SEEDING] = "seeding",
     };
     return names[s];
 }
@@ -476,7 +615,7 @@ typedef struct command {
 static const command commands[] = {
     {"HELP", cmd_help},       {"NEW", cmd_new},       {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
     {"BURN", cmd_burn},       {"CUT", cmd_cut},       {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
-    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit},
+    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit},   {"SEED", cmd_seed},       {"CLOSE", cmd_close},
 };
 
 static void cmd_mode(fd_console *c, const request *r)
@@ -589,7 +728,7 @@ static bool end_line(fd_console *c)
     if (lb->overrun) {
         reply_err(&w, "overrun", "received bytes lost: line discarded");
     } else if (lb->too_long) {
-        reply_err(&w, "toolong", "line longer than 80 characters discarded");
+        reply_err(&w, "toolong", "line longer than 144 characters discarded");
     } else if (lb->bad_byte) {
         reply_err(&w, "badbyte", "NUL, control or non-ASCII byte: line discarded");
     } else if (!line_blank(lb)) {

@@ -12,7 +12,7 @@
 
 #include "dealer.h"
 
-#define FD_CONSOLE_MAX_LINE 80u /* longer lines are discarded whole */
+#define FD_CONSOLE_MAX_LINE 144u /* longer lines are discarded whole; SEED 7 <128 hex digits> fits */
 
 /* Where replies go: the UART, stdout, or a test buffer. */
 typedef void (*fd_write_fn)(void *ctx, const char *data, size_t len);

@@ -132,7 +132,7 @@ build/host/tests/bench_host "$rounds" 200000 >"$tmp/host"
   echo "On Cortex-M4 the ChaCha20 block is the Thumb-2 form in \`chacha20\`; the portable"
   echo "reference in \`chacha20_simd\` is linked only into the test images, so it is not counted."
   echo
-  echo "Journal (power-loss safe storage, docs/RELIABILITY.md): the \\`journal\\` and \\`records\\` objects"
+  echo "Journal (power-loss safe storage, docs/RELIABILITY.md): the \`journal\` and \`records\` objects"
   echo "above, and on the micro:bit the 31 KiB storage region (31 pages of 1 KiB). The \"journal:\" rows"
   echo "give the cost of each write-ahead in instructions and flash operations; on real"
   echo "flash add the NVMC time: a 5-card CARDS_DEALT record is 14 words, about 0.6 ms at"

@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "fairdeal/commit.h"
+#include "fairdeal/round.h"
 #include "fairdeal/util.h"
 
-#define MAX_LINE 4096u
+/* a 432-card verifiable REVEAL: S, 8 seeds and the order as ids, ~3.8 KB */
+#define MAX_LINE 8192u
 
 typedef struct transcript {
     unsigned long line_no;
@@ -28,6 +30,8 @@ typedef struct transcript {
     uint16_t shoe_cards;
     /* the open round */
     bool open;
+    bool verifiable;    /* a SHUFFLE mode=round: checked by fd_round_verify */
+    char header_text[160]; /* its SHUFFLE's " device=... beacon=..." fields, as printed */
     unsigned long id;
     uint8_t commitment[FD_COMMIT_SIZE];
     uint16_t dealt;
@@ -111,9 +115,19 @@ static void on_shuffle(const char *line)
     if (field_number(line, "cards") != tr.shoe_cards) {
         reject("round %lu shuffles %lu cards, the shoe holds %u", id, field_number(line, "cards"), tr.shoe_cards);
     }
+    tr.verifiable = strstr(line, " mode=round ") != NULL;
+    if (tr.verifiable) {
+        const char *from = strstr(line, " device=");
+        const char *to = strstr(line, " cards=");
+        if (from == NULL || to == NULL || to < from || (size_t)(to - from) >= sizeof tr.header_text) {
+            reject("round %lu: SHUFFLE mode=round without its header fields", id);
+        }
+        memcpy(tr.header_text, from, (size_t)(to - from));
+        tr.header_text[to - from] = '\0';
+    }
     char hex[80];
     size_t len = 0;
-    (void)field(line, "commit", hex, sizeof hex);
+    (void)field(line, tr.verifiable ? "commitment" : "commit", hex, sizeof hex);
     if (fd_hex_decode(hex, strlen(hex), tr.commitment, sizeof tr.commitment, &len) != FD_OK ||
         len != FD_COMMIT_SIZE) {
         reject("round %lu: commit= is not 64 hex digits", id);
@@ -224,10 +238,118 @@ static void parse_order(const char *text)
     }
 }
 
+static void hex_field(const char *line, const char *key, uint8_t *out, size_t size, size_t *len)
+{
+    static char hex[2u * FD_ROUND_SECRET_MAX + 1u];
+    (void)field(line, key, hex, sizeof hex);
+    if (fd_hex_decode(hex, strlen(hex), out, size, len) != FD_OK) {
+        reject("round %lu: %s= is not hex of at most %u bytes", tr.id, key, (unsigned)size);
+    }
+}
+
+/* "0:ab;3:cdef" or "none" */
+static void parse_seeds(const char *line, fd_round_seeds *seeds)
+{
+    static char text[FD_ROUND_SLOTS * (2u * FD_ROUND_SEED_MAX + 3u) + 1u];
+    /* cannot fail: seeds is never NULL */
+    (void)fd_round_seeds_clear(seeds);
+    (void)field(line, "seeds", text, sizeof text);
+    if (strcmp(text, "none") == 0) {
+        return;
+    }
+    for (char *item = strtok(text, ";"); item != NULL; item = strtok(NULL, ";")) {
+        char *colon = strchr(item, ':');
+        size_t len = 0;
+        const unsigned long slot = strtoul(item, NULL, 10);
+        if (colon == NULL || colon != item + 1 || slot >= FD_ROUND_SLOTS || seeds->len[slot] != 0u ||
+            fd_hex_decode(colon + 1, strlen(colon + 1), seeds->seed[slot], FD_ROUND_SEED_MAX, &len) != FD_OK ||
+            len == 0u) {
+            reject("round %lu: malformed seeds=", tr.id);
+        }
+        seeds->len[slot] = (uint8_t)len;
+    }
+}
+
+/* A verifiable round's REVEAL: the header fields are SHUFFLE's, then
+ * fd_round_verify (commitment and the derived order), then the deal. */
+static void on_reveal_round(const char *line)
+{
+    if (strstr(line, tr.header_text) != line + strlen("OK REVEAL")) {
+        reject("round %lu: REVEAL's device, id, shoe or slots differ from SHUFFLE's", tr.id);
+    }
+    fd_round_header h;
+    memset(&h, 0, sizeof h);
+    size_t len = 0;
+    hex_field(line, "device", h.device_id, sizeof h.device_id, &len);
+    h.device_id_len = (uint8_t)len;
+    h.round_id = (uint32_t)field_number(line, "id");
+    h.kind = tr.kind;
+    h.decks = (uint8_t)tr.decks;
+    h.jokers = (uint8_t)tr.jokers;
+    hex_field(line, "slots", &h.slot_mask, 1, &len);
+    h.beacon_slot = FD_ROUND_NO_BEACON;
+    char shoe[32];
+    char expect[32];
+    (void)snprintf(expect, sizeof expect, "%s:%u:%u", fd_deck_kind_name(tr.kind), tr.decks, tr.jokers);
+    if (strcmp(field(line, "shoe", shoe, sizeof shoe), expect) != 0 || len != 1u) {
+        reject("round %lu: shoe=%s, NEW set up %s", tr.id, shoe, expect);
+    }
+    static uint8_t secret[FD_ROUND_SECRET_MAX];
+    size_t secret_len = 0;
+    hex_field(line, "secret", secret, sizeof secret, &secret_len);
+    static fd_round_seeds seeds;
+    parse_seeds(line, &seeds);
+    uint8_t commitment[FD_COMMIT_SIZE];
+    hex_field(line, "commitment", commitment, sizeof commitment, &len);
+    if (len != FD_COMMIT_SIZE || memcmp(commitment, tr.commitment, sizeof commitment) != 0) {
+        reject("round %lu: REVEAL's commitment is not the one SHUFFLE published", tr.id);
+    }
+    static char order[FD_SHOE_MAX_CARDS * 4u + 1u];
+    (void)field(line, "order", order, sizeof order);
+    uint16_t count = 0;
+    for (char *id = strtok(order, ","); id != NULL; id = strtok(NULL, ",")) {
+        char *end = NULL;
+        const unsigned long v = strtoul(id, &end, 10);
+        if (*end != '\0' || v > 0xFFFFu || count >= FD_SHOE_MAX_CARDS) {
+            reject("round %lu: malformed order=", tr.id);
+        }
+        record.order[count++] = (fd_card)v;
+    }
+    if (fd_round_verify(&h, secret, secret_len, &seeds, commitment, record.order, count) != FD_OK) {
+        reject("round %lu: S, seeds and header do not derive the revealed order and commitment", tr.id);
+    }
+    const bool house_only = fd_round_house_only(&seeds);
+    if (strstr(line, house_only ? " label=house-only" : " label=seeded") == NULL) {
+        reject("round %lu: mislabelled (it is %s)", tr.id, house_only ? "house-only" : "seeded");
+    }
+    record.count = count;
+}
+
+static void check_dealt(void)
+{
+    for (uint16_t i = 0; i < tr.dealt; i++) {
+        char code[FD_CARD_CODE_SIZE];
+        /* cannot fail: the order was just checked to be a permutation of the shoe */
+        (void)fd_card_format(record.order[i], tr.kind, code);
+        if (tr.dealt_codes[i][0] != '\0' && strcmp(code, tr.dealt_codes[i]) != 0) {
+            reject("round %lu: dealt card %u was %s, the order's next card is %s", tr.id, i + 1u,
+                   tr.dealt_codes[i], code);
+        }
+    }
+}
+
 static void on_reveal(const char *line)
 {
     if (!tr.open) {
         reject("REVEAL outside a round");
+    }
+    if (tr.verifiable) {
+        memset(&record, 0, sizeof record);
+        on_reveal_round(line);
+        check_dealt();
+        tr.open = false;
+        tr.rounds++;
+        return;
     }
     if (field_number(line, "id") != tr.id) {
         reject("REVEAL id=%lu, the open round is %lu", field_number(line, "id"), tr.id);
@@ -261,15 +383,7 @@ static void on_reveal(const char *line)
     if (memcmp(digest, tr.commitment, sizeof digest) != 0) {
         reject("round %lu: commitment does not match the revealed salt and order", tr.id);
     }
-    for (uint16_t i = 0; i < tr.dealt; i++) {
-        char code[FD_CARD_CODE_SIZE];
-        /* cannot fail: the order was just checked to be a permutation of the shoe */
-        (void)fd_card_format(record.order[i], tr.kind, code);
-        if (tr.dealt_codes[i][0] != '\0' && strcmp(code, tr.dealt_codes[i]) != 0) {
-            reject("round %lu: dealt card %u was %s, the order's next card is %s", tr.id, i + 1u,
-                   tr.dealt_codes[i], code);
-        }
-    }
+    check_dealt();
     if (fd_record_verify(&record) != FD_OK) {
         reject("round %lu: the round record does not verify", tr.id);
     }

@@ -244,6 +244,31 @@ static void measure_journal(void)
     row2("journal: mount (verify every record of the full area)", "", hal_counter_read() - t0, 1);
 }
 
+/* One house-only verifiable SHUFFLE of the dealer's current shoe, then its
+ * REVEAL: instructions and raw TRNG samples (those the entropy pool did not
+ * already hold). */
+static void measure_dealer_round(const char *what)
+{
+    const uint32_t samples = dealer.entropy.raw_samples;
+    const uint32_t t0 = hal_counter_read();
+    fd_console_command(&console, "SHUFFLE", 7);
+    const uint32_t t = hal_counter_read() - t0;
+    if (fd_dealer_get_state(&dealer) != FD_DEALER_ROUND_OPEN) {
+        say("| dealer verifiable SHUFFLE failed: ");
+        say(fd_status_name(dealer.fault_status));
+        say(" |\r\n");
+        return;
+    }
+    say("| dealer verifiable house-only SHUFFLE, ");
+    say(what);
+    say(", commitment, order) | ");
+    say_u32(t);
+    say(" |\r\n| raw TRNG samples read by it | ");
+    say_u32(dealer.entropy.raw_samples - samples);
+    say(" |\r\n");
+    fd_console_command(&console, "REVEAL", 6);
+}
+
 int main(void)
 {
     say("bench board=");
@@ -321,11 +346,18 @@ int main(void)
     /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_dealer_init(&dealer, &cfg);
     fd_console_init(&console, &dealer, discard, NULL, false, false);
-    fd_console_command(&console, "SHUFFLE", 7);
+    fd_console_command(&console, "SHUFFLE drbg", 12);
     const uint32_t first_shuffle_samples = dealer.entropy.raw_samples;
-    /* a round ends only by REVEAL: each SHUFFLE follows one */
-    static const char *const session[] = {"REVEAL", "NEW french 8 2", "SHUFFLE", "DEAL 20 8", "REVEAL",
-                                          "SHUFFLE full", "STATUS", "REVEAL", "SELFTEST", "HELP"};
+    /* a round ends only by REVEAL: each SHUFFLE follows one; the verifiable
+     * round takes two 64-byte seeds (the longest SEED lines) */
+    static const char *const session[] = {
+        "REVEAL", "NEW french 8 2", "SHUFFLE drbg", "DEAL 20 8", "REVEAL", "SHUFFLE full", "STATUS", "REVEAL",
+        "SHUFFLE slots=8",
+        "SEED 0 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+        "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+        "SEED 7 ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
+        "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100",
+        "CLOSE", "DEAL 20 8", "REVEAL", "SELFTEST", "HELP"};
     for (size_t i = 0; i < sizeof session / sizeof session[0]; i++) {
         fd_console_command(&console, session[i], strlen(session[i]));
     }
@@ -333,8 +365,12 @@ int main(void)
     say_u32(stack_used_below(base));
     say(" |\r\n");
     t0 = hal_counter_read();
-    fd_console_command(&console, "SHUFFLE", 7);
-    row2("dealer SHUFFLE of 432 cards (reseed, salt, shuffle, commitment)", "", hal_counter_read() - t0, 1);
+    fd_console_command(&console, "SHUFFLE drbg", 12);
+    row2("dealer SHUFFLE drbg of 432 cards (reseed, salt, shuffle, commitment)", "", hal_counter_read() - t0, 1);
+    fd_console_command(&console, "REVEAL", 6);
+    measure_dealer_round("432 cards (431 B of S");
+    fd_console_command(&console, "NEW french 1", 12);
+    measure_dealer_round("52 cards (40 B of S");
     say("| raw TRNG samples, power-on to first SHUFFLE (measured) | ");
     say_u32(first_shuffle_samples);
     say(" |\r\n");

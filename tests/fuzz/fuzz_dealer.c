@@ -5,8 +5,10 @@
  * fault) changed nothing; the shoe still holds exactly its deck's cards;
  * dealt cards are the next cards of the order, never one twice; nothing is
  * shuffled or dealt while an entropy fault is latched; a REVEAL verifies
- * against the commitment SHUFFLE published; no round disappears: a SHUFFLE
- * never replaces an open round, and a committed round is always revealable
+ * against the commitment SHUFFLE published (a verifiable round: through
+ * fd_round_verify); a verifiable round deals nothing before it closes, keeps
+ * its header, S and commitment while open, and never replaces a filled seed
+ * slot; no round disappears: a SHUFFLE never replaces an open round, and a committed round is always revealable
  * (checked on a copy after every fault and at the end of every input): its
  * REVEAL hashes to its commitment. */
 #include <stdbool.h>
@@ -114,10 +116,59 @@ static void check_deal(const capture *c, uint16_t from, uint16_t to, const fd_sh
     FUZZ_CHECK(memcmp(got, want, n * sizeof got[0]) == 0);
 }
 
+/* A verifiable round's REVEAL: the commitment printed is SHUFFLE's, the
+ * order printed (card ids) is the shoe's, and S, the seeds and the header
+ * derive both. */
+static void check_reveal_round(const capture *c, const fd_dealer *was, const fd_dealer *now)
+{
+    char hex[2u * FD_SHA256_SIZE + 1u];
+    FUZZ_CHECK(fd_hex_encode(was->round.commitment, FD_SHA256_SIZE, hex, sizeof hex) == FD_OK);
+    const char *commitment = strstr(c->text, " commitment=");
+    FUZZ_CHECK(commitment != NULL && strncmp(commitment + 12, hex, 2u * FD_SHA256_SIZE) == 0);
+    FUZZ_CHECK(memcmp(&now->round.header, &was->round.header, sizeof was->round.header) == 0);
+    FUZZ_CHECK(fd_round_verify(&now->round.header, now->round.secret, now->round.secret_len, &now->round.seeds,
+                               was->round.commitment, now->shoe.order, now->shoe.count) == FD_OK);
+    const char *p = strstr(c->text, " order=");
+    FUZZ_CHECK(p != NULL);
+    p += 7;
+    for (size_t i = 0; i < now->shoe.count; i++) {
+        char *end = NULL;
+        FUZZ_CHECK(strtoul(p, &end, 10) == now->shoe.order[i]);
+        FUZZ_CHECK(*end == (i + 1u < now->shoe.count ? ',' : ' '));
+        p = end + 1;
+    }
+    const char *label = fd_round_house_only(&now->round.seeds) ? "label=house-only\r\n" : "label=seeded\r\n";
+    FUZZ_CHECK((size_t)(c->text + c->len - p) == strlen(label) && memcmp(p, label, strlen(label)) == 0);
+}
+
+/* While a verifiable round is open its header, S and commitment stay, and a
+ * filled seed slot keeps its seed. */
+static void check_round_kept(const fd_dealer *was, const fd_dealer *now)
+{
+    if (!fd_dealer_round_open(was) || was->round.mode != FD_RECORD_MODE_ROUND) {
+        return;
+    }
+    FUZZ_CHECK(now->round.id == was->round.id && now->round.mode == FD_RECORD_MODE_ROUND);
+    FUZZ_CHECK(memcmp(&now->round.header, &was->round.header, sizeof was->round.header) == 0);
+    FUZZ_CHECK(memcmp(now->round.secret, was->round.secret, sizeof was->round.secret) == 0);
+    FUZZ_CHECK(memcmp(now->round.commitment, was->round.commitment, sizeof was->round.commitment) == 0);
+    for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
+        if (was->round.seeds.len[i] != 0u) {
+            FUZZ_CHECK(now->round.seeds.len[i] == was->round.seeds.len[i] &&
+                       memcmp(now->round.seeds.seed[i], was->round.seeds.seed[i], FD_ROUND_SEED_MAX) == 0);
+        }
+    }
+}
+
 /* REVEAL's salt and order hash to the commitment SHUFFLE published, and the
  * order is the shoe's. */
-static void check_reveal(const capture *c, const fd_dealer *was, const fd_shoe *s)
+static void check_reveal(const capture *c, const fd_dealer *was, const fd_dealer *now)
 {
+    if (was->round.mode == FD_RECORD_MODE_ROUND) {
+        check_reveal_round(c, was, now);
+        return;
+    }
+    const fd_shoe *s = &now->shoe;
     const char *salt = strstr(c->text, " salt=");
     const char *order = strstr(c->text, " order=");
     FUZZ_CHECK(salt != NULL && order != NULL && order - salt == 6 + 32);
@@ -175,18 +226,28 @@ static void check_after_reply(const capture *c)
     if (fd_dealer_in_fault(&before)) {
         FUZZ_CHECK(!starts_with(c, "OK SHUFFLE") && !starts_with(c, "OK DEAL") && !starts_with(c, "OK BURN"));
     }
+    if (!starts_with(c, "OK REVEAL")) {
+        check_round_kept(&before, d);
+    }
+    const bool seeding = fd_dealer_get_state(d) == FD_DEALER_SEEDING;
     if (starts_with(c, "OK SHUFFLE")) {
-        FUZZ_CHECK(d->shoe.shuffled && d->shoe.position == 0u && fd_dealer_round_open(d));
+        /* open for seeds: nothing dealable yet; otherwise a fresh order */
+        FUZZ_CHECK(d->shoe.shuffled != seeding && d->shoe.position == 0u && fd_dealer_round_open(d));
         FUZZ_CHECK(!fd_dealer_round_open(&before)); /* never replaces an open round */
         FUZZ_CHECK(d->round.id == before.round.id + 1u);
+    } else if (starts_with(c, "OK SEED") || starts_with(c, "OK CLOSE")) {
+        FUZZ_CHECK(fd_dealer_get_state(&before) == FD_DEALER_SEEDING && !before.shoe.shuffled);
+        FUZZ_CHECK(d->shoe.shuffled != seeding && d->shoe.position == 0u);
+        FUZZ_CHECK(starts_with(c, "OK SEED") || !seeding);
     } else if (starts_with(c, "OK DEAL")) {
         FUZZ_CHECK(before.shoe.shuffled && fd_dealer_get_state(&before) == FD_DEALER_ROUND_OPEN);
         check_deal(c, before.shoe.position, d->shoe.position, &d->shoe);
     } else if (starts_with(c, "OK BURN")) {
-        FUZZ_CHECK(before.shoe.shuffled && d->shoe.position == before.shoe.position + 1u);
+        FUZZ_CHECK(before.shoe.shuffled && fd_dealer_get_state(&before) == FD_DEALER_ROUND_OPEN);
+        FUZZ_CHECK(d->shoe.position == before.shoe.position + 1u);
     } else if (starts_with(c, "OK REVEAL")) {
         FUZZ_CHECK(fd_dealer_round_open(&before) && !fd_dealer_round_open(d) && !d->shoe.shuffled);
-        check_reveal(c, &before, &d->shoe);
+        check_reveal(c, &before, d);
     } else {
         /* nothing else moves the deal position forward */
         FUZZ_CHECK(d->shoe.position <= before.shoe.position || d->shoe.position == 0u);
@@ -207,7 +268,7 @@ static void check_revealable(void)
     fd_console_command(&c, "REVEAL", 6);
     check_reply(&reply);
     FUZZ_CHECK(starts_with(&reply, "OK REVEAL"));
-    check_reveal(&reply, &dealer, &probe.shoe);
+    check_reveal(&reply, &dealer, &probe);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -14,15 +14,17 @@ tool=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# The whole script arrives while the dealer runs its power-on self-tests:
+# it must fit the boards' 256-byte receive ring (boards/common/uart/rx_ring.h).
 cat >"$work/in" <<'EOF'
 STATUS
 DEAL 1
 NEW spanish40 2
-SHUFFLE
+SHUFFLE drbg
 DEAL 5
 DEAL 2 3
 BURN
-this is not a command
+bogus
 DEAL 0
 REVEAL
 DEAL 1
@@ -32,9 +34,18 @@ DEAL 13 4
 DEAL 2
 DEAL 2
 REVEAL
+NEW french
+SHUFFLE slots=2
+DEAL 1
+SEED 0 cafe
+SEED 0 00
+CLOSE
+DEAL 3
+REVEAL
 STATUS
 QUIT
 EOF
+[ "$(wc -c <"$work/in")" -lt 256 ] || { echo "FAIL: the script does not fit the 256-byte receive ring"; exit 1; }
 
 rc=0
 "$here/run.sh" "$machine" "$image" "$work/in" >"$work/raw" || rc=$?
@@ -76,9 +87,27 @@ expect 14 'OK DEAL 1:[^ ]+ 2:[^ ]+ 3:[^ ]+ 4:[^ ]+ left=2'
 expect 15 'OK DEAL [^ ]+ [^ ]+ left=0'
 expect 16 'ERR exhausted only 0 cards left'
 expect 17 "OK REVEAL id=2 salt=[0-9a-f]{32} order=.*"
-expect 18 "OK STATUS board=$board deck=french decks=1 cards=54 left=0 state=revealed shuffles=2 .*"
-expect 19 'OK BYE'
-[ "$(wc -l <"$work/replies")" -eq 19 ] || { echo "FAIL: expected 19 replies"; failures=$((failures + 1)); }
+# a verifiable round with a player's seed (docs/VERIFY.md)
+expect 18 'OK NEW deck=french decks=1 jokers=0 cards=52'
+round="device=[0-9a-f]+ id=3 shoe=french:1:0 slots=03 beacon=none"
+expect 19 "OK SHUFFLE mode=round $round cards=52 commitment=$hex64 state=seeding"
+expect 20 'ERR state round open for seeds: CLOSE first'
+expect 21 'OK SEED id=3 slot=0 state=seeding'
+expect 22 'ERR state slot already filled: a seed is never replaced'
+expect 23 'OK CLOSE id=3 state=closed label=seeded'
+expect 24 'OK DEAL [^ ]+ [^ ]+ [^ ]+ left=49'
+expect 25 "OK REVEAL $round secret=[0-9a-f]+ seeds=0:cafe commitment=$hex64 order=[0-9,]+ label=seeded"
+expect 26 "OK STATUS board=$board deck=french decks=1 cards=52 left=0 state=revealed shuffles=3 .*"
+expect 27 'OK BYE'
+[ "$(wc -l <"$work/replies")" -eq 27 ] || { echo "FAIL: expected 27 replies"; failures=$((failures + 1)); }
+# the reference verifier recomputes the round from the REVEAL line alone
+# (VERIFY.md's round line after "OK REVEAL "), and rejects its tamperings
+if sed -n 25p "$work/replies" | sed 's/^OK REVEAL //' | python3 "$here/../../tools/verify.py" check; then
+  echo "ok   verify.py recomputes the seeded round"
+else
+  echo "FAIL verify.py rejected the seeded round"
+  failures=$((failures + 1))
+fi
 
 # commitments: sha256(salt + " " + order) must equal the SHUFFLE reply's
 check_commitment() { # SHUFFLE_LINE REVEAL_LINE DECKS JOKER_COUNT

@@ -8,6 +8,7 @@
 set -u
 tool=$1
 dealer=${2:-}
+root=$(cd "$(dirname "$0")/../.." && pwd) # the source tree: tools/verify.py
 failures=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
@@ -123,7 +124,7 @@ bad perms --algo durstenfeld --n 5
 # verify: real transcripts from the host dealer, then each kind of lie
 if [ -n "$dealer" ]; then
   work=$(mktemp -d)
-  printf 'NEW french 2 2\nSHUFFLE\nDEAL 5\nDEAL 2 3\nBURN\nDEAL 1\nREVEAL\nNEW spanish40 1\nSHUFFLE full\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE\nDEAL 12 8\nREVEAL\n' |
+  printf 'NEW french 2 2\nSHUFFLE drbg\nDEAL 5\nDEAL 2 3\nBURN\nDEAL 1\nREVEAL\nNEW spanish40 1\nSHUFFLE full\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE drbg\nDEAL 12 8\nREVEAL\n' |
     "$dealer" >"$work/t"
   tr -d '\r' <"$work/t" >"$work/good"
   out=$("$tool" verify --transcript "$work/good" 2>&1) && [ "$out" = "OK verify rounds=3 dealt=148" ] &&
@@ -182,14 +183,49 @@ if [ -n "$dealer" ]; then
   printf 'OK STATUS board=x\n' >"$work/none"
   rejects "a transcript with no round" "no revealed round" "$work/none"
 
+  # verifiable rounds (docs/VERIFY.md): seeded, house-only, one slot left
+  # empty at CLOSE; fairdeal-tool and the reference verify.py both check them
+  printf 'NEW french 2 2\nSHUFFLE slots=2\nSEED 0 706c61796572\nSEED 1 %s\nDEAL 5\nBURN\nDEAL 2 3\nREVEAL\nNEW spanish40 1\nSHUFFLE\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE slots=3\nSEED 1 616c696365\nCLOSE\nDEAL 12 8\nREVEAL\n' \
+    "$(printf '%0128d' 7)" | "$dealer" | tr -d '\r' >"$work/rounds"
+  same "verify accepts a transcript of verifiable rounds" "$("$tool" verify --transcript "$work/rounds" 2>&1)" \
+    "OK verify rounds=3 dealt=147"
+  # the documented conversion for verify.py: the REVEAL lines without "OK REVEAL "
+  # (verify.py also rejects five tamperings of each: seed, S, id, shoe, swap)
+  same "verify.py checks the dealer's verifiable rounds" \
+    "$(grep '^OK REVEAL device=' "$work/rounds" | sed 's/^OK REVEAL //' | python3 "$root/tools/verify.py" check)" \
+    "verify.py: 3 rounds, 0 failures"
+  same "a house-only round is labelled so" "$(grep -c 'seeds=none .* label=house-only$' "$work/rounds")" 1
+  rnd=$(grep -n '^OK REVEAL device=' "$work/rounds" | head -1 | cut -d: -f1)
+  sed "${rnd}s/ seeds=0:706c61796572/ seeds=0:706c61796573/" "$work/rounds" >"$work/r_seed"
+  rejects "a changed client seed" "do not derive" "$work/r_seed"
+  sed "${rnd}s/ secret=\(.\)/ secret=X\1/; ${rnd}s/ secret=X0/ secret=1/; ${rnd}s/ secret=X[0-9a-f]/ secret=0/" \
+    "$work/rounds" >"$work/r_secret"
+  rejects "a changed S" "do not derive" "$work/r_secret"
+  sed 's/ id=1 / id=9 /' "$work/rounds" >"$work/r_id"
+  rejects "a changed round id (SHUFFLE and REVEAL alike)" "do not derive" "$work/r_id"
+  sed "${rnd}s/ id=1 / id=9 /" "$work/rounds" >"$work/r_id2"
+  rejects "a REVEAL id other than SHUFFLE's" "differ from SHUFFLE" "$work/r_id2"
+  sed 's/ shoe=french:2:2 / shoe=french:2:1 /' "$work/rounds" >"$work/r_shoe"
+  rejects "a changed shoe" "NEW set up french:2:2" "$work/r_shoe"
+  sed "${rnd}s/ order=\([0-9]*\),\([0-9]*\),/ order=\2,\1,/" "$work/rounds" >"$work/r_swap"
+  rejects "two swapped cards" "do not derive" "$work/r_swap"
+  sed "${rnd}s/ label=seeded$/ label=house-only/" "$work/rounds" >"$work/r_label"
+  rejects "a seeded round labelled house-only" "mislabelled" "$work/r_label"
+  sed "${rnd}s/ commitment=\(.\)/ commitment=X\1/; ${rnd}s/ commitment=X0/ commitment=1/; ${rnd}s/ commitment=X[0-9a-f]/ commitment=0/" \
+    "$work/rounds" >"$work/r_commit"
+  rejects "a REVEAL commitment other than SHUFFLE's" "not the one SHUFFLE published" "$work/r_commit"
+  grep -v '^OK REVEAL device=.* id=3 ' "$work/rounds" >"$work/r_open"
+  rejects "a verifiable round left open" "round 3 was never revealed" "$work/r_open"
+
   # machine mode when piped: the banner's documented lines, then exactly one
   # reply line per command line, each OK or ERR; no prompt, no echo
   printf 'SHUFFLE\nDEAL 5\nREVEAL\n' | "$dealer" | tr -d '\r' >"$work/piped"
   head -3 "$work/piped" >"$work/banner"
   if grep -q '^fairdeal dealer ' "$work/banner" && grep -q '^entropy: ' "$work/banner" &&
     [ "$(sed -n 3p "$work/banner")" = "Type HELP for commands." ] && [ "$(wc -l <"$work/piped")" -eq 6 ] &&
-    sed -n 4p "$work/piped" | grep -q '^OK SHUFFLE id=1 ' && sed -n 5p "$work/piped" | grep -q '^OK DEAL ' &&
-    sed -n 6p "$work/piped" | grep -q '^OK REVEAL id=1 ' && ! grep -q '>' "$work/piped"; then
+    sed -n 4p "$work/piped" | grep -q '^OK SHUFFLE mode=round device=[0-9a-f]* id=1 ' &&
+    sed -n 5p "$work/piped" | grep -q '^OK DEAL ' &&
+    sed -n 6p "$work/piped" | grep -q '^OK REVEAL device=[0-9a-f]* id=1 ' && ! grep -q '>' "$work/piped"; then
     pass "piped dealer: 3 banner lines, then one reply line per command"
   else
     fail "piped dealer output: $(cat "$work/piped")"

@@ -230,7 +230,7 @@ static void test_session_script(void **state)
     assert_string_equal(cmd("NEW spanish40 2"), "OK NEW deck=spanish40 decks=2 jokers=0 cards=80");
     assert_string_equal(cmd("CUT 70"), "OK CUT 70");
 
-    const char *r = cmd("SHUFFLE");
+    const char *r = cmd("SHUFFLE drbg");
     assert_reply_starts(r, "OK SHUFFLE id=1 mode=drbg cards=80 commit=");
     char commit[80];
     assert_non_null(field(r, "commit", commit, sizeof commit));
@@ -302,7 +302,7 @@ static void test_dealing_to_the_last_card(void **state)
     assert_int_equal(start_dealer(FD_DRBG_HMAC_SHA256, FAKE_TRNG_RANDOM), FD_OK);
     assert_string_equal(cmd("NEW french 1 1"), "OK NEW deck=french decks=1 jokers=1 cards=53");
     char commit[80];
-    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    assert_non_null(field(cmd("SHUFFLE drbg"), "commit", commit, sizeof commit));
     char dealt[53][4];
     size_t n = dealt_codes(cmd("DEAL 13 4"), dealt, 53);
     assert_int_equal(n, 52);
@@ -345,7 +345,7 @@ static void test_line_handling(void **state)
     line[FD_CONSOLE_MAX_LINE + 1u] = '\n';
     take_snapshot();
     assert_string_equal(feed_bytes(line, FD_CONSOLE_MAX_LINE + 2u),
-                        "ERR toolong line longer than 80 characters discarded\r\n");
+                        "ERR toolong line longer than 144 characters discarded\r\n");
     assert_unchanged();
     /* the next line is parsed afresh */
     assert_string_equal(feed_bytes("CUT 9\n", 6), "OK CUT 9\r\n");
@@ -406,8 +406,16 @@ static const bad_case bad_always[] = {
     {"STATUS\x7f\n", 0, "ERR badbyte "},
     {"\x1b[A\n", 0, "ERR badbyte "},
     {"\xff\xfe\n", 0, "ERR badbyte "},
-    {"STATUS                                                                            X\n", 0,
-     "ERR toolong "},
+    {"STATUS                                                                            "
+     "                                                                X\n",
+     0, "ERR toolong "},
+    {"SEED\n", 0, "ERR syntax "},
+    {"SEED 0 0g\n", 0, "ERR syntax "},
+    {"SEED 0 abc\n", 0, "ERR syntax "},
+    {"CLOSE now\n", 0, "ERR syntax "},
+    {"SHUFFLE slots=9\n", 0, "ERR range "},
+    {"SHUFFLE slots=\n", 0, "ERR syntax "},
+    {"SHUFFLE slots=1 full\n", 0, "ERR syntax "},
 };
 
 static void run_bad_cases(const bad_case *cases, size_t count)
@@ -437,11 +445,13 @@ static void test_bad_input_changes_nothing(void **state)
         {"DEAL 1\n", 0, "ERR state "},
         {"BURN\n", 0, "ERR state "},
         {"REVEAL\n", 0, "ERR state "},
+        {"SEED 0 00\n", 0, "ERR state no round open for seeds"},
+        {"CLOSE\n", 0, "ERR state no round open for seeds"},
     };
     RUN_BAD(factory);
 
     /* shuffled, 50 of 52 dealt */
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
     assert_reply_starts(cmd("DEAL 25 2"), "OK DEAL");
     RUN_BAD(bad_always);
     static const bad_case nearly_empty[] = {
@@ -469,10 +479,10 @@ static void test_bad_input_changes_nothing(void **state)
 
     /* entropy fault */
     trng.mode = FAKE_TRNG_STUCK;
-    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR entropy ");
     RUN_BAD(bad_always);
     static const bad_case faulted[] = {
-        {"SHUFFLE\n", 0, "ERR entropy health test failed (repetition count); SELFTEST required"},
+        {"SHUFFLE drbg\n", 0, "ERR entropy health test failed (repetition count); SELFTEST required"},
         {"SHUFFLE full\n", 0, "ERR entropy "},
         {"DEAL 1\n", 0, "ERR entropy "},
         {"BURN\n", 0, "ERR entropy "},
@@ -487,14 +497,14 @@ static void test_fault_mid_session_needs_selftest(void **state)
 {
     (void)state;
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE id=1");
     assert_reply_starts(cmd("DEAL 5"), "OK DEAL");
     assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=1"); /* the next SHUFFLE needs the round closed */
     /* the source sticks from the next sample on */
     trng.switch_at = trng.delivered;
     trng.later_mode = FAKE_TRNG_STUCK;
     trng.value = 0x55;
-    assert_string_equal(cmd("SHUFFLE"), "ERR entropy health test failed (repetition count); SELFTEST required");
+    assert_string_equal(cmd("SHUFFLE drbg"), "ERR entropy health test failed (repetition count); SELFTEST required");
     assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
     assert_reply_starts(cmd("BURN"), "ERR entropy ");
     assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
@@ -507,13 +517,13 @@ static void test_fault_mid_session_needs_selftest(void **state)
     assert_reply_starts(cmd("SHUFFLE full"), "ERR entropy ");
     /* SELFTEST fails while the source is still stuck */
     assert_reply_starts(cmd("SELFTEST"), "ERR entropy health test failed (repetition count)");
-    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR entropy ");
     /* repaired source: SELFTEST passes, dealing needs a fresh shuffle */
     trng.switch_at = 0;
     assert_string_equal(cmd("SELFTEST"), "OK SELFTEST kat=pass startup=pass samples=1536");
     assert_non_null(strstr(cmd("STATUS"), " entropy=ok health=ok "));
     assert_string_equal(cmd("DEAL 1"), "ERR state not shuffled: SHUFFLE first");
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=2");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE id=2");
     assert_reply_starts(cmd("DEAL 52"), "OK DEAL");
 }
 
@@ -522,7 +532,7 @@ static void test_fault_inside_full_entropy_shuffle(void **state)
     (void)state;
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     assert_reply_starts(cmd("NEW french 8 2"), "OK NEW");
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE id=1");
     assert_reply_starts(cmd("DEAL 3"), "OK DEAL");
     assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=1");
     const fd_shoe before = dealer.shoe;
@@ -549,7 +559,7 @@ static void test_fault_during_reseed_and_timeouts(void **state)
     trng.fault_at = trng.delivered + 1u;
     trng.fault_status = FD_ERR_TRNG_TIMEOUT;
     unsigned ok_shuffles = 0;
-    while (starts_with(cmd("SHUFFLE"), "OK SHUFFLE")) {
+    while (starts_with(cmd("SHUFFLE drbg"), "OK SHUFFLE")) {
         assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
         ok_shuffles++;
         assert_true(ok_shuffles <= FD_ENTROPY_POOL_BLOCKS);
@@ -577,11 +587,11 @@ static void test_selftest_restarts_the_source(void **state)
     restart_result = FD_ERR_TRNG_HW;
     assert_string_equal(cmd("SELFTEST"), "ERR entropy TRNG hardware error; SELFTEST required");
     assert_int_equal(restarts, 2);
-    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy TRNG hardware error");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR entropy TRNG hardware error");
     restart_result = FD_OK;
     assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
     assert_int_equal(restarts, 3);
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
 }
 
 static void test_fault_at_power_on(void **state)
@@ -592,11 +602,11 @@ static void test_fault_at_power_on(void **state)
     banner(&b);
     assert_non_null(strstr(b.text, "*** ENTROPY FAULT: health test failed (repetition count). Dealing is "
                                    "disabled until SELFTEST passes. ***\r\n"));
-    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR entropy ");
     assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
     trng.mode = FAKE_TRNG_RANDOM;
     assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE id=1");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE id=1");
 }
 
 static void test_emulation_banner_and_null_config(void **state)
@@ -710,25 +720,25 @@ static uint32_t run_fault_case(const fault_case *fc, uint64_t seed, unsigned det
         onset = 200;
         inject(fc, onset);
         assert_int_not_equal(init_dealer(FD_DRBG_CHACHA20), FD_OK);
-        r = cmd("SHUFFLE");
+        r = cmd("SHUFFLE drbg");
     } else {
         assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
         trng.prng = seed;
         if (fc->phase == PHASE_FULL_SHUFFLE) {
             assert_reply_starts(cmd("NEW french 8 2"), "OK NEW");
         }
-        assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+        assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
         assert_reply_starts(cmd("DEAL 5"), "OK DEAL");
         assert_reply_starts(cmd("REVEAL"), "OK REVEAL"); /* consumes no samples */
         onset = trng.delivered + (fc->phase == PHASE_FULL_SHUFFLE ? 700u : 1u);
         inject(fc, onset);
         /* pooled blocks from windows that passed before the onset may serve a
          * few reseeds; the first SHUFFLE that reads the source must fail */
-        r = cmd(fc->phase == PHASE_FULL_SHUFFLE ? "SHUFFLE full" : "SHUFFLE");
+        r = cmd(fc->phase == PHASE_FULL_SHUFFLE ? "SHUFFLE full" : "SHUFFLE drbg");
         for (int i = 0; i < 64 && starts_with(r, "OK SHUFFLE"); i++) {
             assert_reply_starts(cmd("DEAL 1"), "OK DEAL");
             assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
-            r = cmd("SHUFFLE");
+            r = cmd("SHUFFLE drbg");
         }
     }
     assert_reply_starts(r, "ERR entropy ");
@@ -742,16 +752,16 @@ static uint32_t run_fault_case(const fault_case *fc, uint64_t seed, unsigned det
     assert_non_null(strstr(cmd("STATUS"), " entropy=fault "));
     assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
     assert_reply_starts(cmd("BURN"), "ERR entropy ");
-    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR entropy ");
     if (fc->persists) {
         assert_reply_starts(cmd("SELFTEST"), "ERR entropy ");
     }
     heal();
-    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy "); /* latched: healing alone is not enough */
+    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR entropy "); /* latched: healing alone is not enough */
     assert_reply_starts(cmd("DEAL 1"), "ERR entropy ");
     assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST kat=pass startup=pass");
     assert_reply_starts(cmd("DEAL 1"), "ERR state");
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
     assert_reply_starts(cmd("DEAL 1"), "OK DEAL");
     return latency;
 }
@@ -877,7 +887,7 @@ static void soak_one(void)
         static const char *const kinds[] = {"french", "spanish40", "spanish48", "French", "piquet"};
         (void)snprintf(line, sizeof line, "NEW %s %u %u", kinds[soak_next(5)], soak_next(10), soak_next(3));
     } else if (pick < 10u) {
-        (void)snprintf(line, sizeof line, "SHUFFLE%s", soak_next(8) == 0u ? " full" : "");
+        (void)snprintf(line, sizeof line, "SHUFFLE%s", soak_next(8) == 0u ? " full" : " drbg");
     } else if (pick < 55u) {
         is_deal = true;
         players = soak_next(4) + 1u;
@@ -990,6 +1000,26 @@ static void test_long_random_session(void **state)
 
 /* ---- no round disappears (issue 16 item 1) ---- */
 
+/* Each command that would replace, re-test or abandon an open round is
+ * refused, whichever SHUFFLE mode is asked for; after a memory fault the
+ * SHUFFLEs meet the fault first. */
+static void refuse_dropping_the_round(bool memory_fault)
+{
+    static const char *const drops[] = {"NEW french", "SELFTEST", "QUIT"};
+    static const char *const shuffles[] = {"SHUFFLE", "SHUFFLE slots=1", "SHUFFLE drbg", "SHUFFLE full"};
+    for (size_t i = 0; i < sizeof drops / sizeof drops[0]; i++) {
+        assert_string_equal(cmd(drops[i]), "ERR state round open: REVEAL first");
+    }
+    for (size_t i = 0; i < sizeof shuffles / sizeof shuffles[0]; i++) {
+        if (memory_fault) {
+            assert_reply_starts(cmd(shuffles[i]), "ERR corrupt ");
+        } else {
+            assert_string_equal(cmd(shuffles[i]), "ERR state round open: REVEAL first");
+        }
+    }
+    assert_false(dealer.quit);
+}
+
 /* Every way to drop an open round, tried by a dishonest operator: each is
  * refused, or (a fault) stops dealing but keeps the round revealable; the
  * REVEAL that finally comes verifies against the commitment. */
@@ -998,16 +1028,11 @@ static void test_no_round_disappears(void **state)
     (void)state;
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     char commit[80];
-    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    assert_non_null(field(cmd("SHUFFLE drbg"), "commit", commit, sizeof commit));
     char first[2][4];
     assert_int_equal(dealt_codes(cmd("DEAL 2"), first, 2), 2);
     take_snapshot();
-    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SHUFFLE"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SHUFFLE full"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
-    assert_false(dealer.quit);
+    refuse_dropping_the_round(false);
     assert_unchanged();
     assert_non_null(strstr(cmd("STATUS"), " state=shuffled shuffles=1 "));
     assert_non_null(strstr(out.text, " revealed=0 unrevealed=1"));
@@ -1019,10 +1044,7 @@ static void test_no_round_disappears(void **state)
     assert_true(fd_dealer_in_fault(&dealer));
     assert_int_equal(dealer.shoe.position, 2);
     assert_reply_starts(cmd("BURN"), "ERR corrupt ");
-    assert_reply_starts(cmd("SHUFFLE"), "ERR corrupt ");
-    assert_string_equal(cmd("NEW french"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("SELFTEST"), "ERR state round open: REVEAL first");
-    assert_string_equal(cmd("QUIT"), "ERR state round open: REVEAL first");
+    refuse_dropping_the_round(true);
     assert_non_null(strstr(cmd("STATUS"), " left=0 state=committed shuffles=1 "));
     assert_non_null(strstr(out.text, " entropy=memory-fault "));
     assert_non_null(strstr(out.text, " revealed=0 unrevealed=1"));
@@ -1045,17 +1067,97 @@ static void test_no_round_disappears(void **state)
 
     /* an entropy fault can only strike with no round open (SHUFFLE and
      * SELFTEST need one closed), and leaves nothing unrevealed */
-    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    assert_non_null(field(cmd("SHUFFLE drbg"), "commit", commit, sizeof commit));
     assert_commitment_verifies(cmd("REVEAL"), commit);
     trng.mode = FAKE_TRNG_STUCK;
-    assert_reply_starts(cmd("SHUFFLE"), "ERR entropy ");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "ERR entropy ");
     assert_non_null(strstr(cmd("STATUS"), " revealed=2 unrevealed=0"));
     assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
     trng.mode = FAKE_TRNG_RANDOM;
     assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
-    assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+    assert_non_null(field(cmd("SHUFFLE drbg"), "commit", commit, sizeof commit));
     assert_commitment_verifies(cmd("REVEAL"), commit);
     assert_string_equal(cmd("QUIT"), "OK BYE");
+}
+
+/* The verifiable round's states: open for seeds (SEEDING), then closed and
+ * dealing. Every way to drop it is refused, a filled slot is never
+ * replaced, no card leaves before CLOSE, and a memory fault while seeds are
+ * open still ends in a REVEAL that publishes S and the seeds. */
+static void test_verifiable_round_never_disappears(void **state)
+{
+    (void)state;
+    assert_int_equal(fd_round_secret_min(FD_SHOE_MAX_CARDS), FD_DEALER_SECRET_MAX);
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    char commitment[80];
+    const char *r = cmd("SHUFFLE slots=2");
+    assert_reply_starts(r, "OK SHUFFLE mode=round device=74657374 id=1 shoe=french:1:0 slots=03 beacon=none cards=52 ");
+    assert_non_null(field(r, "commitment", commitment, sizeof commitment));
+    assert_non_null(strstr(r, " state=seeding"));
+    take_snapshot();
+    assert_string_equal(cmd("DEAL 1"), "ERR state round open for seeds: CLOSE first");
+    assert_string_equal(cmd("BURN"), "ERR state round open for seeds: CLOSE first");
+    refuse_dropping_the_round(false);
+    assert_string_equal(cmd("SEED 2 aa"), "ERR range slot not accepted by this round");
+    assert_reply_starts(cmd("SEED 0 "
+                            "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+                            "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff01"),
+                        "ERR syntax "); /* 65 bytes */
+    assert_unchanged();
+    assert_string_equal(cmd("SEED 0 aa"), "OK SEED id=1 slot=0 state=seeding");
+    assert_string_equal(cmd("SEED 0 bb"), "ERR state slot already filled: a seed is never replaced");
+    assert_int_equal(dealer.round.seeds.seed[0][0], 0xaa);
+    assert_non_null(strstr(cmd("STATUS"), " left=0 state=seeding shuffles=1 "));
+    assert_non_null(strstr(out.text, " revealed=0 unrevealed=1"));
+
+    /* memory damaged while seeds are open: seeding stops, the round stays */
+    dealer.round.secret[0] ^= 1u;
+    assert_string_equal(cmd("SEED 1 cc"), "ERR corrupt memory integrity check failed; REVEAL, then SELFTEST required");
+    assert_reply_starts(cmd("CLOSE"), "ERR corrupt ");
+    refuse_dropping_the_round(true);
+    assert_non_null(strstr(cmd("STATUS"), " state=committed "));
+    r = cmd("REVEAL");
+    assert_reply_starts(r, "OK REVEAL device=74657374 id=1 shoe=french:1:0 slots=03 beacon=none secret=");
+    assert_non_null(strstr(r, " seeds=0:aa commitment="));
+    assert_non_null(strstr(r, " label=seeded"));
+    /* the damage shows: S no longer matches the commitment */
+    assert_int_equal(fd_round_verify(&dealer.round.header, dealer.round.secret, dealer.round.secret_len,
+                                     &dealer.round.seeds, dealer.round.commitment, dealer.shoe.order,
+                                     dealer.shoe.count),
+                     FD_ERR_CORRUPT);
+    assert_non_null(strstr(cmd("STATUS"), " revealed=1 unrevealed=0"));
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+
+    /* the last slot filled closes the round; seeds are refused from then on */
+    assert_non_null(field(cmd("SHUFFLE slots=1"), "commitment", commitment, sizeof commitment));
+    assert_string_equal(cmd("SEED 0 706c61796572"), "OK SEED id=2 slot=0 state=closed label=seeded");
+    assert_string_equal(cmd("SEED 0 00"), "ERR state no round open for seeds");
+    assert_string_equal(cmd("CLOSE"), "ERR state no round open for seeds");
+    char first[2][4];
+    assert_int_equal(dealt_codes(cmd("DEAL 2"), first, 2), 2);
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=74657374 id=2 ");
+    assert_non_null(strstr(out.text, " seeds=0:706c61796572 commitment="));
+    assert_int_equal(fd_round_verify(&dealer.round.header, dealer.round.secret, dealer.round.secret_len,
+                                     &dealer.round.seeds, dealer.round.commitment, dealer.shoe.order,
+                                     dealer.shoe.count),
+                     FD_OK);
+    char code[FD_CARD_CODE_SIZE];
+    assert_int_equal(fd_card_format(dealer.shoe.order[1], FD_DECK_FRENCH, code), FD_OK);
+    assert_string_equal(code, first[1]);
+
+    /* REVEAL straight from seeding: the order is fixed by what was received */
+    assert_reply_starts(cmd("SHUFFLE slots=8"), "OK SHUFFLE mode=round");
+    r = cmd("REVEAL");
+    assert_reply_starts(r, "OK REVEAL device=74657374 id=3 shoe=french:1:0 slots=ff beacon=none ");
+    assert_non_null(strstr(r, " seeds=none "));
+    assert_non_null(strstr(r, " label=house-only"));
+    /* house-only: SHUFFLE alone is closed at once */
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE mode=round device=74657374 id=4 ");
+    assert_non_null(strstr(out.text, " slots=00 "));
+    assert_non_null(strstr(out.text, " state=closed label=house-only"));
+    assert_reply_starts(cmd("DEAL 1"), "OK DEAL ");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=74657374 id=4 ");
+    assert_non_null(strstr(cmd("STATUS"), " revealed=4 unrevealed=0"));
 }
 
 /* The transition table itself: with a round open, NEW, SHUFFLE, SELFTEST
@@ -1066,7 +1168,7 @@ static void test_transition_table_keeps_rounds(void **state)
 {
     (void)state;
     for (int s = 0; s < FD_DEALER_STATE_COUNT; s++) {
-        const bool open = s == FD_DEALER_ROUND_OPEN || s == FD_DEALER_FAULT_ROUND_OPEN;
+        const bool open = s == FD_DEALER_ROUND_OPEN || s == FD_DEALER_FAULT_ROUND_OPEN || s == FD_DEALER_SEEDING;
         const bool fault = s == FD_DEALER_FAULT || s == FD_DEALER_FAULT_ROUND_OPEN;
         for (int c = 0; c < FD_CMD_COUNT; c++) {
             const fd_transition *t = fd_dealer_transition((fd_dealer_state)s, (fd_dealer_cmd)c);
@@ -1079,7 +1181,8 @@ static void test_transition_table_keeps_rounds(void **state)
                 assert_true(fault);
                 continue;
             }
-            const bool next_open = t->next == FD_DEALER_ROUND_OPEN || t->next == FD_DEALER_FAULT_ROUND_OPEN;
+            const bool next_open = t->next == FD_DEALER_ROUND_OPEN || t->next == FD_DEALER_FAULT_ROUND_OPEN ||
+                                   t->next == FD_DEALER_SEEDING;
             if (open) {
                 /* nothing replaces, re-tests or abandons an open round */
                 assert_true(c != FD_CMD_NEW && c != FD_CMD_SHUFFLE && c != FD_CMD_SELFTEST && c != FD_CMD_QUIT);
@@ -1103,7 +1206,7 @@ static void test_corrupt_memory_fails_closed(void **state)
         assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
         assert_reply_starts(cmd("NEW spanish48 2"), "OK NEW");
         char commit[80];
-        assert_non_null(field(cmd("SHUFFLE"), "commit", commit, sizeof commit));
+        assert_non_null(field(cmd("SHUFFLE drbg"), "commit", commit, sizeof commit));
         assert_reply_starts(cmd("DEAL 3"), "OK DEAL");
         assert_int_equal(fd_dealer_check(&dealer), FD_OK);
         switch (target) {
@@ -1123,12 +1226,12 @@ static void test_corrupt_memory_fails_closed(void **state)
         assert_reply_starts(cmd("DEAL 1"), "ERR corrupt ");
         assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
         assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
-        assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+        assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
         assert_reply_starts(cmd("DEAL 1"), "OK DEAL");
     }
     /* an untouched round passes the check before every deal */
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
     for (int i = 0; i < 52; i++) {
         assert_reply_starts(cmd("BURN"), "OK BURN");
     }
@@ -1166,7 +1269,7 @@ static void test_overrun_discards_the_line(void **state)
     (void)state;
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     assert_reply_starts(cmd("NEW french 2"), "OK NEW");
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE");
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
     take_snapshot();
     (void)feed_bytes("DEAL 1", 6);
     fd_console_lost(&console);
@@ -1327,6 +1430,7 @@ int main(void)
         cmocka_unit_test(test_emulation_banner_and_null_config),
         cmocka_unit_test(test_no_round_disappears),
         cmocka_unit_test(test_transition_table_keeps_rounds),
+        cmocka_unit_test(test_verifiable_round_never_disappears),
         cmocka_unit_test(test_corrupt_memory_fails_closed),
         cmocka_unit_test(test_human_and_machine_modes),
         cmocka_unit_test(test_overrun_discards_the_line),

@@ -58,7 +58,8 @@ typedef enum fd_record_tag {
 /* How the round's order was drawn. */
 typedef enum fd_record_mode {
     FD_RECORD_MODE_DRBG = 0, /* a freshly reseeded DRBG */
-    FD_RECORD_MODE_FULL = 1  /* full entropy straight from the conditioned TRNG */
+    FD_RECORD_MODE_FULL = 1, /* full entropy straight from the conditioned TRNG */
+    FD_RECORD_MODE_ROUND = 2 /* a player-verifiable round (fairdeal/round.h, docs/VERIFY.md) */
 } fd_record_mode;
 
 /* One round, decoded. */
