@@ -149,6 +149,7 @@ static void enter_fault(fd_dealer *d, fd_status why)
     d->fault_health = d->entropy.health_failure;
     /* nothing drawn from the failing source may be dealt or reused; the open
      * round's order stays for REVEAL */
+    /* cannot fail: d->shoe is never NULL */
     (void)fd_shoe_invalidate(&d->shoe);
     fd_fullentropy_clear(&d->full);
     fd_drbg_uninstantiate(&d->drbg);
@@ -185,11 +186,13 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     }
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
+    /* cannot fail: constant, valid arguments */
     (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0);
     fd_status st = fd_entropy_init(&d->entropy, cfg->read_samples, cfg->read_ctx, &cfg->health,
                                    cfg->samples_per_block);
     if (st == FD_OK) {
         const fd_rng bytes = fd_entropy_rng(&d->entropy);
+        /* cannot fail: both pointers are non-NULL; a source fault shows at the first draw */
         (void)fd_fullentropy_init(&d->full, &bytes);
         st = run_selftest(d);
     }
@@ -248,6 +251,7 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
     d->round.closed = true;
     memcpy(d->round.salt, salt, sizeof salt);
     fd_wipe(salt, sizeof salt);
+    /* cannot fail: the shoe was just shuffled and checked */
     (void)fd_commit_compute(d->round.salt, d->shoe.order, d->shoe.count, d->shoe.kind, d->round.commitment);
     seal(d, t->next);
     return FD_OK;
@@ -259,6 +263,7 @@ static void clear_round_fields(fd_round *r)
     fd_wipe(r->salt, sizeof r->salt);
     fd_wipe(r->secret, sizeof r->secret);
     memset(&r->header, 0, sizeof r->header);
+    /* cannot fail: r->seeds is never NULL */
     (void)fd_round_seeds_clear(&r->seeds);
     r->secret_len = 0;
 }
@@ -309,6 +314,7 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
     d->round.secret_len = (uint16_t)secret_len;
     /* canonical order, nothing dealable before the order is fixed */
     const uint16_t cut = d->shoe.cut;
+    /* cannot fail: the current shoe's own kind, decks and jokers, and a cut it held */
     (void)fd_shoe_init(&d->shoe, h.kind, h.decks, h.jokers);
     (void)fd_shoe_set_cut(&d->shoe, cut);
     seal(d, FD_DEALER_SEEDING);
@@ -322,6 +328,7 @@ static fd_status derive_order(fd_dealer *d)
     const fd_status st = fd_round_deal_order(&d->round.header, d->round.secret, d->round.secret_len,
                                              &d->round.seeds, &d->shoe, NULL);
     if (st == FD_OK) {
+        /* cannot fail: the derived order has the count the cut was placed on */
         (void)fd_shoe_set_cut(&d->shoe, cut);
         d->round.closed = true;
     }
@@ -419,6 +426,7 @@ fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_
     *first = d->shoe.position;
     for (unsigned k = 0; k < count * players; k++) {
         fd_card dealt;
+        /* cannot fail: count * players <= remaining cards was checked above */
         (void)fd_shoe_deal(&d->shoe, &dealt);
     }
     seal(d, t->next);
@@ -495,6 +503,7 @@ fd_status fd_dealer_selftest(fd_dealer *d, uint32_t *samples)
     if (fd_shoe_check(&d->shoe) != FD_OK) {
         /* leaving a memory fault: the shoe cannot be trusted, start afresh */
         if (fd_shoe_init(&d->shoe, d->shoe.kind, d->shoe.decks, d->shoe.jokers) != FD_OK) {
+            /* cannot fail: constant, valid arguments */
             (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0);
         }
         next = FD_DEALER_FACTORY;

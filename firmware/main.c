@@ -63,6 +63,7 @@ int main(void)
         } else if (st != FD_OK) {
             break; /* host: end of input */
         } else {
+            /* the console answers a bad line itself; the loop keeps reading */
             (void)fd_console_feed(&console, byte);
         }
     }

@@ -37,6 +37,7 @@ static void put_hex(const writer *w, const uint8_t *bin, size_t len)
     char hex[2u * 32u + 1u];
     while (len > 0u) {
         size_t n = len < 32u ? len : 32u;
+        /* cannot fail: n <= 32 and hex holds 2 * 32 + 1 characters */
         (void)fd_hex_encode(bin, n, hex, sizeof hex);
         w->fn(w->ctx, hex, 2u * n);
         bin += n;
@@ -47,6 +48,7 @@ static void put_hex(const writer *w, const uint8_t *bin, size_t len)
 static void put_card(const writer *w, const fd_dealer *d, uint16_t position)
 {
     char code[FD_CARD_CODE_SIZE];
+    /* cannot fail: every card of a checked shoe formats into FD_CARD_CODE_SIZE */
     (void)fd_card_format(fd_dealer_card_at(d, position), d->shoe.kind, code);
     put(w, code);
 }
@@ -532,6 +534,7 @@ static void cmd_reveal(const request *r)
     put(r->w, " salt=");
     put_hex(r->w, d->round.salt, sizeof d->round.salt);
     put(r->w, " order=");
+    /* cannot fail: the order comes from the dealer's checked, shuffled shoe */
     (void)fd_commit_order_text(d->shoe.order, d->shoe.count, d->shoe.kind, write_sink, (void *)r->w);
     put(r->w, "\r\n");
 }

@@ -167,6 +167,7 @@ static fd_status seeded_fill(void *ctx, uint8_t *buf, size_t len)
 {
     uint8_t block[32];
     while (len > 0u) {
+        /* cannot fail: seeded_block always returns FD_OK */
         (void)seeded_block(ctx, block);
         const size_t n = len < sizeof block ? len : sizeof block;
         memcpy(buf, block, n);
@@ -381,6 +382,7 @@ static int cmd_perms(int argc, char **argv)
     if (o[5].seen) {
         static fd_rng blocks;
         blocks = src.seeded ? (fd_rng){seeded_fill, &src.seed, NULL} : fd_entropy_rng(&src.pipeline);
+        /* cannot fail: fe and blocks are static, never NULL */
         (void)fd_fullentropy_init(&fe, &blocks);
         rng = fd_fullentropy_rng(&fe);
     } else {

@@ -251,6 +251,7 @@ static void hex_field(const char *line, const char *key, uint8_t *out, size_t si
 static void parse_seeds(const char *line, fd_round_seeds *seeds)
 {
     static char text[FD_ROUND_SLOTS * (2u * FD_ROUND_SEED_MAX + 3u) + 1u];
+    /* cannot fail: seeds is never NULL */
     (void)fd_round_seeds_clear(seeds);
     (void)field(line, "seeds", text, sizeof text);
     if (strcmp(text, "none") == 0) {
@@ -328,6 +329,7 @@ static void check_dealt(void)
 {
     for (uint16_t i = 0; i < tr.dealt; i++) {
         char code[FD_CARD_CODE_SIZE];
+        /* cannot fail: the order was just checked to be a permutation of the shoe */
         (void)fd_card_format(record.order[i], tr.kind, code);
         if (tr.dealt_codes[i][0] != '\0' && strcmp(code, tr.dealt_codes[i]) != 0) {
             reject("round %lu: dealt card %u was %s, the order's next card is %s", tr.id, i + 1u,
@@ -376,6 +378,7 @@ static void on_reveal(const char *line)
         reject("order is not a permutation of the shoe (round %lu)", tr.id);
     }
     uint8_t digest[FD_COMMIT_SIZE];
+    /* cannot fail: the order was just checked to be a permutation of the shoe */
     (void)fd_commit_compute(record.salt, record.order, record.count, record.kind, digest);
     if (memcmp(digest, tr.commitment, sizeof digest) != 0) {
         reject("round %lu: commitment does not match the revealed salt and order", tr.id);

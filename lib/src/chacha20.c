@@ -243,8 +243,9 @@ void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
 /* "expand 32-byte k" */
 #define CHACHA_CONSTANTS 0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u
 
-void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
-                       uint8_t out[64])
+void fd_chacha20_block(const uint8_t key[FD_CHACHA20_KEY_SIZE], uint32_t counter,
+                       const uint8_t nonce[FD_CHACHA20_NONCE_SIZE],
+                       uint8_t out[FD_CHACHA20_BLOCK_SIZE])
 {
     uint32_t in[16] = {CHACHA_CONSTANTS};
     for (size_t i = 0; i < 8u; i++) {

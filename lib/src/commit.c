@@ -45,6 +45,7 @@ fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_ca
         return FD_ERR_NULL;
     }
     char salt_hex[2u * FD_COMMIT_SALT_SIZE + 1u];
+    /* cannot fail: salt_hex holds exactly 2 * FD_COMMIT_SALT_SIZE + 1 characters */
     (void)fd_hex_encode(salt, FD_COMMIT_SALT_SIZE, salt_hex, sizeof salt_hex);
     fd_sha256_ctx h;
     fd_sha256_init(&h);

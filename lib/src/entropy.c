@@ -29,6 +29,7 @@ fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx,
         return st;
     }
     fd_wipe(e, sizeof *e);
+    /* cannot fail: the same cfg was accepted just above */
     (void)fd_health_init(&e->health, cfg);
     e->read = read;
     e->read_ctx = read_ctx;
@@ -109,6 +110,7 @@ fd_status fd_entropy_startup(fd_entropy *e)
         return FD_ERR_NULL;
     }
     fd_health_config cfg = e->health.cfg;
+    /* cannot fail: cfg is the one fd_entropy_init accepted */
     (void)fd_health_init(&e->health, &cfg);
     fd_wipe(e->pool, sizeof e->pool);
     e->pool_count = 0;

@@ -76,6 +76,7 @@ fd_status fd_round_header_check(const fd_round_header *header)
 static size_t shoe_cards(const fd_round_header *header)
 {
     uint16_t per_deck = 0;
+    /* callers pass a header fd_round_header_check accepted, so the kind is valid */
     (void)fd_deck_size(header->kind, header->jokers, &per_deck);
     return (size_t)per_deck * header->decks;
 }

@@ -73,7 +73,7 @@ fd_status fd_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t ou
     return FD_OK;
 }
 
-size_t fd_dec_encode(uint32_t v, char out[10])
+size_t fd_dec_encode(uint32_t v, char out[FD_DEC_MAX_DIGITS])
 {
     char reversed[10];
     size_t n = 0;

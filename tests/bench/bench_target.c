@@ -112,6 +112,7 @@ static fd_console console;
 static void open_drbg(fd_drbg_kind kind)
 {
     const fd_drbg_config cfg = {kind, false, 1u << 30, 0};
+    /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_drbg_instantiate(&drbg, &cfg, pattern_entropy, &entropy_counter, NULL, 0);
 }
 
@@ -131,6 +132,7 @@ static uint32_t measure_shuffle(unsigned n, uint32_t reps)
     const fd_rng rng = fd_drbg_rng(&drbg);
     const uint32_t t0 = hal_counter_read();
     for (uint32_t r = 0; r < reps; r++) {
+        /* benchmark: fixed valid inputs; the unit tests check the statuses */
         (void)fd_shuffle_u16(cards, n, &rng);
     }
     return hal_counter_read() - t0;
@@ -144,6 +146,7 @@ static uint32_t measure_round(uint8_t decks, uint32_t reps)
     static uint8_t secret[FD_ROUND_SECRET_MAX];
     static fd_round_seeds seeds;
     const fd_round_header header = {"bench", 5, 1, FD_DECK_FRENCH, decks, 0, 0x03, FD_ROUND_NO_BEACON, 0};
+    /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_round_seeds_clear(&seeds);
     (void)fd_round_seed_set(&seeds, &header, 0, (const uint8_t *)"a player's seed", 15);
     (void)fd_round_seed_set(&seeds, &header, 1, (const uint8_t *)"the table controller", 20);
@@ -153,6 +156,7 @@ static uint32_t measure_round(uint8_t decks, uint32_t reps)
         (void)pattern_entropy(&entropy_counter, secret);
         memset(secret + 32, (int)r, sizeof secret - 32u);
         const uint32_t t0 = hal_counter_read();
+        /* benchmark: fixed valid inputs; the unit tests check the statuses */
         (void)fd_round_deal_order(&header, secret, fd_round_secret_min(52u * decks), &seeds, &shoe, commitment);
         ticks += hal_counter_read() - t0;
     }
@@ -178,6 +182,7 @@ static void measure_journal(void)
     for (uint32_t p = 0; p < FD_STORAGE_PAGES; p++) {
         (void)flash.erase(flash.ctx, p);
     }
+    /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_journal_init(&journal, &flash, key, sizeof key, journal_pages, fd_records_keep, &policy);
     (void)fd_journal_mount(&journal, NULL);
     uint32_t t_open = 0;
@@ -202,15 +207,19 @@ static void measure_journal(void)
         }
         uint32_t seq = 0;
         uint32_t t0 = hal_counter_read();
+        /* benchmark: fixed valid inputs; the unit tests check the statuses */
         (void)fd_journal_append(&journal, FD_REC_ROUND_OPENED, open, sizeof open, seed, sizeof seed, &seq);
         uint32_t t1 = hal_counter_read();
         for (uint32_t d = 0; d < 4u; d++) {
             uint8_t deal[FD_REC_CARDS_DEALT_BASE + 10u] = {(uint8_t)round, 0, 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
+            /* benchmark: fixed valid inputs; the unit tests check the statuses */
             (void)fd_journal_append(&journal, FD_REC_CARDS_DEALT, deal, sizeof deal, NULL, 0, NULL);
         }
         uint32_t t2 = hal_counter_read();
+        /* benchmark: fixed valid inputs; the unit tests check the statuses */
         (void)fd_journal_append(&journal, FD_REC_REVEAL, reveal, sizeof reveal, NULL, 0, NULL);
         uint32_t t3 = hal_counter_read();
+        /* benchmark: fixed valid inputs; the unit tests check the statuses */
         (void)fd_journal_wipe_secret(&journal, seq);
         uint32_t t4 = hal_counter_read();
         if (round > warm) {
@@ -230,6 +239,7 @@ static void measure_journal(void)
     say_u32(journal.stats_erases - erases);
     say(" |\r\n");
     uint32_t t0 = hal_counter_read();
+    /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_journal_mount(&journal, NULL);
     row2("journal: mount (verify every record of the full area)", "", hal_counter_read() - t0, 1);
 }
@@ -286,12 +296,14 @@ int main(void)
         uint32_t v;
         t0 = hal_counter_read();
         for (uint32_t r = 0; r < 10u * reps; r++) {
+            /* benchmark: fixed valid inputs; the unit tests check the statuses */
             (void)fd_uniform_u32(&rng, 52u, &v);
         }
         row2("one bounded integer (bound 52), ", drbgs[k].name, hal_counter_read() - t0, 10u * reps);
         static uint8_t out[1024];
         t0 = hal_counter_read();
         for (uint32_t r = 0; r < reps / 4u; r++) {
+            /* benchmark: fixed valid inputs; the unit tests check the statuses */
             (void)fd_drbg_generate(&drbg, out, sizeof out);
         }
         row_tenths("DRBG output byte (1 KiB requests), ", drbgs[k].name, hal_counter_read() - t0,
@@ -313,6 +325,7 @@ int main(void)
     row2("verifiable round, 52 cards (commitment, key, order from 40 bytes of S)", "", measure_round(1, 20), 20);
     row2("verifiable round, 312 cards (commitment, key, order from 296 bytes of S)", "", measure_round(6, 5), 5);
     t0 = hal_counter_read();
+    /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_selftest_kat();
     row2("power-on known-answer self-test (all KATs, verifiable round included)", "", hal_counter_read() - t0, 1);
 
@@ -330,6 +343,7 @@ int main(void)
     const fd_dealer_config cfg = {pattern_samples, NULL, &lcg, FD_TRNG_HEALTH_CONFIG, FD_TRNG_SAMPLES_PER_BLOCK,
                                   FD_DRBG_CHACHA20, "bench", "pattern", false};
     paint_stack();
+    /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_dealer_init(&dealer, &cfg);
     fd_console_init(&console, &dealer, discard, NULL, false, false);
     fd_console_command(&console, "SHUFFLE drbg", 12);

@@ -146,6 +146,7 @@ int main(void)
     }
     uint8_t head[32];
     uint32_t next = 0;
+    /* only next is printed; the walk above already proved the journal mounts */
     (void)fd_journal_head(&journal, head, &next);
     bool open = s.last_round != 0u && !s.revealed;
     say("RESUMED next=");

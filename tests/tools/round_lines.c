@@ -111,7 +111,8 @@ static int random_rounds(unsigned long count, unsigned long long prng_seed)
                 } while ((h->slot_mask & (1u << h->beacon_slot)) == 0u);
                 fill(&rng, (uint8_t *)&h->beacon_index, sizeof h->beacon_index);
             }
-            fd_round_seeds_clear(&r.seeds);
+            /* cannot fail: &r.seeds is never NULL */
+            (void)fd_round_seeds_clear(&r.seeds);
             for (unsigned s = 0; s < FD_ROUND_SLOTS; s++) {
                 uint8_t seed[FD_ROUND_SEED_MAX];
                 const size_t len = 1u + below(&rng, FD_ROUND_SEED_MAX);
@@ -121,6 +122,7 @@ static int random_rounds(unsigned long count, unsigned long long prng_seed)
                 }
             }
             uint16_t per_deck;
+            /* kind and jokers were drawn from the valid ranges above */
             (void)fd_deck_size(h->kind, h->jokers, &per_deck);
             const size_t min = fd_round_secret_min((size_t)per_deck * decks);
             r.secret_len = min + below(&rng, 17u);

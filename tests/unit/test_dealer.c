@@ -69,6 +69,7 @@ static const char *feed_bytes(const char *bytes, size_t len)
     out.len = 0;
     out.text[0] = '\0';
     for (size_t i = 0; i < len; i++) {
+        /* the replies captured in out are what the tests check, errors included */
         (void)fd_console_feed(&console, (uint8_t)bytes[i]);
     }
     return out.text;

@@ -138,14 +138,14 @@ static void test_factory_order(void **state)
     assert_int_equal(fd_shoe_init(&shoe_a, FD_DECK_FRENCH, 2, 2), FD_OK);
     assert_int_equal(shoe_a.count, 108);
     assert_false(shoe_a.shuffled);
-    (void)fd_card_format(shoe_a.order[0], shoe_a.kind, code);
+    assert_int_equal(fd_card_format(shoe_a.order[0], shoe_a.kind, code), FD_OK);
     assert_string_equal(code, "AS");
-    (void)fd_card_format(shoe_a.order[53], shoe_a.kind, code);
+    assert_int_equal(fd_card_format(shoe_a.order[53], shoe_a.kind, code), FD_OK);
     assert_string_equal(code, "JK");
     assert_int_equal(shoe_a.order[54], 1u << FD_CARD_COPY_SHIFT); /* AS of the second deck */
     assert_int_equal(fd_shoe_init(&shoe_a, FD_DECK_SPANISH40, 8, 0), FD_OK);
     assert_int_equal(shoe_a.count, 320);
-    (void)fd_card_format(shoe_a.order[7], shoe_a.kind, code);
+    assert_int_equal(fd_card_format(shoe_a.order[7], shoe_a.kind, code), FD_OK);
     assert_string_equal(code, "10O");
     /* every card distinct */
     for (uint16_t i = 0; i < shoe_a.count; i++) {

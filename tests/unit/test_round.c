@@ -28,7 +28,9 @@ static int setup(void **state)
     for (unsigned i = 0; i < sizeof kat_secret; i++) {
         kat_secret[i] = (uint8_t)i;
     }
-    fd_round_seeds_clear(&kat_seeds);
+    if (fd_round_seeds_clear(&kat_seeds) != FD_OK) {
+        return -1;
+    }
     return fd_round_seed_set(&kat_seeds, &kat_header, 0, (const uint8_t *)"player", 6) == FD_OK ? 0 : -1;
 }
 
@@ -236,7 +238,7 @@ static void test_cheats_are_rejected(void **state)
     seeds = kat_seeds;
     seeds.len[0] = 5; /* "playe": the length prefix binds */
     assert_int_equal(fd_round_verify(&kat_header, kat_secret, 40, &seeds, commitment, order, 52), FD_ERR_CORRUPT);
-    fd_round_seeds_clear(&seeds); /* pretend no seed came: house-only */
+    assert_int_equal(fd_round_seeds_clear(&seeds), FD_OK); /* pretend no seed came: house-only */
     assert_true(fd_round_house_only(&seeds));
     assert_int_equal(fd_round_verify(&kat_header, kat_secret, 40, &seeds, commitment, order, 52), FD_ERR_CORRUPT);
 

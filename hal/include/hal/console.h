@@ -26,7 +26,7 @@ void hal_console_write(const char *data, size_t len);
  * count the line ends among the lost bytes (boards/common/uart/rx_ring.h)
  * reports FD_ERR_OVERRUN then a '\n' for each, so every damaged line gets
  * its own reply. */
-fd_status hal_console_read(uint8_t *byte);
+FD_MUST_CHECK fd_status hal_console_read(uint8_t *byte);
 
 /* Whether a person is at the other end (the dealer starts in human mode:
  * echo and prompt) or a program (machine mode: one reply line per command

@@ -40,7 +40,7 @@ typedef struct hal_storage_area {
  * Errors: FD_ERR_NULL; FD_ERR_STATE (area not page aligned, page size not
  * the chip's, or outside the flash); FD_ERR_NOT_READY (host: the storage
  * file cannot be opened). */
-fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash);
+FD_MUST_CHECK fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash);
 
 /* Human-readable driver name for banners, e.g. "nRF51 NVMC". */
 const char *hal_storage_name(void);

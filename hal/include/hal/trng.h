@@ -17,14 +17,14 @@ extern "C" {
 #endif
 
 /* Power up and configure the TRNG. Errors: FD_ERR_TRNG_HW. */
-fd_status hal_trng_init(void);
+FD_MUST_CHECK fd_status hal_trng_init(void);
 
 /* Fill samples[0..count) with raw samples. Errors: FD_ERR_NULL,
  * FD_ERR_NOT_READY (not initialised), FD_ERR_TRNG_TIMEOUT (no sample
  * within the driver's bound), FD_ERR_TRNG_HW (the hardware flagged a
  * fault, e.g. STM32 seed or clock error). On error, no sample written so
  * far may be used. */
-fd_status hal_trng_read(uint8_t *samples, size_t count);
+FD_MUST_CHECK fd_status hal_trng_read(uint8_t *samples, size_t count);
 
 /* Human-readable source name for banners, e.g. "nRF51 RNG (bias
  * correction on)": FD_TRNG_NAME in the board's board.cmake. */

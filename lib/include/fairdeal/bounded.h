@@ -20,7 +20,7 @@ extern "C" {
 /* A uniform integer in [0, bound), bound in [1, 2^32-1].
  * Errors: FD_ERR_NULL, FD_ERR_BOUND (bound == 0), the source's error.
  * *out is written only on FD_OK. */
-fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out);
+FD_MUST_CHECK fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out);
 
 /* Lemire's step at word width `width` (1..32) for one word in [0, 2^width)
  * and a bound in [1, 2^width - 1]: returns true and sets *out when the word

@@ -28,14 +28,21 @@
 extern "C" {
 #endif
 
+/* ChaCha20 (RFC 8439) key size in bytes. */
+#define FD_CHACHA20_KEY_SIZE 32u
+/* ChaCha20 (RFC 8439) nonce size in bytes. */
+#define FD_CHACHA20_NONCE_SIZE 12u
+/* ChaCha20 (RFC 8439) block size in bytes. */
+#define FD_CHACHA20_BLOCK_SIZE 64u
+
 /* One 64-byte ChaCha20 block for (key, counter, nonce). */
-void fd_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
-                       uint8_t out[64]);
+void fd_chacha20_block(const uint8_t key[FD_CHACHA20_KEY_SIZE], uint32_t counter,
+                       const uint8_t nonce[FD_CHACHA20_NONCE_SIZE], uint8_t out[FD_CHACHA20_BLOCK_SIZE]);
 
 /* ChaCha20 blocks per refill: one key block plus 224 output bytes. */
 #define FD_CHACHA_DRBG_BLOCKS 4u
 /* Bytes produced per refill; the first 32 become the next key. */
-#define FD_CHACHA_DRBG_BUFFER (64u * FD_CHACHA_DRBG_BLOCKS)
+#define FD_CHACHA_DRBG_BUFFER (FD_CHACHA20_BLOCK_SIZE * FD_CHACHA_DRBG_BLOCKS)
 /* Most bytes one generate call may return (as FD_HMAC_DRBG_MAX_REQUEST). */
 #define FD_CHACHA_DRBG_MAX_REQUEST 65536u
 /* Fewest entropy-input bytes instantiate and reseed accept. */
@@ -61,17 +68,17 @@ typedef struct fd_chacha_drbg {
 } fd_chacha_drbg;
 
 /* Same contracts, limits and errors as the fd_hmac_drbg_* functions. */
-fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+FD_MUST_CHECK fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
                                      const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
                                      size_t pers_len, uint64_t reseed_interval);
 /* Mix in fresh entropy input and optional additional input; the buffer
  * is dropped and the counter restarts. Errors as fd_hmac_drbg_reseed. */
-fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
+FD_MUST_CHECK fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
                                 const uint8_t *addl, size_t addl_len);
 /* Write len bytes (at most FD_CHACHA_DRBG_MAX_REQUEST) to out, with
  * optional additional input. Errors as fd_hmac_drbg_generate; on any
  * error nothing is output and the state is unchanged. */
-fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
+FD_MUST_CHECK fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
                                   size_t addl_len);
 /* Wipe all state (cannot be optimised away); d may be NULL. */
 void fd_chacha_drbg_uninstantiate(fd_chacha_drbg *d);

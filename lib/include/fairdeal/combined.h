@@ -35,12 +35,12 @@ typedef struct fd_combined {
 } fd_combined;
 
 /* Bind both parts. Errors: FD_ERR_NULL. */
-fd_status fd_combined_init(fd_combined *c, fd_entropy *entropy, fd_drbg *drbg);
+FD_MUST_CHECK fd_status fd_combined_init(fd_combined *c, fd_entropy *entropy, fd_drbg *drbg);
 
 /* Begin a round when its command arrives: forget carried randomness and
  * refresh the TRNG pool (fd_entropy_refresh), so the round's bytes come from
  * samples read from now on. Errors: FD_ERR_NULL, the TRNG's fault. */
-fd_status fd_combined_begin_round(fd_combined *c);
+FD_MUST_CHECK fd_status fd_combined_begin_round(fd_combined *c);
 
 /* The XOR stream itself, 32 bytes at a time (one TRNG block each). */
 fd_rng fd_combined_bytes(fd_combined *c);

@@ -28,13 +28,13 @@ typedef void (*fd_text_sink)(void *ctx, const char *text, size_t len);
 /* The order as text: the card codes of order[0..count), separated by single
  * spaces, no terminator. Every card is checked first: on error the sink has
  * received nothing. Errors: FD_ERR_NULL, FD_ERR_PARSE (a card not of kind). */
-fd_status fd_commit_order_text(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink,
+FD_MUST_CHECK fd_status fd_commit_order_text(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink,
                                void *ctx);
 
 /* commitment = SHA-256(salt as 32 lowercase hex digits || " " || order text),
  * exactly the two fields a REVEAL reply prints. out is written only on
  * success. Errors: FD_ERR_NULL, FD_ERR_PARSE (a card not of kind). */
-fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_card *order, uint16_t count,
+FD_MUST_CHECK fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_card *order, uint16_t count,
                             fd_deck_kind kind, uint8_t out[FD_COMMIT_SIZE]);
 
 /* ---- the round record: one versioned format for a round ---- */
@@ -82,7 +82,7 @@ typedef struct fd_round_record {
  * when revealed. Errors: FD_ERR_NULL, FD_ERR_PARSE (count above
  * FD_SHOE_MAX_CARDS), FD_ERR_BUFFER_TOO_SMALL; out and *len are written
  * only on success. */
-fd_status fd_record_encode(const fd_round_record *record, uint8_t *out, size_t out_size, size_t *len);
+FD_MUST_CHECK fd_status fd_record_encode(const fd_round_record *record, uint8_t *out, size_t out_size, size_t *len);
 
 /* Parse a record. Tags 0x80-0xFF are optional extensions and are skipped
  * when unknown; an unknown tag below 0x80, a tag out of order or repeated,
@@ -90,13 +90,13 @@ fd_status fd_record_encode(const fd_round_record *record, uint8_t *out, size_t o
  * COMMITMENT, DEALT; SALT and ORDER together or not at all), another version
  * or trailing bytes are FD_ERR_PARSE. Errors: FD_ERR_NULL, FD_ERR_PARSE;
  * *record is written only on success. */
-fd_status fd_record_decode(const uint8_t *in, size_t len, fd_round_record *record);
+FD_MUST_CHECK fd_status fd_record_decode(const uint8_t *in, size_t len, fd_round_record *record);
 
 /* Check a revealed round: its order is a permutation of its shoe
  * (fd_shoe_order_check), no more cards were dealt than it holds, and the
  * salt and order hash to the commitment. Errors: FD_ERR_NULL, FD_ERR_STATE
  * (not revealed), FD_ERR_CORRUPT (any check failed). */
-fd_status fd_record_verify(const fd_round_record *record);
+FD_MUST_CHECK fd_status fd_record_verify(const fd_round_record *record);
 
 #ifdef __cplusplus
 }

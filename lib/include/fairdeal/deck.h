@@ -43,10 +43,10 @@ typedef uint16_t fd_card;
 
 /* Cards in one deck of this kind (jokers 0..2, French only).
  * Errors: FD_ERR_PARSE (unknown kind), FD_ERR_TOO_LARGE (jokers). */
-fd_status fd_deck_size(fd_deck_kind kind, unsigned jokers, uint16_t *size);
+FD_MUST_CHECK fd_status fd_deck_size(fd_deck_kind kind, unsigned jokers, uint16_t *size);
 
 /* The deck kind named "french", "spanish40" or "spanish48". FD_ERR_PARSE. */
-fd_status fd_deck_parse_kind(const char *name, size_t len, fd_deck_kind *kind);
+FD_MUST_CHECK fd_status fd_deck_parse_kind(const char *name, size_t len, fd_deck_kind *kind);
 /* The name fd_deck_parse_kind accepts for kind, or "?" for an unknown kind;
  * a static string, never NULL. */
 const char *fd_deck_kind_name(fd_deck_kind kind);
@@ -54,11 +54,11 @@ const char *fd_deck_kind_name(fd_deck_kind kind);
 /* Code of a card for a deck kind into out[FD_CARD_CODE_SIZE].
  * Errors: FD_ERR_NULL, FD_ERR_PARSE (not a card of this kind, or a copy
  * number of FD_SHOE_MAX_DECKS or more: no shoe holds such a card). */
-fd_status fd_card_format(fd_card card, fd_deck_kind kind, char out[FD_CARD_CODE_SIZE]);
+FD_MUST_CHECK fd_status fd_card_format(fd_card card, fd_deck_kind kind, char out[FD_CARD_CODE_SIZE]);
 
 /* Parse a code (exactly len chars) back to its face (copy 0).
  * Errors: FD_ERR_NULL, FD_ERR_PARSE. */
-fd_status fd_card_parse(const char *code, size_t len, fd_deck_kind kind, fd_card *card);
+FD_MUST_CHECK fd_status fd_card_parse(const char *code, size_t len, fd_deck_kind kind, fd_card *card);
 
 /* One or more decks, their order and the deal position, in caller memory.
  * Callers may read every field; only the fd_shoe_* functions may change
@@ -82,38 +82,38 @@ typedef struct fd_shoe {
  * not dealable until shuffled. decks 1..8, jokers 0..2 (French only).
  * Errors: FD_ERR_NULL, FD_ERR_PARSE, FD_ERR_TOO_LARGE, FD_ERR_EMPTY
  * (decks == 0). On error the shoe is unchanged. */
-fd_status fd_shoe_init(fd_shoe *shoe, fd_deck_kind kind, unsigned decks, unsigned jokers);
+FD_MUST_CHECK fd_status fd_shoe_init(fd_shoe *shoe, fd_deck_kind kind, unsigned decks, unsigned jokers);
 
 /* Shuffle all cards (Durstenfeld) and rewind the deal position. On any
  * error the order is unchanged and the shoe is left NOT dealable (a failed
  * shuffle never leaves an order anyone may deal from).
  * Errors: FD_ERR_NULL, the source's error. */
-fd_status fd_shoe_shuffle(fd_shoe *shoe, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shoe_shuffle(fd_shoe *shoe, const fd_rng *rng);
 
 /* Deal the next card. Errors: FD_ERR_NULL, FD_ERR_STATE (not shuffled),
  * FD_ERR_EXHAUSTED (no cards left). */
-fd_status fd_shoe_deal(fd_shoe *shoe, fd_card *card);
+FD_MUST_CHECK fd_status fd_shoe_deal(fd_shoe *shoe, fd_card *card);
 
 /* Place the cut card: a reshuffle is due after `cut` cards (0 removes it).
  * Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE (cut > count). */
-fd_status fd_shoe_set_cut(fd_shoe *shoe, uint16_t cut);
+FD_MUST_CHECK fd_status fd_shoe_set_cut(fd_shoe *shoe, uint16_t cut);
 
 /* Make the shoe not dealable (a revealed order, or one drawn from a source
  * that has since failed); order, position and cut stay as they are, and only
  * a successful fd_shoe_shuffle makes it dealable again. Errors: FD_ERR_NULL. */
-fd_status fd_shoe_invalidate(fd_shoe *shoe);
+FD_MUST_CHECK fd_status fd_shoe_invalidate(fd_shoe *shoe);
 
 /* Whether order[0..count) holds each card of a shoe of `decks` decks of this
  * kind (with `jokers` jokers per deck) exactly once, in any order.
  * Errors: FD_ERR_NULL, FD_ERR_PARSE (not a valid composition),
  * FD_ERR_CORRUPT (a card missing, repeated or not of this shoe). */
-fd_status fd_shoe_order_check(fd_deck_kind kind, unsigned decks, unsigned jokers, const fd_card *order,
+FD_MUST_CHECK fd_status fd_shoe_order_check(fd_deck_kind kind, unsigned decks, unsigned jokers, const fd_card *order,
                               uint16_t count);
 
 /* Integrity of a shoe in memory: a valid composition, its order a
  * permutation of it (fd_shoe_order_check), position and cut within the
  * shoe. O(count), no randomness. Errors: FD_ERR_NULL, FD_ERR_CORRUPT. */
-fd_status fd_shoe_check(const fd_shoe *shoe);
+FD_MUST_CHECK fd_status fd_shoe_check(const fd_shoe *shoe);
 
 /* Cards not yet dealt (count - position). Precondition: shoe non-NULL. */
 uint16_t fd_shoe_remaining(const fd_shoe *shoe);

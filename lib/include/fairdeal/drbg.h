@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "fairdeal/chacha20.h"
+#include "fairdeal/entropy.h"
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/rng.h"
 
@@ -23,8 +24,8 @@ typedef enum fd_drbg_kind {
     FD_DRBG_CHACHA20 = 2
 } fd_drbg_kind;
 
-/* Write 32 bytes of full entropy (e.g. fd_entropy_get). */
-typedef fd_status (*fd_entropy_fn)(void *ctx, uint8_t out[32]);
+/* Write FD_ENTROPY_BLOCK (32) bytes of full entropy (e.g. fd_entropy_get). */
+typedef fd_status (*fd_entropy_fn)(void *ctx, uint8_t out[FD_ENTROPY_BLOCK]);
 
 /* Reseed policy, filled in by the caller and copied by instantiate. */
 typedef struct fd_drbg_config {
@@ -66,18 +67,18 @@ typedef struct fd_drbg {
  * FD_ERR_TOO_LARGE (bad kind, interval or personalization length), the
  * source's error. On any error *d is unchanged (an instantiated DRBG stays
  * usable with its old state; the caller decides whether to stop using it). */
-fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
+FD_MUST_CHECK fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
                               void *entropy_ctx, const uint8_t *pers, size_t pers_len);
 
 /* Reseed from the source now, with optional additional input. Errors:
  * FD_ERR_NULL, FD_ERR_NOT_READY, the source's error (state unchanged). */
-fd_status fd_drbg_reseed(fd_drbg *d, const uint8_t *addl, size_t addl_len);
+FD_MUST_CHECK fd_status fd_drbg_reseed(fd_drbg *d, const uint8_t *addl, size_t addl_len);
 
 /* Generate len bytes (any length: split into mechanism-sized requests),
  * reseeding first when prediction resistance is on or the policy says so.
  * Errors: FD_ERR_NULL, FD_ERR_NOT_READY, the source's error (then nothing
  * was output and out is zeroed). */
-fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len);
+FD_MUST_CHECK fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len);
 
 /* Wipe everything; the DRBG must be instantiated again before use. */
 void fd_drbg_uninstantiate(fd_drbg *d);

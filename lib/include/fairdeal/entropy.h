@@ -71,26 +71,26 @@ typedef struct fd_entropy {
 
 /* Bind a sample reader and health configuration; state UNINIT. samples_per
  * _block in [1, apt_window]. Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE. */
-fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx, const fd_health_config *cfg,
+FD_MUST_CHECK fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx, const fd_health_config *cfg,
                           uint16_t samples_per_block);
 
 /* Start-up tests: restart the health tests and read cfg.startup_samples
  * samples (never used for output). On success state READY; on failure
  * FAILED and the fault is returned. Errors: FD_ERR_NULL, FD_ERR_HEALTH,
  * the reader's error. */
-fd_status fd_entropy_startup(fd_entropy *e);
+FD_MUST_CHECK fd_status fd_entropy_startup(fd_entropy *e);
 
 /* One 32-byte full-entropy block. Errors: FD_ERR_NULL, FD_ERR_NOT_READY
  * (start-up never run), the latched fault (FD_ERR_HEALTH or a TRNG error).
  * out is written only on FD_OK. */
-fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK]);
+FD_MUST_CHECK fd_status fd_entropy_get(fd_entropy *e, uint8_t out[FD_ENTROPY_BLOCK]);
 
 /* Fresh entropy for a round: discard the pooled blocks (wiped) and
  * condition one window of samples read now, so the blocks fd_entropy_get
  * hands out next come from samples read after this call, never from
  * earlier windows alone. Call it when the command that draws a round's
  * seed arrives. Errors: as fd_entropy_get (on any error the pool is empty). */
-fd_status fd_entropy_refresh(fd_entropy *e);
+FD_MUST_CHECK fd_status fd_entropy_refresh(fd_entropy *e);
 
 /* Present the pipeline as a byte source (fill = conditioned blocks). */
 fd_rng fd_entropy_rng(fd_entropy *e);

@@ -44,11 +44,11 @@ typedef struct fd_fullentropy {
 bool fd_fullentropy_split(uint64_t *z, uint64_t *m, uint32_t bound, uint32_t *x);
 
 /* Bind to a full-entropy byte source. Errors: FD_ERR_NULL. */
-fd_status fd_fullentropy_init(fd_fullentropy *fe, const fd_rng *source);
+FD_MUST_CHECK fd_status fd_fullentropy_init(fd_fullentropy *fe, const fd_rng *source);
 
 /* An exact uniform integer in [0, bound). Errors: FD_ERR_NULL,
  * FD_ERR_BOUND, the source's error (the state then holds no partial draw). */
-fd_status fd_fullentropy_uniform(fd_fullentropy *fe, uint32_t bound, uint32_t *out);
+FD_MUST_CHECK fd_status fd_fullentropy_uniform(fd_fullentropy *fe, uint32_t bound, uint32_t *out);
 
 /* This generator as an fd_rng whose bounded draws use it directly, so the
  * shuffles in shuffle.h run in full-entropy mode unchanged. */

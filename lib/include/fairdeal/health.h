@@ -88,11 +88,11 @@ typedef struct fd_health {
 /* Check cfg and reset all counters. Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE
  * (a cutoff of 0 or 1, an APT or predictor window cutoff above W,
  * start-up samples under 1024 or not a whole number of windows). */
-fd_status fd_health_init(fd_health *h, const fd_health_config *cfg);
+FD_MUST_CHECK fd_status fd_health_init(fd_health *h, const fd_health_config *cfg);
 
 /* Run the RCT, the APT and the predictor test on one sample. FD_OK, or
  * FD_ERR_HEALTH once failed (latched). */
-fd_status fd_health_feed(fd_health *h, uint8_t sample);
+FD_MUST_CHECK fd_status fd_health_feed(fd_health *h, uint8_t sample);
 
 /* True when the last APT window is complete (nothing pending in it). */
 bool fd_health_at_window_boundary(const fd_health *h);

@@ -43,20 +43,20 @@ typedef struct fd_hmac_drbg {
  * string (NULL with length 0). reseed_interval in [1, 2^48].
  * Errors: FD_ERR_NULL, FD_ERR_EMPTY (entropy shorter than 32 bytes),
  * FD_ERR_TOO_LARGE (an input over FD_HMAC_DRBG_MAX_INPUT or a bad interval). */
-fd_status fd_hmac_drbg_instantiate(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
+FD_MUST_CHECK fd_status fd_hmac_drbg_instantiate(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
                                    const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
                                    size_t pers_len, uint64_t reseed_interval);
 
 /* Reseed with fresh entropy input and optional additional input.
  * Errors: as instantiate, FD_ERR_NOT_READY if not instantiated. */
-fd_status fd_hmac_drbg_reseed(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
+FD_MUST_CHECK fd_status fd_hmac_drbg_reseed(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
                               const uint8_t *addl, size_t addl_len);
 
 /* Generate len bytes (at most FD_HMAC_DRBG_MAX_REQUEST) with optional
  * additional input. Errors: FD_ERR_NULL, FD_ERR_NOT_READY,
  * FD_ERR_REQUEST_TOO_LARGE, FD_ERR_RESEED_REQUIRED (counter past the
  * interval: nothing is output and the state is unchanged). */
-fd_status fd_hmac_drbg_generate(fd_hmac_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
+FD_MUST_CHECK fd_status fd_hmac_drbg_generate(fd_hmac_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
                                 size_t addl_len);
 
 /* Wipe all state (cannot be optimised away). */

@@ -174,7 +174,7 @@ typedef struct fd_journal {
  * Errors: FD_ERR_NULL; FD_ERR_EMPTY / FD_ERR_TOO_LARGE (key shorter than
  * FD_JOURNAL_MIN_KEY or longer than 64); FD_ERR_STATE (geometry the journal
  * cannot use: page size, page count, write unit 4, erased value 0xFF). */
-fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len,
+FD_MUST_CHECK fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len,
                           fd_journal_page *pages, fd_journal_keep_fn keep, void *keep_ctx);
 
 /* Read and verify the whole stored journal, then position for appends.
@@ -182,7 +182,7 @@ fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key,
  * append). A blank or never-used area mounts empty. Errors: FD_ERR_NULL;
  * FD_ERR_CORRUPT with the first bad record in report (report may be NULL);
  * a driver's read error. The journal refuses appends until mounted. */
-fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report);
+FD_MUST_CHECK fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report);
 
 /* Append a record; FD_OK means it is on flash (acknowledged).
  * type <= FD_JOURNAL_TYPE_USER_MAX; payload[0..len) with len <=
@@ -193,7 +193,7 @@ fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report);
  * failed since); FD_ERR_EXHAUSTED (live records fill the area: nothing
  * written); a driver's status (the record may or may not be on flash:
  * remount to know). */
-fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, size_t len,
+FD_MUST_CHECK fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, size_t len,
                             const void *secret, size_t secret_len, uint32_t *seq);
 
 /* Called for each live record, oldest first; a status other than FD_OK
@@ -206,7 +206,7 @@ typedef fd_status (*fd_journal_visit_fn)(void *ctx, const fd_journal_record *rec
  * by compaction in place of their originals (each record once). Works on a
  * mounted journal or one only initialised (e.g. a dump read by a tool).
  * Errors: as fd_journal_mount, with the first bad record in report. */
-fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx,
+FD_MUST_CHECK fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx,
                           fd_journal_report *report);
 
 /* Wipe the secret of the record first written as orig_seq, in every place it
@@ -214,15 +214,15 @@ fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx,
  * programs its secret bytes to zero, no erase, and the chain still verifies.
  * Wiping again is harmless. Errors: FD_ERR_NOT_READY; FD_ERR_STATE (no
  * stored record with that seq has a secret); a driver's status. */
-fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq);
+FD_MUST_CHECK fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq);
 
 /* The chain head (after the newest record) and the next sequence number,
  * for export in STATUS and REVEAL. Errors: FD_ERR_NULL, FD_ERR_NOT_READY. */
-fd_status fd_journal_head(const fd_journal *j, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq);
+FD_MUST_CHECK fd_status fd_journal_head(const fd_journal *j, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq);
 
 /* Erase counts: min, max and total over the area's pages (wear levelling).
  * Errors: FD_ERR_NULL, FD_ERR_NOT_READY. */
-fd_status fd_journal_wear(const fd_journal *j, uint32_t *min, uint32_t *max, uint64_t *total);
+FD_MUST_CHECK fd_status fd_journal_wear(const fd_journal *j, uint32_t *min, uint32_t *max, uint64_t *total);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,7 @@ typedef struct fd_rng {
 /* One uniformly random 32-bit word, built little-endian from 4 bytes.
  * Errors: FD_ERR_NULL (rng, rng->fill or out NULL); the source's own error,
  * in which case *out is not written. */
-fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out);
+FD_MUST_CHECK fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out);
 
 #ifdef __cplusplus
 }

@@ -58,24 +58,24 @@ size_t fd_round_secret_min(size_t n);
 /* Checks a header: device id length, shoe (as fd_shoe_init), beacon slot in
  * slot_mask (or none, with index 0). Errors: FD_ERR_NULL, FD_ERR_PARSE,
  * FD_ERR_TOO_LARGE, FD_ERR_EMPTY. */
-fd_status fd_round_header_check(const fd_round_header *header);
+FD_MUST_CHECK fd_status fd_round_header_check(const fd_round_header *header);
 
 /* commitment = SHA-256 of the domain string, the header encoding, len(S)
  * and S (docs/VERIFY.md §3). Preconditions: a valid header, S of
  * fd_round_secret_min(shoe size)..FD_ROUND_SECRET_MAX bytes. Errors:
  * FD_ERR_NULL, the header's errors, FD_ERR_TOO_FEW / FD_ERR_TOO_LARGE
  * (secret length); out is written only on success. */
-fd_status fd_round_commit(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
+FD_MUST_CHECK fd_status fd_round_commit(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
                           uint8_t out[FD_SHA256_SIZE]);
 
 /* Starts an empty seed set (every slot unfilled). FD_ERR_NULL. */
-fd_status fd_round_seeds_clear(fd_round_seeds *seeds);
+FD_MUST_CHECK fd_status fd_round_seeds_clear(fd_round_seeds *seeds);
 
 /* Fills slot `slot` once; a filled slot is never replaced. Errors:
  * FD_ERR_NULL, FD_ERR_EMPTY (len 0), FD_ERR_TOO_LARGE (len above
  * FD_ROUND_SEED_MAX), FD_ERR_STATE (slot not in the header's slot_mask, or
  * already filled). On error nothing changes. */
-fd_status fd_round_seed_set(fd_round_seeds *seeds, const fd_round_header *header, unsigned slot,
+FD_MUST_CHECK fd_status fd_round_seed_set(fd_round_seeds *seeds, const fd_round_header *header, unsigned slot,
                             const uint8_t *seed, size_t len);
 
 /* True when no client seed was supplied: the round proves nothing beyond
@@ -87,7 +87,7 @@ bool fd_round_house_only(const fd_round_seeds *seeds);
  * commitment: with the key independent of S, S -> S XOR K is a bijection.
  * Errors: FD_ERR_NULL, the header's errors, FD_ERR_STATE (a seed in a slot
  * outside slot_mask), FD_ERR_TOO_LARGE (a seed length above the maximum). */
-fd_status fd_round_key(const fd_round_header *header, const fd_round_seeds *seeds, uint8_t key[FD_ROUND_KEY_SIZE]);
+FD_MUST_CHECK fd_status fd_round_key(const fd_round_header *header, const fd_round_seeds *seeds, uint8_t key[FD_ROUND_KEY_SIZE]);
 
 /* Durstenfeld over a[0..n) driven by the round's byte stream (S XOR K, then
  * K) through fd_fullentropy: the mapping every round uses, exported for the
@@ -95,7 +95,7 @@ fd_status fd_round_key(const fd_round_header *header, const fd_round_seeds *seed
  * FD_ERR_TOO_LARGE (n above FD_SHUFFLE_MAX_N, secret above the maximum),
  * FD_ERR_TOO_FEW (secret shorter than fd_round_secret_min(n)); a is
  * unchanged on error. */
-fd_status fd_round_shuffle_u16(uint16_t *a, size_t n, const uint8_t key[FD_ROUND_KEY_SIZE],
+FD_MUST_CHECK fd_status fd_round_shuffle_u16(uint16_t *a, size_t n, const uint8_t key[FD_ROUND_KEY_SIZE],
                                const uint8_t *secret, size_t secret_len);
 
 /* The round's order: commitment, key, then the shoe in canonical order
@@ -103,7 +103,7 @@ fd_status fd_round_shuffle_u16(uint16_t *a, size_t n, const uint8_t key[FD_ROUND
  * success. Every input is checked before the shoe is touched, so an error
  * leaves it unchanged. commitment_out may be NULL. Errors: FD_ERR_NULL,
  * those of fd_round_commit and fd_round_key. */
-fd_status fd_round_deal_order(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
+FD_MUST_CHECK fd_status fd_round_deal_order(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
                               const fd_round_seeds *seeds, fd_shoe *shoe,
                               uint8_t commitment_out[FD_SHA256_SIZE]);
 
@@ -111,7 +111,7 @@ fd_status fd_round_deal_order(const fd_round_header *header, const uint8_t *secr
  * (header, S) and the revealed order (count cards) is the one the
  * derivation gives. FD_OK, FD_ERR_CORRUPT on any mismatch, or the
  * derivation's errors for malformed input. */
-fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
+FD_MUST_CHECK fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
                           const fd_round_seeds *seeds, const uint8_t commitment[FD_SHA256_SIZE],
                           const fd_card *order, uint16_t count);
 
@@ -119,12 +119,12 @@ fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, 
  * -> exact bounded integers -> permutation: docs/VERIFY.md vector 1 (52
  * cards) recomputed and compared by fd_round_selftest_answer. Stack about
  * 2 KiB. FD_OK or FD_ERR_KAT. */
-fd_status fd_round_selftest(void);
+FD_MUST_CHECK fd_status fd_round_selftest(void);
 
 /* Compares a commitment and an order with vector 1's, as fd_round_selftest
  * does; exported so tests can show that a wrong mapping is caught.
  * FD_OK or FD_ERR_KAT. */
-fd_status fd_round_selftest_answer(const uint8_t commitment[FD_SHA256_SIZE], const uint16_t *order, size_t count);
+FD_MUST_CHECK fd_status fd_round_selftest_answer(const uint8_t commitment[FD_SHA256_SIZE], const uint16_t *order, size_t count);
 
 #ifdef __cplusplus
 }

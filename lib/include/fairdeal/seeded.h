@@ -42,7 +42,7 @@ extern "C" {
  * or with a seed of full entropy.
  * Errors: FD_ERR_NULL (state, seed or rng NULL; nothing is changed).
  * The rng's fill fails with FD_ERR_RESEED_REQUIRED after 2^48 fill calls. */
-fd_status fd_rng_from_seed(fd_chacha_drbg *state, const uint8_t seed[FD_SEED_BYTES], fd_rng *rng);
+FD_MUST_CHECK fd_status fd_rng_from_seed(fd_chacha_drbg *state, const uint8_t seed[FD_SEED_BYTES], fd_rng *rng);
 
 /** The ChaCha20 DRBG as a byte source, no additional input. A fill of any
  * length is served in FD_CHACHA_DRBG_MAX_REQUEST pieces; on any error the

@@ -14,7 +14,7 @@ extern "C" {
  * verifiable round's whole path, seed -> keystream -> exact bounded
  * integers -> permutation (fd_round_selftest). FD_OK, or FD_ERR_KAT if any
  * answer is wrong. */
-fd_status fd_selftest_kat(void);
+FD_MUST_CHECK fd_status fd_selftest_kat(void);
 
 #ifdef __cplusplus
 }

@@ -27,39 +27,39 @@ extern "C" {
  * with a[j], j uniform in [0, i]. Each of the n! orders has probability 1/n!.
  * Errors: FD_ERR_NULL, FD_ERR_EMPTY (n == 0), FD_ERR_TOO_LARGE
  * (n > FD_SHUFFLE_MAX_N), FD_ERR_ELEM_SIZE (size == 0), the source's error. */
-fd_status fd_shuffle(void *base, size_t n, size_t size, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle(void *base, size_t n, size_t size, const fd_rng *rng);
 /* fd_shuffle for an array of bytes; same errors except FD_ERR_ELEM_SIZE. */
-fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng);
 /* fd_shuffle for an array of uint16_t (such as fd_card). */
-fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng);
 
 /* Sattolo's algorithm, in place: j uniform in [0, i-1], so the result is a
  * uniformly random single n-cycle ((n-1)! outcomes; no element stays put).
  * Errors: as fd_shuffle, plus FD_ERR_TOO_FEW for n < 2 (n == 0 included). */
-fd_status fd_sattolo(void *base, size_t n, size_t size, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_sattolo(void *base, size_t n, size_t size, const fd_rng *rng);
 /* fd_sattolo for an array of bytes. */
-fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng);
 /* fd_sattolo for an array of uint16_t. */
-fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng);
 
 /* Partial shuffle: afterwards a[0..k) is a uniformly random k-permutation of
  * the n elements (dealing k cards without shuffling the rest); a[k..n) holds
  * the others in unspecified order. k == n is a full shuffle.
  * Errors: as fd_shuffle, plus FD_ERR_EMPTY (k == 0), FD_ERR_K_GT_N. */
-fd_status fd_shuffle_partial(void *base, size_t n, size_t k, size_t size, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_partial(void *base, size_t n, size_t k, size_t size, const fd_rng *rng);
 /* fd_shuffle_partial for an array of bytes. */
-fd_status fd_shuffle_partial_u8(uint8_t *a, size_t n, size_t k, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_partial_u8(uint8_t *a, size_t n, size_t k, const fd_rng *rng);
 /* fd_shuffle_partial for an array of uint16_t. */
-fd_status fd_shuffle_partial_u16(uint16_t *a, size_t n, size_t k, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_partial_u16(uint16_t *a, size_t n, size_t k, const fd_rng *rng);
 
 /* Inside-out shuffle: dst[0..n) becomes a uniformly random order of
  * src[0..n); src is not modified. The buffers must not overlap.
  * Errors: as fd_shuffle, plus FD_ERR_OVERLAP. On error dst is untouched. */
-fd_status fd_shuffle_copy(void *dst, const void *src, size_t n, size_t size, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_copy(void *dst, const void *src, size_t n, size_t size, const fd_rng *rng);
 /* fd_shuffle_copy for arrays of bytes. */
-fd_status fd_shuffle_copy_u8(uint8_t *dst, const uint8_t *src, size_t n, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_copy_u8(uint8_t *dst, const uint8_t *src, size_t n, const fd_rng *rng);
 /* fd_shuffle_copy for arrays of uint16_t. */
-fd_status fd_shuffle_copy_u16(uint16_t *dst, const uint16_t *src, size_t n, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_shuffle_copy_u16(uint16_t *dst, const uint16_t *src, size_t n, const fd_rng *rng);
 
 /* A uniformly random k-subset of {0, ..., n-1}, without replacement, written
  * to out[0..k) in ascending order (Floyd's algorithm: k draws, O(k^2) worst
@@ -67,7 +67,7 @@ fd_status fd_shuffle_copy_u16(uint16_t *dst, const uint16_t *src, size_t n, cons
  * Errors: FD_ERR_NULL, FD_ERR_EMPTY (k or n == 0), FD_ERR_TOO_LARGE
  * (k > FD_SHUFFLE_MAX_N), FD_ERR_K_GT_N, the source's error. out is output
  * only: on a source error it is zero-filled, never left partly chosen. */
-fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *rng);
+FD_MUST_CHECK fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *rng);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,23 @@ typedef enum fd_status {
     FD_ERR_CORRUPT = 22         /* stored or in-memory state failed its integrity check */
 } fd_status;
 
+/**
+ * @brief Marks a function whose fd_status result must not be ignored.
+ *
+ * Expands to warn_unused_result on clang only: GCC also warns when the result
+ * is cast to (void), so a deliberate, commented `(void)fd_x(...)` would break
+ * GCC -Werror builds. Clang honours the (void) cast, and clang checks every
+ * caller: the host-sanitize preset builds all host code and tests with clang
+ * -Werror, and scripts/lint.sh runs clang-tidy over every board's sources.
+ * A deliberately ignored status is written `(void)fd_x(...);` with a one-line
+ * reason next to it.
+ */
+#if defined(__clang__)
+#define FD_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define FD_MUST_CHECK
+#endif
+
 /* The last status value; tests walk 0..FD_STATUS_LAST. */
 #define FD_STATUS_LAST FD_ERR_CORRUPT
 

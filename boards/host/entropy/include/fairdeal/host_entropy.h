@@ -50,7 +50,7 @@ typedef struct fd_host_entropy {
  * Errors: FD_ERR_NULL (h or rng NULL), FD_ERR_TOO_LARGE (bad cfg),
  * FD_ERR_HEALTH (start-up tests failed), FD_ERR_TRNG_HW or another TRNG
  * error. On any error *h is wiped and *rng is not written. */
-fd_status fd_host_entropy_open(fd_host_entropy *h, const fd_drbg_config *cfg, fd_rng *rng);
+FD_MUST_CHECK fd_status fd_host_entropy_open(fd_host_entropy *h, const fd_drbg_config *cfg, fd_rng *rng);
 
 /** Wipe all state; every fd_rng from it then fails with FD_ERR_NOT_READY. */
 void fd_host_entropy_close(fd_host_entropy *h);
