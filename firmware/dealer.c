@@ -6,9 +6,18 @@
 
 /* ---- the transition table (docs/PROTOCOL.md, "States") ---- */
 
-#define ALLOW(next) {FD_ALLOW, (next), NULL}
-#define REFUSE(why) {FD_REFUSE_STATE, FD_DEALER_FACTORY, (why)}
-#define FAULTED {FD_REFUSE_FAULT, FD_DEALER_FACTORY, NULL}
+#define ALLOW(next)                                                                                                    \
+    {                                                                                                                  \
+        FD_ALLOW, (next), NULL                                                                                         \
+    }
+#define REFUSE(why)                                                                                                    \
+    {                                                                                                                  \
+        FD_REFUSE_STATE, FD_DEALER_FACTORY, (why)                                                                      \
+    }
+#define FAULTED                                                                                                        \
+    {                                                                                                                  \
+        FD_REFUSE_FAULT, FD_DEALER_FACTORY, NULL                                                                       \
+    }
 
 static const char open_round[] = "round open: REVEAL first";
 static const char not_shuffled[] = "not shuffled: SHUFFLE first";
@@ -30,43 +39,36 @@ static const fd_transition table[FD_DEALER_STATE_COUNT][FD_CMD_COUNT] = {
                               ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_ROUND_OPEN), REFUSE(open_round),
                               REFUSE(open_round), REFUSE(no_seeding), REFUSE(no_seeding)},
     [FD_DEALER_REVEALED] = {ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
-                            REFUSE(revealed), REFUSE(revealed), ALLOW(FD_DEALER_REVEALED),
-                            REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_REVEALED),
-                            ALLOW(FD_DEALER_REVEALED), REFUSE(no_seeding), REFUSE(no_seeding)},
+                            REFUSE(revealed), REFUSE(revealed), ALLOW(FD_DEALER_REVEALED), REFUSE(nothing_to_reveal),
+                            ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_REVEALED),
+                            REFUSE(no_seeding), REFUSE(no_seeding)},
     [FD_DEALER_UNSHUFFLED] = {ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
                               REFUSE(not_shuffled), REFUSE(not_shuffled), ALLOW(FD_DEALER_UNSHUFFLED),
-                              REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_UNSHUFFLED),
-                              ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_UNSHUFFLED), REFUSE(no_seeding),
-                              REFUSE(no_seeding)},
+                              REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_UNSHUFFLED),
+                              ALLOW(FD_DEALER_UNSHUFFLED), REFUSE(no_seeding), REFUSE(no_seeding)},
     [FD_DEALER_FAULT] = {ALLOW(FD_DEALER_FAULT), ALLOW(FD_DEALER_FAULT), FAULTED, FAULTED, FAULTED,
                          ALLOW(FD_DEALER_FAULT), REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_FAULT),
                          ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_FAULT), FAULTED, FAULTED},
     [FD_DEALER_FAULT_ROUND_OPEN] = {ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), FAULTED, FAULTED, FAULTED,
                                     ALLOW(FD_DEALER_FAULT_ROUND_OPEN), ALLOW(FD_DEALER_FAULT),
-                                    ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), REFUSE(open_round),
-                                    FAULTED, FAULTED},
+                                    ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), REFUSE(open_round), FAULTED,
+                                    FAULTED},
     [FD_DEALER_SEEDING] = {ALLOW(FD_DEALER_SEEDING), REFUSE(open_round), REFUSE(open_round), REFUSE(seeding),
                            REFUSE(seeding), ALLOW(FD_DEALER_SEEDING), ALLOW(FD_DEALER_REVEALED),
-                           ALLOW(FD_DEALER_SEEDING), REFUSE(open_round), REFUSE(open_round),
-                           ALLOW(FD_DEALER_SEEDING), ALLOW(FD_DEALER_ROUND_OPEN)},
+                           ALLOW(FD_DEALER_SEEDING), REFUSE(open_round), REFUSE(open_round), ALLOW(FD_DEALER_SEEDING),
+                           ALLOW(FD_DEALER_ROUND_OPEN)},
 };
 
-const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd)
-{
-    return &table[state][cmd];
-}
+const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd) { return &table[state][cmd]; }
 
 /* FD_OK and the table entry when the command may run, else its refusal. */
 static fd_status admit(const fd_dealer *d, fd_dealer_cmd cmd, const fd_transition **t)
 {
     *t = fd_dealer_transition(d->round.state, cmd);
     switch ((*t)->verdict) {
-    case FD_ALLOW:
-        return FD_OK;
-    case FD_REFUSE_STATE:
-        return FD_ERR_STATE;
-    default:
-        return d->fault_status;
+    case FD_ALLOW: return FD_OK;
+    case FD_REFUSE_STATE: return FD_ERR_STATE;
+    default: return d->fault_status;
     }
 }
 
@@ -188,8 +190,7 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     d->cfg = *cfg;
     /* cannot fail: constant, valid arguments */
     (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0);
-    fd_status st = fd_entropy_init(&d->entropy, cfg->read_samples, cfg->read_ctx, &cfg->health,
-                                   cfg->samples_per_block);
+    fd_status st = fd_entropy_init(&d->entropy, cfg->read_samples, cfg->read_ctx, &cfg->health, cfg->samples_per_block);
     if (st == FD_OK) {
         const fd_rng bytes = fd_entropy_rng(&d->entropy);
         /* cannot fail: both pointers are non-NULL; a source fault shows at the first draw */
@@ -325,8 +326,8 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
 static fd_status derive_order(fd_dealer *d)
 {
     const uint16_t cut = d->shoe.cut; /* placed while seeds were open */
-    const fd_status st = fd_round_deal_order(&d->round.header, d->round.secret, d->round.secret_len,
-                                             &d->round.seeds, &d->shoe, NULL);
+    const fd_status st =
+        fd_round_deal_order(&d->round.header, d->round.secret, d->round.secret_len, &d->round.seeds, &d->shoe, NULL);
     if (st == FD_OK) {
         /* cannot fail: the derived order has the count the cut was placed on */
         (void)fd_shoe_set_cut(&d->shoe, cut);

@@ -30,11 +30,11 @@
 typedef fd_status (*fd_source_restart_fn)(void *ctx);
 
 typedef struct fd_dealer_config {
-    fd_sample_read_fn read_samples; /* the board's raw TRNG */
+    fd_sample_read_fn read_samples;      /* the board's raw TRNG */
     fd_source_restart_fn restart_source; /* optional; called by init and SELFTEST */
     void *read_ctx;
-    fd_health_config health;        /* cutoffs for the board's assessed H */
-    uint16_t samples_per_block;     /* raw samples per 256-bit conditioned block */
+    fd_health_config health;    /* cutoffs for the board's assessed H */
+    uint16_t samples_per_block; /* raw samples per 256-bit conditioned block */
     fd_drbg_kind drbg_kind;
     const char *board;
     const char *trng_name;
@@ -44,13 +44,13 @@ typedef struct fd_dealer_config {
 /* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only
  * by REVEAL; a fault keeps the open round's order so it can be revealed. */
 typedef enum fd_dealer_state {
-    FD_DEALER_FACTORY = 0,        /* no round; shoe fresh from power-on or NEW */
-    FD_DEALER_ROUND_OPEN = 1,     /* committed order, dealing allowed */
-    FD_DEALER_REVEALED = 2,       /* no round; the shoe holds the revealed order */
-    FD_DEALER_UNSHUFFLED = 3,     /* no round; left the fault state, SHUFFLE next */
-    FD_DEALER_FAULT = 4,          /* fault latched, no round open */
+    FD_DEALER_FACTORY = 0,          /* no round; shoe fresh from power-on or NEW */
+    FD_DEALER_ROUND_OPEN = 1,       /* committed order, dealing allowed */
+    FD_DEALER_REVEALED = 2,         /* no round; the shoe holds the revealed order */
+    FD_DEALER_UNSHUFFLED = 3,       /* no round; left the fault state, SHUFFLE next */
+    FD_DEALER_FAULT = 4,            /* fault latched, no round open */
     FD_DEALER_FAULT_ROUND_OPEN = 5, /* fault latched with a committed round: REVEAL it */
-    FD_DEALER_SEEDING = 6,        /* verifiable round committed, open for client seeds; no dealing */
+    FD_DEALER_SEEDING = 6,          /* verifiable round committed, open for client seeds; no dealing */
     FD_DEALER_STATE_COUNT = 7
 } fd_dealer_state;
 
@@ -72,9 +72,9 @@ typedef enum fd_dealer_cmd {
 
 /* What the table says about a command in a state. */
 typedef enum fd_verdict {
-    FD_ALLOW = 0,        /* run it; on success go to `next` */
-    FD_REFUSE_STATE,     /* refused: FD_ERR_STATE, `why` says what to do */
-    FD_REFUSE_FAULT      /* refused: the latched fault (fd_dealer_fault_status) */
+    FD_ALLOW = 0,    /* run it; on success go to `next` */
+    FD_REFUSE_STATE, /* refused: FD_ERR_STATE, `why` says what to do */
+    FD_REFUSE_FAULT  /* refused: the latched fault (fd_dealer_fault_status) */
 } fd_verdict;
 
 typedef struct fd_transition {
@@ -86,11 +86,11 @@ typedef struct fd_transition {
 /* The round-critical fields and their checksum (kept beside them). */
 typedef struct fd_round {
     fd_dealer_state state;
-    uint8_t mode;               /* an fd_record_mode: how the round's order was made */
-    bool closed;                /* FD_RECORD_MODE_ROUND: seeds closed, the order derived */
-    uint32_t id;                /* successful SHUFFLEs since power-on = the open or last round */
-    uint32_t revealed_rounds;   /* rounds revealed since power-on */
-    uint32_t check;             /* FNV-1a over the other fields and the shoe's; see dealer.c */
+    uint8_t mode;             /* an fd_record_mode: how the round's order was made */
+    bool closed;              /* FD_RECORD_MODE_ROUND: seeds closed, the order derived */
+    uint32_t id;              /* successful SHUFFLEs since power-on = the open or last round */
+    uint32_t revealed_rounds; /* rounds revealed since power-on */
+    uint32_t check;           /* FNV-1a over the other fields and the shoe's; see dealer.c */
     uint8_t salt[FD_COMMIT_SALT_SIZE];
     uint8_t commitment[FD_COMMIT_SIZE];
     /* FD_RECORD_MODE_ROUND only (docs/VERIFY.md): what the commitment binds,
@@ -108,7 +108,7 @@ typedef struct fd_dealer {
     fd_fullentropy full;
     fd_shoe shoe;
     fd_round round;
-    fd_status fault_status;     /* why the fault state was entered */
+    fd_status fault_status; /* why the fault state was entered */
     fd_health_failure fault_health;
     bool quit;
 } fd_dealer;

@@ -69,18 +69,12 @@ static const char *fault_reason(const fd_dealer *d)
         return d->fault_health == FD_HEALTH_RCT   ? "health test failed (repetition count)"
                : d->fault_health == FD_HEALTH_LAG ? "health test failed (repeating pattern)"
                                                   : "health test failed (adaptive proportion)";
-    case FD_ERR_TRNG_HW:
-        return "TRNG hardware error";
-    case FD_ERR_TRNG_TIMEOUT:
-        return "TRNG timeout";
-    case FD_ERR_KAT:
-        return "known-answer self-test failed";
-    case FD_ERR_NOT_READY:
-        return "start-up tests not passed";
-    case FD_ERR_CORRUPT:
-        return "memory integrity check failed";
-    default:
-        return fd_status_name(d->fault_status);
+    case FD_ERR_TRNG_HW: return "TRNG hardware error";
+    case FD_ERR_TRNG_TIMEOUT: return "TRNG timeout";
+    case FD_ERR_KAT: return "known-answer self-test failed";
+    case FD_ERR_NOT_READY: return "start-up tests not passed";
+    case FD_ERR_CORRUPT: return "memory integrity check failed";
+    default: return fd_status_name(d->fault_status);
     }
 }
 
@@ -106,10 +100,7 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
     }
 }
 
-static const char *drbg_name(fd_drbg_kind kind)
-{
-    return kind == FD_DRBG_HMAC_SHA256 ? "hmac-sha256" : "chacha20";
-}
+static const char *drbg_name(fd_drbg_kind kind) { return kind == FD_DRBG_HMAC_SHA256 ? "hmac-sha256" : "chacha20"; }
 
 /* ---- parsing ---- */
 
@@ -222,7 +213,8 @@ static void cmd_help(const request *r)
         return;
     }
     put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8|drbg|full] | "
-              "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE <human|machine> | "
+              "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE "
+              "<human|machine> | "
               "HELP | QUIT\r\n");
 }
 
@@ -542,9 +534,10 @@ static void cmd_reveal(const request *r)
 static const char *state_name(fd_dealer_state s)
 {
     static const char *const names[FD_DEALER_STATE_COUNT] = {
-        [FD_DEALER_FACTORY] = "factory",       [FD_DEALER_ROUND_OPEN] = "shuffled",
-        [FD_DEALER_REVEALED] = "revealed",     [FD_DEALER_UNSHUFFLED] = "unshuffled",
-        [FD_DEALER_FAULT] = "unshuffled",      [FD_DEALER_FAULT_ROUND_OPEN] = "committed", [FD_DEALER_SEEDING] = "seeding",
+        [FD_DEALER_FACTORY] = "factory",   [FD_DEALER_ROUND_OPEN] = "shuffled",
+        [FD_DEALER_REVEALED] = "revealed", [FD_DEALER_UNSHUFFLED] = "unshuffled",
+        [FD_DEALER_FAULT] = "unshuffled",  [FD_DEALER_FAULT_ROUND_OPEN] = "committed",
+        [FD_DEALER_SEEDING] = "seeding",
     };
     return names[s];
 }
@@ -552,7 +545,10 @@ static const char *state_name(fd_dealer_state s)
 static const char *health_name(const fd_dealer *d)
 {
     const fd_health_failure hf = fd_dealer_in_fault(d) ? d->fault_health : FD_HEALTH_NONE;
-    return hf == FD_HEALTH_RCT ? "rct-fail" : hf == FD_HEALTH_APT ? "apt-fail" : hf == FD_HEALTH_LAG ? "lag-fail" : "ok";
+    return hf == FD_HEALTH_RCT   ? "rct-fail"
+           : hf == FD_HEALTH_APT ? "apt-fail"
+           : hf == FD_HEALTH_LAG ? "lag-fail"
+                                 : "ok";
 }
 
 static void cmd_status(const request *r)
@@ -572,8 +568,8 @@ static void cmd_status(const request *r)
     put_field_u32(w, " shuffles=", d->round.id);
     put_field_u32(w, " cut=", d->shoe.cut);
     put(w, fd_shoe_reshuffle_due(&d->shoe) ? " reshuffle=due" : " reshuffle=no");
-    put_field(w, " entropy=",
-              fd_dealer_in_fault(d) ? (d->fault_status == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
+    put_field(
+        w, " entropy=", fd_dealer_in_fault(d) ? (d->fault_status == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
     put_field(w, " health=", health_name(d));
     put_field_u32(w, " reseeds=", d->drbg.reseeds);
     put_field_u32(w, " raw_samples=", d->entropy.raw_samples);
@@ -613,9 +609,9 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"HELP", cmd_help},       {"NEW", cmd_new},       {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
-    {"BURN", cmd_burn},       {"CUT", cmd_cut},       {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
-    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit},   {"SEED", cmd_seed},       {"CLOSE", cmd_close},
+    {"HELP", cmd_help},         {"NEW", cmd_new},   {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
+    {"BURN", cmd_burn},         {"CUT", cmd_cut},   {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
+    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit}, {"SEED", cmd_seed},       {"CLOSE", cmd_close},
 };
 
 static void cmd_mode(fd_console *c, const request *r)

@@ -31,8 +31,8 @@ typedef struct fd_console {
     fd_write_fn out;
     void *out_ctx;
     fd_linebuf line;
-    bool human;     /* prompt (and echo, if echo is set); else machine mode */
-    bool echo;      /* the line does not echo by itself (a board's UART) */
+    bool human; /* prompt (and echo, if echo is set); else machine mode */
+    bool echo;  /* the line does not echo by itself (a board's UART) */
 } fd_console;
 
 /* Bind a console to a dealer and an output. human: start in human mode;

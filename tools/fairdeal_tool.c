@@ -247,7 +247,9 @@ static void drbg_open(fd_drbg *d, fd_drbg_kind kind, source *src)
 
 static int cmd_chacha20(int argc, char **argv)
 {
-    option o[] = {{"--key", true, NULL, false}, {"--nonce", true, NULL, false}, {"--counter", true, NULL, false},
+    option o[] = {{"--key", true, NULL, false},
+                  {"--nonce", true, NULL, false},
+                  {"--counter", true, NULL, false},
                   {"--bytes", true, NULL, false}};
     parse_options(argc, argv, o, 4);
     uint8_t key[MAX_HEX_BYTES];
@@ -274,8 +276,11 @@ static int cmd_chacha20(int argc, char **argv)
 
 static int cmd_hmac_drbg(int argc, char **argv)
 {
-    option o[] = {{"--entropy", true, NULL, false}, {"--nonce", true, NULL, false}, {"--pers", true, NULL, false},
-                  {"--reseed", true, NULL, false}, {"--bytes", true, NULL, false}};
+    option o[] = {{"--entropy", true, NULL, false},
+                  {"--nonce", true, NULL, false},
+                  {"--pers", true, NULL, false},
+                  {"--reseed", true, NULL, false},
+                  {"--bytes", true, NULL, false}};
     parse_options(argc, argv, o, 5);
     static uint8_t entropy[MAX_HEX_BYTES];
     static uint8_t nonce[MAX_HEX_BYTES];
@@ -343,11 +348,17 @@ static int cmd_bytes(int argc, char **argv)
     return 0;
 }
 
-typedef enum algo { ALGO_DURSTENFELD, ALGO_SATTOLO, ALGO_PARTIAL, ALGO_INSIDE_OUT, ALGO_SAMPLE } algo;
+typedef enum algo {
+    ALGO_DURSTENFELD,
+    ALGO_SATTOLO,
+    ALGO_PARTIAL,
+    ALGO_INSIDE_OUT,
+    ALGO_SAMPLE
+} algo;
 
 static int cmd_perms(int argc, char **argv)
 {
-    option o[] = {{"--algo", true, NULL, false}, {"--n", true, NULL, false},    {"--k", true, NULL, false},
+    option o[] = {{"--algo", true, NULL, false},  {"--n", true, NULL, false},    {"--k", true, NULL, false},
                   {"--count", true, NULL, false}, {"--drbg", true, NULL, false}, {"--full-entropy", false, NULL, false},
                   {"--seed", true, NULL, false}};
     parse_options(argc, argv, o, 7);
@@ -400,18 +411,10 @@ static int cmd_perms(int argc, char **argv)
         fd_status st = FD_OK;
         memcpy(perm, identity, n * sizeof identity[0]);
         switch (al) {
-        case ALGO_DURSTENFELD:
-            st = fd_shuffle_u16(perm, n, &rng);
-            break;
-        case ALGO_SATTOLO:
-            st = fd_sattolo_u16(perm, n, &rng);
-            break;
-        case ALGO_PARTIAL:
-            st = fd_shuffle_partial_u16(perm, n, k, &rng);
-            break;
-        case ALGO_INSIDE_OUT:
-            st = fd_shuffle_copy_u16(perm, identity, n, &rng);
-            break;
+        case ALGO_DURSTENFELD: st = fd_shuffle_u16(perm, n, &rng); break;
+        case ALGO_SATTOLO: st = fd_sattolo_u16(perm, n, &rng); break;
+        case ALGO_PARTIAL: st = fd_shuffle_partial_u16(perm, n, k, &rng); break;
+        case ALGO_INSIDE_OUT: st = fd_shuffle_copy_u16(perm, identity, n, &rng); break;
         case ALGO_SAMPLE:
             st = fd_sample_indices(sample, k, (uint32_t)n, &rng);
             for (size_t i = 0; i < k; i++) {

@@ -30,7 +30,7 @@ typedef struct transcript {
     uint16_t shoe_cards;
     /* the open round */
     bool open;
-    bool verifiable;    /* a SHUFFLE mode=round: checked by fd_round_verify */
+    bool verifiable;       /* a SHUFFLE mode=round: checked by fd_round_verify */
     char header_text[160]; /* its SHUFFLE's " device=... beacon=..." fields, as printed */
     unsigned long id;
     uint8_t commitment[FD_COMMIT_SIZE];
@@ -128,8 +128,7 @@ static void on_shuffle(const char *line)
     char hex[80];
     size_t len = 0;
     (void)field(line, tr.verifiable ? "commitment" : "commit", hex, sizeof hex);
-    if (fd_hex_decode(hex, strlen(hex), tr.commitment, sizeof tr.commitment, &len) != FD_OK ||
-        len != FD_COMMIT_SIZE) {
+    if (fd_hex_decode(hex, strlen(hex), tr.commitment, sizeof tr.commitment, &len) != FD_OK || len != FD_COMMIT_SIZE) {
         reject("round %lu: commit= is not 64 hex digits", id);
     }
     tr.open = true;
@@ -332,8 +331,8 @@ static void check_dealt(void)
         /* cannot fail: the order was just checked to be a permutation of the shoe */
         (void)fd_card_format(record.order[i], tr.kind, code);
         if (tr.dealt_codes[i][0] != '\0' && strcmp(code, tr.dealt_codes[i]) != 0) {
-            reject("round %lu: dealt card %u was %s, the order's next card is %s", tr.id, i + 1u,
-                   tr.dealt_codes[i], code);
+            reject("round %lu: dealt card %u was %s, the order's next card is %s", tr.id, i + 1u, tr.dealt_codes[i],
+                   code);
         }
     }
 }

@@ -5,7 +5,7 @@
 #include "hal/storage.h"
 #include "hal/trng.h"
 
-#if !defined(FD_BOARD_NAME) || !defined(FD_TRNG_NAME) || !defined(FD_EMULATION_ONLY) || !defined(FD_STORAGE_NAME) || \
+#if !defined(FD_BOARD_NAME) || !defined(FD_TRNG_NAME) || !defined(FD_EMULATION_ONLY) || !defined(FD_STORAGE_NAME) ||   \
     !defined(FD_STORAGE_EMULATED)
 #error "board facts missing: build through cmake/board.cmake"
 #endif

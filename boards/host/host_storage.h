@@ -18,24 +18,23 @@
 #define HOST_FLASH_NEVER UINT64_MAX
 
 typedef struct host_flash {
-    fd_flash flash;       /* geometry and ops, ctx = this */
-    uint8_t *mem;         /* page_size * page_count bytes, caller-owned */
-    int fd;               /* backing file, -1: memory only */
-    uint64_t steps;       /* erase + program calls so far */
+    fd_flash flash; /* geometry and ops, ctx = this */
+    uint8_t *mem;   /* page_size * page_count bytes, caller-owned */
+    int fd;         /* backing file, -1: memory only */
+    uint64_t steps; /* erase + program calls so far */
     uint64_t erases;
     uint64_t programs;
-    uint64_t cut_after;   /* HOST_FLASH_NEVER: no cut */
+    uint64_t cut_after; /* HOST_FLASH_NEVER: no cut */
     bool torn;
-    bool cut;             /* power is off */
-    uint32_t tear_state;  /* xorshift state for tearing */
+    bool cut;            /* power is off */
+    uint32_t tear_state; /* xorshift state for tearing */
 } host_flash;
 
 /* Set up hf on mem (page_size * page_count bytes). path NULL: memory only,
  * starting erased (0xFF); else the file's contents when it has the area's
  * size, otherwise a fresh erased file. Errors: FD_ERR_NULL, FD_ERR_STATE
  * (page size not a multiple of 4 or zero count), FD_ERR_NOT_READY (file). */
-fd_status host_flash_open(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count,
-                          const char *path);
+fd_status host_flash_open(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count, const char *path);
 
 /* Close the backing file (if any). */
 void host_flash_close(host_flash *hf);

@@ -134,8 +134,7 @@ static fd_status host_read(void *ctx, uint32_t offset, void *out, size_t len)
     return FD_OK;
 }
 
-fd_status host_flash_open(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count,
-                          const char *path)
+fd_status host_flash_open(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count, const char *path)
 {
     if (hf == NULL || mem == NULL) {
         return FD_ERR_NULL;
@@ -164,8 +163,7 @@ fd_status host_flash_open(host_flash *hf, uint8_t *mem, uint32_t page_size, uint
             return FD_ERR_NOT_READY;
         }
         struct stat sb;
-        if (fstat(hf->fd, &sb) == 0 && (size_t)sb.st_size == size &&
-            pread(hf->fd, mem, size, 0) == (ssize_t)size) {
+        if (fstat(hf->fd, &sb) == 0 && (size_t)sb.st_size == size && pread(hf->fd, mem, size, 0) == (ssize_t)size) {
             return FD_OK;
         }
         memset(mem, 0xFF, size);

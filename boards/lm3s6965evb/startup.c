@@ -11,10 +11,37 @@ typedef void (*vector_fn)(void);
 #define F fd_fault_handler
 #define F8 F, F, F, F, F, F, F, F
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 64] = {
-    (vector_fn)(uintptr_t)fd_stack_top, fd_reset_handler,
-    F, F, F, F, F, 0, 0, 0, 0, F, F, 0, F, fd_systick_handler,
-    F, F, F, F, F, lm3s_uart0_irq_handler, F, F, /* IRQ 5: UART0 */
-    F8, F8, F8, F8, F8, F8, F8,
+    (vector_fn)(uintptr_t)fd_stack_top,
+    fd_reset_handler,
+    F,
+    F,
+    F,
+    F,
+    F,
+    0,
+    0,
+    0,
+    0,
+    F,
+    F,
+    0,
+    F,
+    fd_systick_handler,
+    F,
+    F,
+    F,
+    F,
+    F,
+    lm3s_uart0_irq_handler,
+    F,
+    F, /* IRQ 5: UART0 */
+    F8,
+    F8,
+    F8,
+    F8,
+    F8,
+    F8,
+    F8,
 };
 /* clang-format on */
 #undef F8

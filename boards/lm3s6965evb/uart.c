@@ -15,9 +15,9 @@
 #define RX_LOST 0x100u    /* an entry no byte can be: bytes were lost here */
 
 static volatile uint16_t rx_ring[RX_RING_SIZE];
-static volatile uint32_t rx_head;   /* written by the IRQ only */
-static volatile uint32_t rx_tail;   /* written by the reader only */
-static volatile bool rx_paused;     /* set by the IRQ, cleared by the reader */
+static volatile uint32_t rx_head; /* written by the IRQ only */
+static volatile uint32_t rx_tail; /* written by the reader only */
+static volatile bool rx_paused;   /* set by the IRQ, cleared by the reader */
 
 void lm3s_uart0_init(void)
 {

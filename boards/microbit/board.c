@@ -13,4 +13,3 @@ void hal_board_init(void)
     }
     fd_irq_enable();
 }
-

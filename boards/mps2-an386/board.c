@@ -9,4 +9,3 @@ void hal_board_init(void)
     }
     fd_irq_enable();
 }
-

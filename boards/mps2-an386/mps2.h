@@ -16,8 +16,6 @@
 #define UART_CTRL_RX_EN 0x2u
 #define UART0_BAUDDIV FD_REG32(UART0_BASE + 0x10u)
 
-
-
 void mps2_uart_init(void);
 
 #endif

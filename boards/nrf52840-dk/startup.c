@@ -11,10 +11,35 @@ typedef void (*vector_fn)(void);
 #define F fd_fault_handler
 #define F8 F, F, F, F, F, F, F, F
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 48] = {
-    (vector_fn)(uintptr_t)fd_stack_top, fd_reset_handler,
-    F, F, F, F, F, 0, 0, 0, 0, F, F, 0, F, fd_systick_handler,
-    F, F, nrf52_uarte_irq_handler, F, F, F, F, F, /* IRQ 0-7 */
-    F8, F8, F8, F8, F8,                           /* IRQ 8-47 */
+    (vector_fn)(uintptr_t)fd_stack_top,
+    fd_reset_handler,
+    F,
+    F,
+    F,
+    F,
+    F,
+    0,
+    0,
+    0,
+    0,
+    F,
+    F,
+    0,
+    F,
+    fd_systick_handler,
+    F,
+    F,
+    nrf52_uarte_irq_handler,
+    F,
+    F,
+    F,
+    F,
+    F, /* IRQ 0-7 */
+    F8,
+    F8,
+    F8,
+    F8,
+    F8, /* IRQ 8-47 */
 };
 /* clang-format on */
 #undef F8

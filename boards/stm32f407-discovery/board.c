@@ -38,8 +38,8 @@ fd_status stm32_pll48_start(void)
     if (st != FD_OK) {
         return st;
     }
-    RCC_PLLCFGR = (RCC_PLLCFGR & RCC_PLLCFGR_RESERVED) | RCC_PLLCFGR_PLLM(4u) |
-                  RCC_PLLCFGR_PLLN(168u) | RCC_PLLCFGR_PLLSRC_HSE | RCC_PLLCFGR_PLLQ(7u);
+    RCC_PLLCFGR = (RCC_PLLCFGR & RCC_PLLCFGR_RESERVED) | RCC_PLLCFGR_PLLM(4u) | RCC_PLLCFGR_PLLN(168u) |
+                  RCC_PLLCFGR_PLLSRC_HSE | RCC_PLLCFGR_PLLQ(7u);
     RCC_CR |= RCC_CR_PLLON;
     return wait_bits(&RCC_CR, RCC_CR_PLLRDY, RCC_CR_PLLRDY, PLL_TIMEOUT_CLOCKS);
 }
@@ -62,4 +62,3 @@ void hal_board_init(void)
     (void)stm32_pll48_start();
     fd_irq_enable();
 }
-

@@ -18,7 +18,7 @@ void stm32_usart2_init(uint32_t brr)
     fd_data_barrier(); /* clock on before the first access: see trng.c */
     /* RX pulled up so an unplugged adapter reads as idle line, not noise. */
     GPIOA_PUPDR = (GPIOA_PUPDR & ~(0x3u << 6)) | (0x1u << 6);
-    GPIOA_AFRL = (GPIOA_AFRL & ~(0xFFu << 8)) | (0x77u << 8);  /* AF7 = USART2 */
+    GPIOA_AFRL = (GPIOA_AFRL & ~(0xFFu << 8)) | (0x77u << 8); /* AF7 = USART2 */
     GPIOA_MODER = (GPIOA_MODER & ~(0xFu << 4)) | (0xAu << 4); /* PA2, PA3 alternate */
     USART2_BRR = brr;
     USART2_CR1 = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE | USART_CR1_RXNEIE;

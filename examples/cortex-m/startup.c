@@ -40,10 +40,10 @@ typedef struct vector_table {
 
 __attribute__((section(".vectors"), used)) const vector_table vectors = {
     _estack,
-    {reset_handler, /* 1 Reset */
+    {reset_handler,                                                             /* 1 Reset */
      fault_handler, fault_handler, fault_handler, fault_handler, fault_handler, /* 2-6 NMI..UsageFault */
      NULL, NULL, NULL, NULL,                                                    /* 7-10 reserved */
-     fault_handler, fault_handler, NULL, fault_handler, fault_handler}};       /* SVCall, DebugMon, -, PendSV, SysTick */
+     fault_handler, fault_handler, NULL, fault_handler, fault_handler}}; /* SVCall, DebugMon, -, PendSV, SysTick */
 
 void reset_handler(void)
 {

@@ -12,8 +12,8 @@ typedef struct player {
 
 int main(void)
 {
-    player table[] = {{"ada", 120}, {"ben", 80},  {"cleo", 200}, {"dev", 50},  {"eli", 75},
-                      {"fay", 300}, {"gus", 10},  {"hana", 90},  {"ivo", 160}, {"jun", 40}};
+    player table[] = {{"ada", 120}, {"ben", 80}, {"cleo", 200}, {"dev", 50},  {"eli", 75},
+                      {"fay", 300}, {"gus", 10}, {"hana", 90},  {"ivo", 160}, {"jun", 40}};
     const size_t seats = sizeof table / sizeof table[0];
     fd_host_entropy source;
     fd_rng rng;

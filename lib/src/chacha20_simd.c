@@ -10,28 +10,36 @@
 
 static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32u - n)); }
 
-#define QUARTER(a, b, c, d)                                                                        \
-    do {                                                                                           \
-        (a) += (b); (d) ^= (a); (d) = rotl((d), 16);                                               \
-        (c) += (d); (b) ^= (c); (b) = rotl((b), 12);                                               \
-        (a) += (b); (d) ^= (a); (d) = rotl((d), 8);                                                \
-        (c) += (d); (b) ^= (c); (b) = rotl((b), 7);                                                \
+#define QUARTER(a, b, c, d)                                                                                            \
+    do {                                                                                                               \
+        (a) += (b);                                                                                                    \
+        (d) ^= (a);                                                                                                    \
+        (d) = rotl((d), 16);                                                                                           \
+        (c) += (d);                                                                                                    \
+        (b) ^= (c);                                                                                                    \
+        (b) = rotl((b), 12);                                                                                           \
+        (a) += (b);                                                                                                    \
+        (d) ^= (a);                                                                                                    \
+        (d) = rotl((d), 8);                                                                                            \
+        (c) += (d);                                                                                                    \
+        (b) ^= (c);                                                                                                    \
+        (b) = rotl((b), 7);                                                                                            \
     } while (0)
 
 /* The 20 rounds (ten column + diagonal double rounds) on words x[0..15]
  * with quarter-round q: scalar words here, vectors of four blocks below. */
-#define TWENTY_ROUNDS(q, x)                                                                        \
-    do {                                                                                           \
-        for (int r_ = 0; r_ < 10; r_++) {                                                          \
-            q((x)[0], (x)[4], (x)[8], (x)[12]);                                                    \
-            q((x)[1], (x)[5], (x)[9], (x)[13]);                                                    \
-            q((x)[2], (x)[6], (x)[10], (x)[14]);                                                   \
-            q((x)[3], (x)[7], (x)[11], (x)[15]);                                                   \
-            q((x)[0], (x)[5], (x)[10], (x)[15]);                                                   \
-            q((x)[1], (x)[6], (x)[11], (x)[12]);                                                   \
-            q((x)[2], (x)[7], (x)[8], (x)[13]);                                                    \
-            q((x)[3], (x)[4], (x)[9], (x)[14]);                                                    \
-        }                                                                                          \
+#define TWENTY_ROUNDS(q, x)                                                                                            \
+    do {                                                                                                               \
+        for (int r_ = 0; r_ < 10; r_++) {                                                                              \
+            q((x)[0], (x)[4], (x)[8], (x)[12]);                                                                        \
+            q((x)[1], (x)[5], (x)[9], (x)[13]);                                                                        \
+            q((x)[2], (x)[6], (x)[10], (x)[14]);                                                                       \
+            q((x)[3], (x)[7], (x)[11], (x)[15]);                                                                       \
+            q((x)[0], (x)[5], (x)[10], (x)[15]);                                                                       \
+            q((x)[1], (x)[6], (x)[11], (x)[12]);                                                                       \
+            q((x)[2], (x)[7], (x)[8], (x)[13]);                                                                        \
+            q((x)[3], (x)[4], (x)[9], (x)[14]);                                                                        \
+        }                                                                                                              \
     } while (0)
 
 void fd_chacha20_block_ref(const uint32_t in[16], uint32_t extra, uint32_t x[16])
@@ -60,12 +68,16 @@ void fd_chacha20_blocks4_ref(const uint32_t in[16], uint32_t out[64])
 /* SSE2: vector i holds word i of the four blocks (lane b = block b). */
 #define ROTL128(x, n) _mm_or_si128(_mm_slli_epi32((x), (n)), _mm_srli_epi32((x), 32 - (n)))
 #define ROTL128_16(x) _mm_shufflehi_epi16(_mm_shufflelo_epi16((x), 0xB1), 0xB1)
-#define QUARTER128(a, b, c, d)                                                                     \
-    do {                                                                                           \
-        (a) = _mm_add_epi32((a), (b)); (d) = ROTL128_16(_mm_xor_si128((d), (a)));                  \
-        (c) = _mm_add_epi32((c), (d)); (b) = ROTL128(_mm_xor_si128((b), (c)), 12);                 \
-        (a) = _mm_add_epi32((a), (b)); (d) = ROTL128(_mm_xor_si128((d), (a)), 8);                  \
-        (c) = _mm_add_epi32((c), (d)); (b) = ROTL128(_mm_xor_si128((b), (c)), 7);                  \
+#define QUARTER128(a, b, c, d)                                                                                         \
+    do {                                                                                                               \
+        (a) = _mm_add_epi32((a), (b));                                                                                 \
+        (d) = ROTL128_16(_mm_xor_si128((d), (a)));                                                                     \
+        (c) = _mm_add_epi32((c), (d));                                                                                 \
+        (b) = ROTL128(_mm_xor_si128((b), (c)), 12);                                                                    \
+        (a) = _mm_add_epi32((a), (b));                                                                                 \
+        (d) = ROTL128(_mm_xor_si128((d), (a)), 8);                                                                     \
+        (c) = _mm_add_epi32((c), (d));                                                                                 \
+        (b) = ROTL128(_mm_xor_si128((b), (c)), 7);                                                                     \
     } while (0)
 
 /* Rows r..r+3 of the four blocks, lanes = blocks, to out in block order. */
@@ -105,30 +117,30 @@ void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64])
  * block k+1); the diagonal round rotates rows b, c, d within each lane. */
 #define FD_AVX2 __attribute__((target("avx2")))
 #define ROTL256(x, n) _mm256_or_si256(_mm256_slli_epi32((x), (n)), _mm256_srli_epi32((x), 32 - (n)))
-#define HALF256(a, b, c, d, rot_a, rot_b)                                                          \
-    do {                                                                                           \
-        (a) = _mm256_add_epi32((a), (b));                                                          \
-        (d) = _mm256_shuffle_epi8(_mm256_xor_si256((d), (a)), (rot_a));                            \
-        (c) = _mm256_add_epi32((c), (d));                                                          \
-        (b) = ROTL256(_mm256_xor_si256((b), (c)), rot_b);                                          \
+#define HALF256(a, b, c, d, rot_a, rot_b)                                                                              \
+    do {                                                                                                               \
+        (a) = _mm256_add_epi32((a), (b));                                                                              \
+        (d) = _mm256_shuffle_epi8(_mm256_xor_si256((d), (a)), (rot_a));                                                \
+        (c) = _mm256_add_epi32((c), (d));                                                                              \
+        (b) = ROTL256(_mm256_xor_si256((b), (c)), rot_b);                                                              \
     } while (0)
-#define QUARTER256(a, b, c, d)                                                                     \
-    do {                                                                                           \
-        HALF256(a, b, c, d, rot16, 12);                                                            \
-        HALF256(a, b, c, d, rot8, 7);                                                              \
+#define QUARTER256(a, b, c, d)                                                                                         \
+    do {                                                                                                               \
+        HALF256(a, b, c, d, rot16, 12);                                                                                \
+        HALF256(a, b, c, d, rot8, 7);                                                                                  \
     } while (0)
 
-#define DIAGONALIZE(b, c, d)                                                                       \
-    do {                                                                                           \
-        (b) = _mm256_shuffle_epi32((b), 0x39); /* (x5, x6, x7, x4) */                              \
-        (c) = _mm256_shuffle_epi32((c), 0x4E); /* (x10, x11, x8, x9) */                            \
-        (d) = _mm256_shuffle_epi32((d), 0x93); /* (x15, x12, x13, x14) */                          \
+#define DIAGONALIZE(b, c, d)                                                                                           \
+    do {                                                                                                               \
+        (b) = _mm256_shuffle_epi32((b), 0x39); /* (x5, x6, x7, x4) */                                                  \
+        (c) = _mm256_shuffle_epi32((c), 0x4E); /* (x10, x11, x8, x9) */                                                \
+        (d) = _mm256_shuffle_epi32((d), 0x93); /* (x15, x12, x13, x14) */                                              \
     } while (0)
-#define UNDIAGONALIZE(b, c, d)                                                                     \
-    do {                                                                                           \
-        (b) = _mm256_shuffle_epi32((b), 0x93);                                                     \
-        (c) = _mm256_shuffle_epi32((c), 0x4E);                                                     \
-        (d) = _mm256_shuffle_epi32((d), 0x39);                                                     \
+#define UNDIAGONALIZE(b, c, d)                                                                                         \
+    do {                                                                                                               \
+        (b) = _mm256_shuffle_epi32((b), 0x93);                                                                         \
+        (c) = _mm256_shuffle_epi32((c), 0x4E);                                                                         \
+        (d) = _mm256_shuffle_epi32((d), 0x39);                                                                         \
     } while (0)
 
 /* Row r of the state in both 128-bit lanes. */
@@ -149,10 +161,10 @@ FD_AVX2 static void store_pair(__m256i a, __m256i b, __m256i c, __m256i d, uint3
 
 FD_AVX2 void fd_chacha20_blocks4_avx2(const uint32_t in[16], uint32_t out[64])
 {
-    const __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6,
-                                           7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-    const __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4,
-                                          5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+    const __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5,
+                                           10, 11, 8, 9, 14, 15, 12, 13);
+    const __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6,
+                                          11, 8, 9, 10, 15, 12, 13, 14);
     const __m256i sa = row(in, 0);
     const __m256i sb = row(in, 1);
     const __m256i sc = row(in, 2);
@@ -177,10 +189,10 @@ FD_AVX2 void fd_chacha20_blocks4_avx2(const uint32_t in[16], uint32_t out[64])
         UNDIAGONALIZE(b0, c0, d0);
         UNDIAGONALIZE(b1, c1, d1);
     }
-    store_pair(_mm256_add_epi32(a0, sa), _mm256_add_epi32(b0, sb), _mm256_add_epi32(c0, sc),
-               _mm256_add_epi32(d0, sd0), out);
-    store_pair(_mm256_add_epi32(a1, sa), _mm256_add_epi32(b1, sb), _mm256_add_epi32(c1, sc),
-               _mm256_add_epi32(d1, sd1), out + 32);
+    store_pair(_mm256_add_epi32(a0, sa), _mm256_add_epi32(b0, sb), _mm256_add_epi32(c0, sc), _mm256_add_epi32(d0, sd0),
+               out);
+    store_pair(_mm256_add_epi32(a1, sa), _mm256_add_epi32(b1, sb), _mm256_add_epi32(c1, sc), _mm256_add_epi32(d1, sd1),
+               out + 32);
 }
 
 #endif

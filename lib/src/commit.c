@@ -25,8 +25,7 @@ static void discard(void *ctx, const char *text, size_t len)
     (void)len;
 }
 
-fd_status fd_commit_order_text(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink,
-                               void *ctx)
+fd_status fd_commit_order_text(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink, void *ctx)
 {
     if ((order == NULL && count > 0u) || sink == NULL) {
         return FD_ERR_NULL;
@@ -182,9 +181,8 @@ static fd_status scan(const uint8_t *in, size_t len, uint32_t *seen)
         last = tag;
         pos += 3u + vlen;
     }
-    const uint32_t required = (1u << FD_RECORD_TAG_ROUND_ID) | (1u << FD_RECORD_TAG_SHOE) |
-                              (1u << FD_RECORD_TAG_MODE) | (1u << FD_RECORD_TAG_COMMITMENT) |
-                              (1u << FD_RECORD_TAG_DEALT);
+    const uint32_t required = (1u << FD_RECORD_TAG_ROUND_ID) | (1u << FD_RECORD_TAG_SHOE) | (1u << FD_RECORD_TAG_MODE) |
+                              (1u << FD_RECORD_TAG_COMMITMENT) | (1u << FD_RECORD_TAG_DEALT);
     const uint32_t reveal = (1u << FD_RECORD_TAG_SALT) | (1u << FD_RECORD_TAG_ORDER);
     if ((*seen & required) != required || ((*seen & reveal) != 0u && (*seen & reveal) != reveal)) {
         return FD_ERR_PARSE;

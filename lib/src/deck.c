@@ -252,8 +252,7 @@ fd_status fd_shoe_invalidate(fd_shoe *shoe)
     return FD_OK;
 }
 
-fd_status fd_shoe_order_check(fd_deck_kind kind, unsigned decks, unsigned jokers, const fd_card *order,
-                              uint16_t count)
+fd_status fd_shoe_order_check(fd_deck_kind kind, unsigned decks, unsigned jokers, const fd_card *order, uint16_t count)
 {
     if (order == NULL) {
         return FD_ERR_NULL;

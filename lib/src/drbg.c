@@ -4,18 +4,19 @@
 
 #include "fairdeal/util.h"
 
-_Static_assert(FD_HMAC_DRBG_MIN_ENTROPY <= 32u && FD_CHACHA_DRBG_MIN_ENTROPY <= 32u, "one fd_entropy_fn block seeds either mechanism");
-_Static_assert(FD_HMAC_DRBG_MAX_REQUEST <= FD_CHACHA_DRBG_MAX_REQUEST, "generate splits requests at the HMAC limit for both mechanisms");
+_Static_assert(FD_HMAC_DRBG_MIN_ENTROPY <= 32u && FD_CHACHA_DRBG_MIN_ENTROPY <= 32u,
+               "one fd_entropy_fn block seeds either mechanism");
+_Static_assert(FD_HMAC_DRBG_MAX_REQUEST <= FD_CHACHA_DRBG_MAX_REQUEST,
+               "generate splits requests at the HMAC limit for both mechanisms");
 
-fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
-                              void *entropy_ctx, const uint8_t *pers, size_t pers_len)
+fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy, void *entropy_ctx,
+                              const uint8_t *pers, size_t pers_len)
 {
     if (d == NULL || cfg == NULL || get_entropy == NULL || (pers == NULL && pers_len > 0u)) {
         return FD_ERR_NULL;
     }
-    if ((cfg->kind != FD_DRBG_HMAC_SHA256 && cfg->kind != FD_DRBG_CHACHA20) ||
-        cfg->reseed_interval == 0u || cfg->reseed_interval > FD_HMAC_DRBG_MAX_RESEED_INTERVAL ||
-        pers_len > FD_HMAC_DRBG_MAX_INPUT) {
+    if ((cfg->kind != FD_DRBG_HMAC_SHA256 && cfg->kind != FD_DRBG_CHACHA20) || cfg->reseed_interval == 0u ||
+        cfg->reseed_interval > FD_HMAC_DRBG_MAX_RESEED_INTERVAL || pers_len > FD_HMAC_DRBG_MAX_INPUT) {
         return FD_ERR_TOO_LARGE;
     }
     uint8_t seed[64];
@@ -33,11 +34,9 @@ fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_
     d->entropy_ctx = entropy_ctx;
     /* entropy input = seed[0..32), nonce = seed[32..48) */
     if (cfg->kind == FD_DRBG_HMAC_SHA256) {
-        st = fd_hmac_drbg_instantiate(&d->u.hmac, seed, 32, seed + 32, 16, pers, pers_len,
-                                      cfg->reseed_interval);
+        st = fd_hmac_drbg_instantiate(&d->u.hmac, seed, 32, seed + 32, 16, pers, pers_len, cfg->reseed_interval);
     } else {
-        st = fd_chacha_drbg_instantiate(&d->u.chacha, seed, 32, seed + 32, 16, pers, pers_len,
-                                        cfg->reseed_interval);
+        st = fd_chacha_drbg_instantiate(&d->u.chacha, seed, 32, seed + 32, 16, pers, pers_len, cfg->reseed_interval);
     }
     fd_wipe(seed, sizeof seed);
     d->instantiated = (st == FD_OK);

@@ -4,7 +4,8 @@
 
 #include "fairdeal/util.h"
 
-_Static_assert(sizeof ((fd_fullentropy *)0)->buffer <= UINT8_MAX, "buffer_pos is uint8_t and equals the buffer size when empty");
+_Static_assert(sizeof((fd_fullentropy *)0)->buffer <= UINT8_MAX,
+               "buffer_pos is uint8_t and equals the buffer size when empty");
 
 #define TOP_UP_BELOW (1ull << 56) /* m < 2^56 takes one more byte; m stays < 2^64 */
 

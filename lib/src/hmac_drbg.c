@@ -35,9 +35,8 @@ static void drbg_update(fd_hmac_drbg *d, const segment *parts, size_t count)
 
 static bool input_ok(const uint8_t *p, size_t len) { return (p != NULL || len == 0u); }
 
-fd_status fd_hmac_drbg_instantiate(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
-                                   const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
-                                   size_t pers_len, uint64_t reseed_interval)
+fd_status fd_hmac_drbg_instantiate(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len, const uint8_t *nonce,
+                                   size_t nonce_len, const uint8_t *pers, size_t pers_len, uint64_t reseed_interval)
 {
     if (d == NULL || entropy == NULL || !input_ok(nonce, nonce_len) || !input_ok(pers, pers_len)) {
         return FD_ERR_NULL;
@@ -60,8 +59,8 @@ fd_status fd_hmac_drbg_instantiate(fd_hmac_drbg *d, const uint8_t *entropy, size
     return FD_OK;
 }
 
-fd_status fd_hmac_drbg_reseed(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
-                              const uint8_t *addl, size_t addl_len)
+fd_status fd_hmac_drbg_reseed(fd_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len, const uint8_t *addl,
+                              size_t addl_len)
 {
     if (d == NULL || entropy == NULL || !input_ok(addl, addl_len)) {
         return FD_ERR_NULL;
@@ -81,8 +80,7 @@ fd_status fd_hmac_drbg_reseed(fd_hmac_drbg *d, const uint8_t *entropy, size_t en
     return FD_OK;
 }
 
-fd_status fd_hmac_drbg_generate(fd_hmac_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
-                                size_t addl_len)
+fd_status fd_hmac_drbg_generate(fd_hmac_drbg *d, uint8_t *out, size_t len, const uint8_t *addl, size_t addl_len)
 {
     if (d == NULL || (out == NULL && len > 0u) || !input_ok(addl, addl_len)) {
         return FD_ERR_NULL;

@@ -27,7 +27,12 @@
 #define NO_PAGE UINT32_MAX
 #define MIN_PAGE_SIZE 512u
 
-typedef enum rec_result { REC_OK, REC_END, REC_TORN, REC_BAD } rec_result;
+typedef enum rec_result {
+    REC_OK,
+    REC_END,
+    REC_TORN,
+    REC_BAD
+} rec_result;
 
 typedef struct page_header {
     uint32_t magic;
@@ -178,8 +183,8 @@ static fd_status read_page_header(fd_journal *j, uint32_t page, page_header *h)
     memcpy(h->prev_head, b + 20, FD_SHA256_SIZE);
     uint8_t tag[FD_SHA256_SIZE];
     page_tag(j, b, tag);
-    h->valid = h->magic == PAGE_MAGIC && equal_ct(tag, b + PAGE_TAGGED, FD_JOURNAL_TAG_SIZE) &&
-               h->page_seq != 0u && h->tail_seq != 0u && h->tail_seq <= h->page_seq && h->first_seq != 0u;
+    h->valid = h->magic == PAGE_MAGIC && equal_ct(tag, b + PAGE_TAGGED, FD_JOURNAL_TAG_SIZE) && h->page_seq != 0u &&
+               h->tail_seq != 0u && h->tail_seq <= h->page_seq && h->first_seq != 0u;
     return FD_OK;
 }
 
@@ -280,7 +285,7 @@ static fd_status read_record(fd_journal *j, uint32_t page, uint32_t off, const u
     if (secret_len > 0u && prev != NULL) { /* only verified reads judge it */
         uint8_t h[FD_SHA256_SIZE];
         fd_sha256(r->secret, secret_len, h);
-        r->secret_state = equal_ct(h, r->secret_hash, FD_SHA256_SIZE) ? FD_JOURNAL_SECRET_AVAILABLE
+        r->secret_state = equal_ct(h, r->secret_hash, FD_SHA256_SIZE)    ? FD_JOURNAL_SECRET_AVAILABLE
                           : all_zero(b + l.secret_off, pad4(secret_len)) ? FD_JOURNAL_SECRET_WIPED
                                                                          : FD_JOURNAL_SECRET_DAMAGED;
     }
@@ -518,11 +523,11 @@ static fd_status scan(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_jo
     return FD_OK;
 }
 
-fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len,
-                          fd_journal_page *pages, fd_journal_keep_fn keep, void *keep_ctx)
+fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len, fd_journal_page *pages,
+                          fd_journal_keep_fn keep, void *keep_ctx)
 {
-    if (j == NULL || flash == NULL || key == NULL || pages == NULL || flash->erase == NULL ||
-        flash->program == NULL || flash->read == NULL) {
+    if (j == NULL || flash == NULL || key == NULL || pages == NULL || flash->erase == NULL || flash->program == NULL ||
+        flash->read == NULL) {
         return FD_ERR_NULL;
     }
     if (key_len < FD_JOURNAL_MIN_KEY) {
@@ -657,8 +662,7 @@ static fd_status open_page(fd_journal *j)
  * one (compaction copying into them; bounded by the page count). */
 static fd_status open_pages(fd_journal *j, uint32_t size)
 {
-    for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size;
-         opened++) {
+    for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size; opened++) {
         fd_status st = opened < j->flash->geometry.page_count ? open_page(j) : FD_ERR_EXHAUSTED;
         if (st != FD_OK) {
             j->failed = true;
@@ -670,9 +674,8 @@ static fd_status open_pages(fd_journal *j, uint32_t size)
 
 /* Write one record where make_room left space (a copy when src is not
  * NULL: orig_seq, secret hash and stored secret bytes are taken from it). */
-static fd_status write_record(fd_journal *j, uint8_t type, const uint8_t *payload, size_t len,
-                              const uint8_t *secret, size_t secret_len, const fd_journal_record *src,
-                              uint32_t *seq)
+static fd_status write_record(fd_journal *j, uint8_t type, const uint8_t *payload, size_t len, const uint8_t *secret,
+                              size_t secret_len, const fd_journal_record *src, uint32_t *seq)
 {
     bool copy = src != NULL;
     rec_layout l = layout_of(len, secret_len, copy);
@@ -791,8 +794,7 @@ static fd_status compact(fd_journal *j, uint32_t protect)
 static fd_status make_room(fd_journal *j, uint32_t size)
 {
     const uint32_t protect = j->newest_page_seq;
-    for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size;
-         opened++) {
+    for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size; opened++) {
         fd_status st = opened < j->flash->geometry.page_count ? open_page(j) : FD_ERR_EXHAUSTED;
         if (st == FD_OK && free_pages(j) < RESERVE_PAGES) {
             st = compact(j, protect);

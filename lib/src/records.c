@@ -11,14 +11,10 @@ bool fd_records_keep(void *policy, const fd_journal_record *record)
     uint32_t round = fd_load_le32(record->payload);
     uint32_t age = p->newest_round >= round ? p->newest_round - round : 0u;
     switch (record->type) {
-    case FD_REC_ROUND_OPENED:
-        return age < p->hands || record->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
+    case FD_REC_ROUND_OPENED: return age < p->hands || record->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
     case FD_REC_CARDS_DEALT:
-    case FD_REC_ROUND_CLOSED:
-        return age < p->hands;
-    case FD_REC_REVEAL:
-        return age < p->summaries;
-    default:
-        return false;
+    case FD_REC_ROUND_CLOSED: return age < p->hands;
+    case FD_REC_REVEAL: return age < p->summaries;
+    default: return false;
     }
 }

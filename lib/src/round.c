@@ -149,8 +149,8 @@ fd_status fd_round_seeds_clear(fd_round_seeds *seeds)
     return FD_OK;
 }
 
-fd_status fd_round_seed_set(fd_round_seeds *seeds, const fd_round_header *header, unsigned slot,
-                            const uint8_t *seed, size_t len)
+fd_status fd_round_seed_set(fd_round_seeds *seeds, const fd_round_header *header, unsigned slot, const uint8_t *seed,
+                            size_t len)
 {
     if (seeds == NULL || header == NULL || seed == NULL) {
         return FD_ERR_NULL;
@@ -245,8 +245,8 @@ static fd_status stream_fill(void *ctx, uint8_t *buf, size_t len)
     return FD_OK;
 }
 
-fd_status fd_round_shuffle_u16(uint16_t *a, size_t n, const uint8_t key[FD_ROUND_KEY_SIZE],
-                               const uint8_t *secret, size_t secret_len)
+fd_status fd_round_shuffle_u16(uint16_t *a, size_t n, const uint8_t key[FD_ROUND_KEY_SIZE], const uint8_t *secret,
+                               size_t secret_len)
 {
     if (a == NULL || key == NULL) {
         return FD_ERR_NULL;
@@ -279,8 +279,7 @@ fd_status fd_round_shuffle_u16(uint16_t *a, size_t n, const uint8_t key[FD_ROUND
 }
 
 fd_status fd_round_deal_order(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
-                              const fd_round_seeds *seeds, fd_shoe *shoe,
-                              uint8_t commitment_out[FD_SHA256_SIZE])
+                              const fd_round_seeds *seeds, fd_shoe *shoe, uint8_t commitment_out[FD_SHA256_SIZE])
 {
     if (shoe == NULL) {
         return FD_ERR_NULL;
@@ -308,8 +307,8 @@ fd_status fd_round_deal_order(const fd_round_header *header, const uint8_t *secr
 }
 
 fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, size_t secret_len,
-                          const fd_round_seeds *seeds, const uint8_t commitment[FD_SHA256_SIZE],
-                          const fd_card *order, uint16_t count)
+                          const fd_round_seeds *seeds, const uint8_t commitment[FD_SHA256_SIZE], const fd_card *order,
+                          uint16_t count)
 {
     if (commitment == NULL || order == NULL) {
         return FD_ERR_NULL;
@@ -327,12 +326,12 @@ fd_status fd_round_verify(const fd_round_header *header, const uint8_t *secret, 
 
 /* docs/VERIFY.md vector 1: device "fairdeal-kat", round 1, one French deck,
  * slot 0 seeded "player", S = 00 01 .. 27 (40 bytes, the minimum). */
-static const uint8_t kat_commitment[FD_SHA256_SIZE] = {
-    0xa0, 0x21, 0xe0, 0x4a, 0x5e, 0xe3, 0xb0, 0x36, 0x26, 0x20, 0xa9, 0x15, 0x18, 0x0d, 0xf2, 0xd3,
-    0x89, 0xd5, 0x25, 0x5e, 0x34, 0x47, 0xf2, 0xd1, 0x2b, 0x2d, 0x7a, 0x20, 0x05, 0x92, 0xd5, 0x33};
-static const uint8_t kat_order[52] = {30, 33, 22, 21, 39,  1, 32, 26, 45,  9, 44, 14,  8, 49, 20, 12, 18, 50,
-                                      47, 43, 13,  4,  5,  3, 23, 41,  6, 42, 17, 28, 35, 16, 48, 11, 15, 19,
-                                      37, 29, 24, 40, 46,  2, 38, 10, 51,  7, 31, 25, 36, 34,  0, 27};
+static const uint8_t kat_commitment[FD_SHA256_SIZE] = {0xa0, 0x21, 0xe0, 0x4a, 0x5e, 0xe3, 0xb0, 0x36, 0x26, 0x20, 0xa9,
+                                                       0x15, 0x18, 0x0d, 0xf2, 0xd3, 0x89, 0xd5, 0x25, 0x5e, 0x34, 0x47,
+                                                       0xf2, 0xd1, 0x2b, 0x2d, 0x7a, 0x20, 0x05, 0x92, 0xd5, 0x33};
+static const uint8_t kat_order[52] = {30, 33, 22, 21, 39, 1, 32, 26, 45, 9,  44, 14, 8,  49, 20, 12, 18, 50,
+                                      47, 43, 13, 4,  5,  3, 23, 41, 6,  42, 17, 28, 35, 16, 48, 11, 15, 19,
+                                      37, 29, 24, 40, 46, 2, 38, 10, 51, 7,  31, 25, 36, 34, 0,  27};
 /* in flash, not on the stack: the self-test runs on small target stacks */
 static const fd_round_header kat_header = {"fairdeal-kat", 12, 1, FD_DECK_FRENCH, 1, 0, 0x01, FD_ROUND_NO_BEACON, 0};
 static const fd_round_seeds kat_seeds = {{6}, {"player"}};

@@ -7,8 +7,8 @@ fd_status fd_rng_from_seed(fd_chacha_drbg *state, const uint8_t seed[FD_SEED_BYT
     if (state == NULL || seed == NULL || rng == NULL) {
         return FD_ERR_NULL;
     }
-    const fd_status st = fd_chacha_drbg_instantiate(state, seed, FD_SEED_BYTES, NULL, 0, NULL, 0,
-                                                    FD_CHACHA_DRBG_MAX_RESEED_INTERVAL);
+    const fd_status st =
+        fd_chacha_drbg_instantiate(state, seed, FD_SEED_BYTES, NULL, 0, NULL, 0, FD_CHACHA_DRBG_MAX_RESEED_INTERVAL);
     if (st == FD_OK) {
         *rng = fd_chacha_drbg_rng(state);
     }
@@ -18,8 +18,7 @@ fd_status fd_rng_from_seed(fd_chacha_drbg *state, const uint8_t seed[FD_SEED_BYT
 typedef fd_status (*generate_fn)(void *d, uint8_t *out, size_t len);
 
 /* Serve len bytes in requests of at most max_request; all or nothing. */
-static fd_status fill_in_pieces(generate_fn generate, void *d, size_t max_request, uint8_t *buf,
-                                size_t len)
+static fd_status fill_in_pieces(generate_fn generate, void *d, size_t max_request, uint8_t *buf, size_t len)
 {
     if (buf == NULL && len > 0u) {
         return FD_ERR_NULL;

@@ -161,8 +161,7 @@ void fd_hmac_sha256_final(fd_hmac_sha256_ctx *ctx, uint8_t out[FD_SHA256_SIZE])
     fd_wipe(inner, sizeof inner);
 }
 
-void fd_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len,
-                    uint8_t out[FD_SHA256_SIZE])
+void fd_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len, uint8_t out[FD_SHA256_SIZE])
 {
     fd_hmac_sha256_ctx ctx;
     fd_hmac_sha256_init(&ctx, key, key_len);

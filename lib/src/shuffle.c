@@ -64,7 +64,7 @@ static size_t batch_len(uint32_t bound, size_t count, size_t *level)
  * len2 may be 0. Returns bit 0 set if the first group was accepted, bit 1
  * if the second was (or is empty). */
 FD_HOT_INLINE unsigned batch_pair(uint32_t word, uint32_t first_bound, size_t len, uint32_t word2, size_t len2,
-                           uint16_t *out)
+                                  uint16_t *out)
 {
     uint16_t *out2 = out + len;
     uint32_t bound = first_bound;
@@ -107,7 +107,8 @@ FD_HOT_INLINE unsigned batch_pair(uint32_t word, uint32_t first_bound, size_t le
 #if defined(__GNUC__)
 __attribute__((noinline)) /* rare: kept out of the draw loop's registers (M0 4,667 -> 4,573) */
 #endif
-static fd_status redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out, uint8_t slot[4])
+static fd_status
+redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out, uint8_t slot[4])
 {
     fd_status st;
     do {
@@ -423,7 +424,19 @@ fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
 
 fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 1u, rng); }
 fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 2u, rng); }
-fd_status fd_shuffle_partial_u8(uint8_t *a, size_t n, size_t k, const fd_rng *rng) { return fd_shuffle_partial(a, n, k, 1u, rng); }
-fd_status fd_shuffle_partial_u16(uint16_t *a, size_t n, size_t k, const fd_rng *rng) { return fd_shuffle_partial(a, n, k, 2u, rng); }
-fd_status fd_shuffle_copy_u8(uint8_t *dst, const uint8_t *src, size_t n, const fd_rng *rng) { return fd_shuffle_copy(dst, src, n, 1u, rng); }
-fd_status fd_shuffle_copy_u16(uint16_t *dst, const uint16_t *src, size_t n, const fd_rng *rng) { return fd_shuffle_copy(dst, src, n, 2u, rng); }
+fd_status fd_shuffle_partial_u8(uint8_t *a, size_t n, size_t k, const fd_rng *rng)
+{
+    return fd_shuffle_partial(a, n, k, 1u, rng);
+}
+fd_status fd_shuffle_partial_u16(uint16_t *a, size_t n, size_t k, const fd_rng *rng)
+{
+    return fd_shuffle_partial(a, n, k, 2u, rng);
+}
+fd_status fd_shuffle_copy_u8(uint8_t *dst, const uint8_t *src, size_t n, const fd_rng *rng)
+{
+    return fd_shuffle_copy(dst, src, n, 1u, rng);
+}
+fd_status fd_shuffle_copy_u16(uint16_t *dst, const uint16_t *src, size_t n, const fd_rng *rng)
+{
+    return fd_shuffle_copy(dst, src, n, 2u, rng);
+}

@@ -19,7 +19,7 @@
 
 /* Little-endian targets that allow unaligned word access move a word in
  * one instruction; the others assemble it byte by byte. */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                       \
     (defined(__ARM_FEATURE_UNALIGNED) || defined(__x86_64__) || defined(__i386__))
 #define FD_LE_UNALIGNED 1
 #else

@@ -211,7 +211,8 @@ static void measure_journal(void)
         (void)fd_journal_append(&journal, FD_REC_ROUND_OPENED, open, sizeof open, seed, sizeof seed, &seq);
         uint32_t t1 = hal_counter_read();
         for (uint32_t d = 0; d < 4u; d++) {
-            uint8_t deal[FD_REC_CARDS_DEALT_BASE + 10u] = {(uint8_t)round, 0, 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
+            uint8_t deal[FD_REC_CARDS_DEALT_BASE + 10u] = {(uint8_t)round,    0, 0,          0,
+                                                           (uint8_t)(5u * d), 0, (uint8_t)d, 5};
             /* benchmark: fixed valid inputs; the unit tests check the statuses */
             (void)fd_journal_append(&journal, FD_REC_CARDS_DEALT, deal, sizeof deal, NULL, 0, NULL);
         }
@@ -340,8 +341,9 @@ int main(void)
     say(" |\r\n");
 
     uint32_t lcg = 1;
-    const fd_dealer_config cfg = {pattern_samples, NULL, &lcg, FD_TRNG_HEALTH_CONFIG, FD_TRNG_SAMPLES_PER_BLOCK,
-                                  FD_DRBG_CHACHA20, "bench", "pattern", false};
+    const fd_dealer_config cfg = {
+        pattern_samples, NULL,      &lcg, FD_TRNG_HEALTH_CONFIG, FD_TRNG_SAMPLES_PER_BLOCK, FD_DRBG_CHACHA20,
+        "bench",         "pattern", false};
     paint_stack();
     /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_dealer_init(&dealer, &cfg);
@@ -350,14 +352,24 @@ int main(void)
     const uint32_t first_shuffle_samples = dealer.entropy.raw_samples;
     /* a round ends only by REVEAL: each SHUFFLE follows one; the verifiable
      * round takes two 64-byte seeds (the longest SEED lines) */
-    static const char *const session[] = {
-        "REVEAL", "NEW french 8 2", "SHUFFLE drbg", "DEAL 20 8", "REVEAL", "SHUFFLE full", "STATUS", "REVEAL",
-        "SHUFFLE slots=8",
-        "SEED 0 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
-        "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
-        "SEED 7 ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
-        "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100",
-        "CLOSE", "DEAL 20 8", "REVEAL", "SELFTEST", "HELP"};
+    static const char *const session[] = {"REVEAL",
+                                          "NEW french 8 2",
+                                          "SHUFFLE drbg",
+                                          "DEAL 20 8",
+                                          "REVEAL",
+                                          "SHUFFLE full",
+                                          "STATUS",
+                                          "REVEAL",
+                                          "SHUFFLE slots=8",
+                                          "SEED 0 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+                                          "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+                                          "SEED 7 ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
+                                          "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100",
+                                          "CLOSE",
+                                          "DEAL 20 8",
+                                          "REVEAL",
+                                          "SELFTEST",
+                                          "HELP"};
     for (size_t i = 0; i < sizeof session / sizeof session[0]; i++) {
         fd_console_command(&console, session[i], strlen(session[i]));
     }

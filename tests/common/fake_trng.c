@@ -22,13 +22,10 @@ void fake_trng_init(fake_trng *t, fake_trng_mode mode, uint64_t seed)
 static uint8_t sample(fake_trng *t, fake_trng_mode mode)
 {
     switch (mode) {
-    case FAKE_TRNG_STUCK:
-        return t->value;
+    case FAKE_TRNG_STUCK: return t->value;
     case FAKE_TRNG_PATTERN:
-    case FAKE_TRNG_SCRIPT:
-        return t->pattern[t->delivered % t->pattern_len];
-    case FAKE_TRNG_COUNTER:
-        return (uint8_t)t->delivered;
+    case FAKE_TRNG_SCRIPT: return t->pattern[t->delivered % t->pattern_len];
+    case FAKE_TRNG_COUNTER: return (uint8_t)t->delivered;
     case FAKE_TRNG_BIASED: {
         uint8_t v = 0;
         for (unsigned b = 0; b < 8u; b++) {
@@ -39,8 +36,7 @@ static uint8_t sample(fake_trng *t, fake_trng_mode mode)
         return v;
     }
     case FAKE_TRNG_RANDOM:
-    default:
-        return (uint8_t)next64(&t->prng);
+    default: return (uint8_t)next64(&t->prng);
     }
 }
 

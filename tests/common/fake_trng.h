@@ -9,12 +9,12 @@
 #include "fairdeal/status.h"
 
 typedef enum fake_trng_mode {
-    FAKE_TRNG_RANDOM,      /* uniform bytes */
-    FAKE_TRNG_STUCK,       /* every sample == value */
-    FAKE_TRNG_PATTERN,     /* pattern[0..pattern_len) repeated */
-    FAKE_TRNG_BIASED,      /* each bit 1 with probability p1_per_mille/1000 */
-    FAKE_TRNG_SCRIPT,      /* script[0..script_len) then fails FD_ERR_TRNG_HW */
-    FAKE_TRNG_COUNTER,     /* sample i (0-based) is i & 0xff */
+    FAKE_TRNG_RANDOM,  /* uniform bytes */
+    FAKE_TRNG_STUCK,   /* every sample == value */
+    FAKE_TRNG_PATTERN, /* pattern[0..pattern_len) repeated */
+    FAKE_TRNG_BIASED,  /* each bit 1 with probability p1_per_mille/1000 */
+    FAKE_TRNG_SCRIPT,  /* script[0..script_len) then fails FD_ERR_TRNG_HW */
+    FAKE_TRNG_COUNTER, /* sample i (0-based) is i & 0xff */
 } fake_trng_mode;
 
 typedef struct fake_trng {

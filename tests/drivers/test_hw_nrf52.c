@@ -126,13 +126,12 @@ static void line_receives(uint8_t byte, uint32_t errorsrc)
     assert_int_equal(fake_reg_peek(A_ERRORSRC), errorsrc);
 }
 
-
 static void test_uarte_setup_matches_the_product_specification(void **state)
 {
     (void)state;
     boot();
     assert_int_equal(fake_reg_peek(A_BAUDRATE), 0x01D60000u); /* not the UART's 0x01D7E000 */
-    assert_int_equal(fake_reg_peek(A_CONFIG), 0u);             /* 8N1, no flow control */
+    assert_int_equal(fake_reg_peek(A_CONFIG), 0u);            /* 8N1, no flow control */
     assert_int_equal(fake_reg_peek(A_ENABLE), 8u);
     /* GPIO set before the peripheral was enabled: RX input with pull-up,
      * TX driven high */
@@ -157,8 +156,7 @@ static void test_uarte_errors_are_losses_never_data(void **state)
 {
     (void)state;
     boot();
-    const uint32_t errors[] = {ERR_OVERRUN, ERR_PARITY, ERR_FRAMING, ERR_BREAK,
-                               ERR_FRAMING | ERR_BREAK};
+    const uint32_t errors[] = {ERR_OVERRUN, ERR_PARITY, ERR_FRAMING, ERR_BREAK, ERR_FRAMING | ERR_BREAK};
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
         line_receives('a', 0u);
         line_receives('?', errors[i]);

@@ -63,7 +63,7 @@ static struct {
     size_t count, next;
     bool secs, seis, ceis; /* current seed error, sticky seed/clock error */
     bool never_ready;
-    uint32_t last_sr;      /* what the model last put in SR */
+    uint32_t last_sr; /* what the model last put in SR */
     unsigned rngen_off_seen;
 } rng;
 
@@ -252,8 +252,7 @@ static void test_rng_init_restarts_an_unlocked_pll_from_hse(void **state)
     assert_int_equal(hal_trng_init(), FD_OK);
     /* HSE / M 4 = 2 MHz VCO input, * N 168 = 336 MHz, / Q 7 = 48 MHz;
      * reserved bit 29 of the reset value kept */
-    assert_int_equal(fake_reg_peek(A_RCC_PLLCFGR),
-                     0x20000000u | 4u | (168u << 6) | (1u << 22) | (7u << 24));
+    assert_int_equal(fake_reg_peek(A_RCC_PLLCFGR), 0x20000000u | 4u | (168u << 6) | (1u << 22) | (7u << 24));
 }
 
 static void test_board_runs_from_hse_with_console_interrupt(void **state)

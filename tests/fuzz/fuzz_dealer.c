@@ -287,10 +287,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     trng = pristine_trng[kind];
     const uint64_t at = trng.delivered + fault_offset;
     switch ((setup >> 1) & 7u) {
-    case 4: trng.fault_at = at; trng.fault_status = FD_ERR_TRNG_HW; break;
-    case 5: trng.fault_at = at; trng.fault_every = 1u + (setup >> 4); trng.fault_status = FD_ERR_TRNG_HW; break;
-    case 6: trng.fault_at = at; trng.fault_status = FD_ERR_TRNG_TIMEOUT; break;
-    case 7: trng.switch_at = at; trng.later_mode = FAKE_TRNG_STUCK; trng.value = setup; break;
+    case 4:
+        trng.fault_at = at;
+        trng.fault_status = FD_ERR_TRNG_HW;
+        break;
+    case 5:
+        trng.fault_at = at;
+        trng.fault_every = 1u + (setup >> 4);
+        trng.fault_status = FD_ERR_TRNG_HW;
+        break;
+    case 6:
+        trng.fault_at = at;
+        trng.fault_status = FD_ERR_TRNG_TIMEOUT;
+        break;
+    case 7:
+        trng.switch_at = at;
+        trng.later_mode = FAKE_TRNG_STUCK;
+        trng.value = setup;
+        break;
     default: break; /* a healthy source */
     }
 

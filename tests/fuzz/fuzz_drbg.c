@@ -36,9 +36,9 @@ static size_t input_len(fuzz_input *in)
 {
     const uint8_t b = fuzz_u8(in);
     switch (b >> 6) {
-    case 0: return b & 0x3Fu;                                /* 0..63, around the 32-byte minimum */
+    case 0: return b & 0x3Fu; /* 0..63, around the 32-byte minimum */
     case 1: return 32u;
-    case 2: return FD_HMAC_DRBG_MAX_INPUT - 2u + (b & 3u);   /* at the cap */
+    case 2: return FD_HMAC_DRBG_MAX_INPUT - 2u + (b & 3u); /* at the cap */
     default: return (size_t)(b & 0x3Fu) * 16u;
     }
 }
@@ -80,14 +80,19 @@ static void run_mechanism(mechanism *m, fuzz_input *in, fd_sha256_ctx *transcrip
             const size_t nonce = input_len(in);
             const size_t pers = input_len(in);
             const uint64_t interval = interval_from(fuzz_u8(in));
-            st = m->chacha ? fd_chacha_drbg_instantiate(&m->cc, material, e, material + 1, nonce, material + 2, pers, interval)
-                           : fd_hmac_drbg_instantiate(&m->hmac, material, e, material + 1, nonce, material + 2, pers, interval);
+            st = m->chacha ? fd_chacha_drbg_instantiate(&m->cc, material, e, material + 1, nonce, material + 2, pers,
+                                                        interval)
+                           : fd_hmac_drbg_instantiate(&m->hmac, material, e, material + 1, nonce, material + 2, pers,
+                                                      interval);
             if (getenv("FUZZ_VERBOSE") != NULL) {
-                fprintf(stderr, "inst e=%zu nonce=%zu pers=%zu interval=%llu\n", e, nonce, pers, (unsigned long long)interval);
+                fprintf(stderr, "inst e=%zu nonce=%zu pers=%zu interval=%llu\n", e, nonce, pers,
+                        (unsigned long long)interval);
             }
             want = e < 32u ? FD_ERR_EMPTY
-                 : (e > FD_HMAC_DRBG_MAX_INPUT || nonce > FD_HMAC_DRBG_MAX_INPUT || pers > FD_HMAC_DRBG_MAX_INPUT ||
-                    interval == 0u || interval > FD_HMAC_DRBG_MAX_RESEED_INTERVAL) ? FD_ERR_TOO_LARGE : FD_OK;
+                   : (e > FD_HMAC_DRBG_MAX_INPUT || nonce > FD_HMAC_DRBG_MAX_INPUT || pers > FD_HMAC_DRBG_MAX_INPUT ||
+                      interval == 0u || interval > FD_HMAC_DRBG_MAX_RESEED_INTERVAL)
+                       ? FD_ERR_TOO_LARGE
+                       : FD_OK;
             if (want == FD_OK) {
                 m->instantiated = true;
                 m->counter = 1;
@@ -98,9 +103,10 @@ static void run_mechanism(mechanism *m, fuzz_input *in, fd_sha256_ctx *transcrip
             const size_t addl = input_len(in);
             st = m->chacha ? fd_chacha_drbg_reseed(&m->cc, material + 3, e, material + 4, addl)
                            : fd_hmac_drbg_reseed(&m->hmac, material + 3, e, material + 4, addl);
-            want = !m->instantiated ? FD_ERR_NOT_READY
-                 : e < 32u ? FD_ERR_EMPTY
-                 : (e > FD_HMAC_DRBG_MAX_INPUT || addl > FD_HMAC_DRBG_MAX_INPUT) ? FD_ERR_TOO_LARGE : FD_OK;
+            want = !m->instantiated                                                ? FD_ERR_NOT_READY
+                   : e < 32u                                                       ? FD_ERR_EMPTY
+                   : (e > FD_HMAC_DRBG_MAX_INPUT || addl > FD_HMAC_DRBG_MAX_INPUT) ? FD_ERR_TOO_LARGE
+                                                                                   : FD_OK;
             if (want == FD_OK) {
                 m->counter = 1;
             }
@@ -111,9 +117,10 @@ static void run_mechanism(mechanism *m, fuzz_input *in, fd_sha256_ctx *transcrip
             memcpy(out_before, out, len);
             st = m->chacha ? fd_chacha_drbg_generate(&m->cc, out, len, material + 5, addl)
                            : fd_hmac_drbg_generate(&m->hmac, out, len, material + 5, addl);
-            want = !m->instantiated ? FD_ERR_NOT_READY
-                 : (len > FD_HMAC_DRBG_MAX_REQUEST || addl > FD_HMAC_DRBG_MAX_INPUT) ? FD_ERR_REQUEST_TOO_LARGE
-                 : m->counter > m->interval ? FD_ERR_RESEED_REQUIRED : FD_OK;
+            want = !m->instantiated                                                    ? FD_ERR_NOT_READY
+                   : (len > FD_HMAC_DRBG_MAX_REQUEST || addl > FD_HMAC_DRBG_MAX_INPUT) ? FD_ERR_REQUEST_TOO_LARGE
+                   : m->counter > m->interval                                          ? FD_ERR_RESEED_REQUIRED
+                                                                                       : FD_OK;
             if (st != FD_OK) {
                 FUZZ_CHECK(memcmp(out_before, out, len) == 0); /* nothing output */
             } else {

@@ -72,31 +72,42 @@ static bool single_cycle(const uint8_t *a, size_t n, size_t size)
 }
 
 typedef enum op {
-    OP_SHUFFLE, OP_SATTOLO, OP_PARTIAL, OP_COPY, OP_SAMPLE, OP_UNIFORM, OP_SHOE, OP_COUNT
+    OP_SHUFFLE,
+    OP_SATTOLO,
+    OP_PARTIAL,
+    OP_COPY,
+    OP_SAMPLE,
+    OP_UNIFORM,
+    OP_SHOE,
+    OP_COUNT
 } op;
 
-typedef enum width { W_GENERIC, W_U8, W_U16 } width;
+typedef enum width {
+    W_GENERIC,
+    W_U8,
+    W_U16
+} width;
 
 static fd_status call_shuffle(op o, width w, uint8_t *base, const uint8_t *src, size_t n, size_t k, size_t size,
                               const fd_rng *rng)
 {
     switch (o) {
     case OP_SHUFFLE:
-        return w == W_U8 ? fd_shuffle_u8(base, n, rng)
-             : w == W_U16 ? fd_shuffle_u16((uint16_t *)(void *)base, n, rng)
-             : fd_shuffle(base, n, size, rng);
+        return w == W_U8    ? fd_shuffle_u8(base, n, rng)
+               : w == W_U16 ? fd_shuffle_u16((uint16_t *)(void *)base, n, rng)
+                            : fd_shuffle(base, n, size, rng);
     case OP_SATTOLO:
-        return w == W_U8 ? fd_sattolo_u8(base, n, rng)
-             : w == W_U16 ? fd_sattolo_u16((uint16_t *)(void *)base, n, rng)
-             : fd_sattolo(base, n, size, rng);
+        return w == W_U8    ? fd_sattolo_u8(base, n, rng)
+               : w == W_U16 ? fd_sattolo_u16((uint16_t *)(void *)base, n, rng)
+                            : fd_sattolo(base, n, size, rng);
     case OP_PARTIAL:
-        return w == W_U8 ? fd_shuffle_partial_u8(base, n, k, rng)
-             : w == W_U16 ? fd_shuffle_partial_u16((uint16_t *)(void *)base, n, k, rng)
-             : fd_shuffle_partial(base, n, k, size, rng);
+        return w == W_U8    ? fd_shuffle_partial_u8(base, n, k, rng)
+               : w == W_U16 ? fd_shuffle_partial_u16((uint16_t *)(void *)base, n, k, rng)
+                            : fd_shuffle_partial(base, n, k, size, rng);
     default:
-        return w == W_U8 ? fd_shuffle_copy_u8(base, src, n, rng)
-             : w == W_U16 ? fd_shuffle_copy_u16((uint16_t *)(void *)base, (const uint16_t *)(const void *)src, n, rng)
-             : fd_shuffle_copy(base, src, n, size, rng);
+        return w == W_U8    ? fd_shuffle_copy_u8(base, src, n, rng)
+               : w == W_U16 ? fd_shuffle_copy_u16((uint16_t *)(void *)base, (const uint16_t *)(const void *)src, n, rng)
+                            : fd_shuffle_copy(base, src, n, size, rng);
     }
 }
 

@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define FUZZ_CHECK(cond)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__, #cond);           \
-            abort();                                                                               \
-        }                                                                                          \
+#define FUZZ_CHECK(cond)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__, #cond);                               \
+            abort();                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 /* Consumes the fuzzer's bytes front to back; past the end it reads zeros. */

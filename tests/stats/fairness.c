@@ -64,9 +64,9 @@
 #define MAX_N 512u /* FD_SHUFFLE_MAX_N */
 #define FAMILY_ALPHA 1e-3
 #define CONTROL_P 1e-6
-#define SHARDS 2u           /* streams per test: fixed, so results do not depend on the thread count */
-#define MAX_MATRIX_N 312u   /* above this the position matrix has too few counts per cell */
-#define BOOT_BITS 16u       /* power-on state of the weak TRNG */
+#define SHARDS 2u         /* streams per test: fixed, so results do not depend on the thread count */
+#define MAX_MATRIX_N 312u /* above this the position matrix has too few counts per cell */
+#define BOOT_BITS 16u     /* power-on state of the weak TRNG */
 #define SHUFFLES_PER_BOOT 5u
 
 static unsigned thread_count = 2;
@@ -116,8 +116,8 @@ typedef struct source {
     size_t pos;
     fd_rng rng;
     /* state of the stateful controls */
-    fd_drbg weak;         /* DRBG from 32 bits per shuffle */
-    fake_trng trng;       /* production seeding with a weak TRNG */
+    fd_drbg weak;   /* DRBG from 32 bits per shuffle */
+    fake_trng trng; /* production seeding with a weak TRNG */
     fd_entropy entropy;
     fd_drbg boot;
     unsigned boot_left;
@@ -311,17 +311,22 @@ static void reuse_top(uint16_t *a, size_t n, source *s)
     memcpy(s->prev, a, n * sizeof *a);
 }
 
-enum { STREAM_52 = 1, STREAM_312 = 2, STREAM_512 = 4, STREAM_ALL = 7 };
+enum {
+    STREAM_52 = 1,
+    STREAM_312 = 2,
+    STREAM_512 = 4,
+    STREAM_ALL = 7
+};
 
 typedef struct subject {
     const char *name;
     shuffle_fn shuffle;
     bool control;
     bool cycles_only;
-    bool orders;          /* the all-orders tests n = 3..8 */
-    unsigned streams;     /* STREAM_* sizes; 312 for controls only in the full run when full_312 */
-    uint64_t decks;       /* 52-card decks, fixed (0: the run's size) */
-    const char *mimics;   /* the product bug a control stands for */
+    bool orders;        /* the all-orders tests n = 3..8 */
+    unsigned streams;   /* STREAM_* sizes; 312 for controls only in the full run when full_312 */
+    uint64_t decks;     /* 52-card decks, fixed (0: the run's size) */
+    const char *mimics; /* the product bug a control stands for */
 } subject;
 
 static const subject subjects[] = {
@@ -341,7 +346,8 @@ static const subject subjects[] = {
     {"DRBG from 32 bits per shuffle (control)", reseed32, true, false, false, STREAM_52, 300000,
      "a DRBG instantiated from 32 bits of entropy before every shuffle"},
     {"weak TRNG at boot, production path (control)", weak_boot, true, false, false, STREAM_52, 10000,
-     "fd_entropy + fd_drbg as the dealer runs them, fed by a TRNG with 16 bits of power-on state (5 shuffles per boot)"},
+     "fd_entropy + fd_drbg as the dealer runs them, fed by a TRNG with 16 bits of power-on state (5 shuffles per "
+     "boot)"},
     {"top two cards reused (control)", reuse_top, true, false, false, STREAM_52, 0,
      "the previous order kept in positions 0-1 (last Durstenfeld step skipped)"},
 };
@@ -452,7 +458,7 @@ typedef struct orders_tally {
     size_t n;
     uint64_t shuffles;
     char label[128];
-    uint64_t *counts;     /* n! */
+    uint64_t *counts; /* n! */
     uint64_t non_cycles;
 } orders_tally;
 
@@ -524,7 +530,8 @@ static double table_chisq(const uint64_t *counts, size_t cells, double expected,
 
 /* Orders: multinomial, chi2(cells - 1); Sattolo: over its (n-1)! cycles only,
  * and any non-cycle is a certain failure. */
-static verdict orders_verdict(const uint64_t *counts, size_t n, bool cycles_only, uint64_t non_cycles, size_t *cells_used)
+static verdict orders_verdict(const uint64_t *counts, size_t n, bool cycles_only, uint64_t non_cycles,
+                              size_t *cells_used)
 {
     const uint32_t cells = test_factorial((unsigned)n);
     verdict v = {0};
@@ -565,7 +572,8 @@ static void test_orders(const subject *s, size_t n, uint64_t shuffles)
     const verdict v = orders_verdict(order_counts, n, s->cycles_only, non_cycles, &cells);
     result *res = add_result(s, name, v.stat, v.df, v.p);
     if (s->cycles_only) {
-        (void)snprintf(res->note, sizeof res->note, "%zu cycles, %llu non-cycles", cells, (unsigned long long)non_cycles);
+        (void)snprintf(res->note, sizeof res->note, "%zu cycles, %llu non-cycles", cells,
+                       (unsigned long long)non_cycles);
     }
 }
 
@@ -615,12 +623,12 @@ typedef struct stream_tally {
     size_t n;
     uint64_t shuffles;
     char label[128];
-    uint64_t *pos;        /* n * n, when n <= MAX_MATRIX_N */
-    uint64_t *next;       /* 52 * 52 adjacent pairs (deck only) */
-    uint64_t *indep;      /* 52 * 52 position in t against t+1 (deck only) */
-    uint64_t pairs;       /* successive pairs counted */
+    uint64_t *pos;   /* n * n, when n <= MAX_MATRIX_N */
+    uint64_t *next;  /* 52 * 52 adjacent pairs (deck only) */
+    uint64_t *indep; /* 52 * 52 position in t against t+1 (deck only) */
+    uint64_t pairs;  /* successive pairs counted */
     uint64_t rank_sum;
-    hash128 *hashes;      /* deck only */
+    hash128 *hashes; /* deck only */
 } stream_tally;
 
 static void stream_tally_init(stream_tally *t, const subject *who, size_t n, uint64_t shuffles)
@@ -838,7 +846,14 @@ static void test_stream(const subject *s, size_t n, uint64_t shuffles)
 
 /* ---- calibration: every fair test's p-values must be uniform ---- */
 
-enum calib_kind { CAL_ORDERS, CAL_POSITIONS, CAL_RANK, CAL_NEIGHBOURS, CAL_SUCCESSIVE, CAL_REPEATS };
+enum calib_kind {
+    CAL_ORDERS,
+    CAL_POSITIONS,
+    CAL_RANK,
+    CAL_NEIGHBOURS,
+    CAL_SUCCESSIVE,
+    CAL_REPEATS
+};
 
 typedef struct calib_case {
     const char *name;
@@ -944,8 +959,9 @@ static bool calibrate(FILE *report)
     };
     const size_t reps = CALIBRATION_REPS;
     bool ok = true;
-    fprintf(report, "| test | size per run | runs | KS distance | KS p (corrected null) | KS p (uncorrected null) | verdict |\n"
-                    "|---|---|---|---|---|---|---|\n");
+    fprintf(report,
+            "| test | size per run | runs | KS distance | KS p (corrected null) | KS p (uncorrected null) | verdict |\n"
+            "|---|---|---|---|---|---|---|\n");
     double *p = must_alloc(reps, sizeof *p);
     double *p_old = must_alloc(reps, sizeof *p_old);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -956,7 +972,8 @@ static bool calibrate(FILE *report)
         const double ks_old = test_ks_uniform(p_old, reps, &d_old);
         const bool pass = ks >= CALIBRATION_ALPHA;
         ok = ok && pass;
-        const bool changed = cases[i].kind == CAL_POSITIONS || cases[i].kind == CAL_SUCCESSIVE || cases[i].kind == CAL_NEIGHBOURS;
+        const bool changed =
+            cases[i].kind == CAL_POSITIONS || cases[i].kind == CAL_SUCCESSIVE || cases[i].kind == CAL_NEIGHBOURS;
         char old_text[32] = "(same)";
         if (changed) {
             (void)snprintf(old_text, sizeof old_text, "%.3g", ks_old);
@@ -966,8 +983,8 @@ static bool calibrate(FILE *report)
     }
     free(p);
     free(p_old);
-    fprintf(report, "\nCalibration: %s (each KS p must be >= %.0e).\n", ok ? "every fair test's p-values are uniform" : "A NULL LAW IS WRONG",
-            CALIBRATION_ALPHA);
+    fprintf(report, "\nCalibration: %s (each KS p must be >= %.0e).\n",
+            ok ? "every fair test's p-values are uniform" : "A NULL LAW IS WRONG", CALIBRATION_ALPHA);
     return ok;
 }
 
@@ -1033,7 +1050,8 @@ static void test_naive_matches_exact(const subject *naive_subject, size_t n, uin
     const double paths = pow((double)n, (double)n);
     fprintf(report, "\nNaive shuffle, n = %zu: %.0f paths onto %u orders, %llu shuffles\n\n", n, paths, cells,
             (unsigned long long)shuffles);
-    fprintf(report, "| order | exact ways | exact P | measured | expected | deviation %% |\n|---|---|---|---|---|---|\n");
+    fprintf(report,
+            "| order | exact ways | exact P | measured | expected | deviation %% |\n|---|---|---|---|---|---|\n");
     for (uint32_t r = 0; r < cells; r++) {
         prob[r] = (double)ways[r] / paths;
         const double expected = (double)shuffles * prob[r];
@@ -1089,7 +1107,8 @@ static void articles_table(const article_figure *fig, const char *out_dir, FILE 
     const double cycles = test_factorial((unsigned)n - 1u);
     fprintf(report, "\n%zu cards, %llu shuffles: count per order, deviation from ideal in %%\n\n", n,
             (unsigned long long)shuffles);
-    fprintf(report, "| order | ideal | durstenfeld | sattolo (ideal %.0f on cycles) | inside-out | naive | naive exact |\n",
+    fprintf(report,
+            "| order | ideal | durstenfeld | sattolo (ideal %.0f on cycles) | inside-out | naive | naive exact |\n",
             (double)shuffles / cycles);
     fprintf(report, "|---|---|---|---|---|---|---|\n");
     double abs_dev[4] = {0}; /* sum of |count - ideal| */
@@ -1130,9 +1149,11 @@ static void articles_table(const article_figure *fig, const char *out_dir, FILE 
     fprintf(report, "| mean abs. deviation / ideal | | %.3f%% | %.3f%% | %.3f%% | %.3f%% | |\n",
             100.0 * abs_dev[0] / cells / ideal, 100.0 * abs_dev[1] / cycles / ideal_cycle,
             100.0 * abs_dev[2] / cells / ideal, 100.0 * abs_dev[3] / cells / ideal);
-    fprintf(report, "| **article-normalised mean deviation** (mean abs. deviation / shuffles) | | %.3f%% | | %.3f%% | %.3f%% | |\n",
-            100.0 * abs_dev[0] / cells / (double)shuffles, 100.0 * abs_dev[2] / cells / (double)shuffles,
-            100.0 * abs_dev[3] / cells / (double)shuffles);
+    fprintf(
+        report,
+        "| **article-normalised mean deviation** (mean abs. deviation / shuffles) | | %.3f%% | | %.3f%% | %.3f%% | |\n",
+        100.0 * abs_dev[0] / cells / (double)shuffles, 100.0 * abs_dev[2] / cells / (double)shuffles,
+        100.0 * abs_dev[3] / cells / (double)shuffles);
     char fair_text[16] = "not published";
     char naive_text[16] = "not published";
     if (fig->fair > 0.0) {
@@ -1141,8 +1162,8 @@ static void articles_table(const article_figure *fig, const char *out_dir, FILE 
     if (fig->naive > 0.0) {
         (void)snprintf(naive_text, sizeof naive_text, "%.3f%%", fig->naive);
     }
-    fprintf(report, "| the article's published figure | | %s (its Fisher-Yates / random.shuffle) | | | %s | |\n", fair_text,
-            naive_text);
+    fprintf(report, "| the article's published figure | | %s (its Fisher-Yates / random.shuffle) | | | %s | |\n",
+            fair_text, naive_text);
     if (dat != NULL) {
         fclose(dat);
     }
@@ -1187,16 +1208,17 @@ typedef struct power_sizes {
 
 /* The law of one draw j in [0, b) at Durstenfeld's step with bound b = i+1. */
 typedef enum draw_law {
-    LAW_MOD8,      /* r % b, r uniform on 8 bits */
+    LAW_MOD8, /* r % b, r uniform on 8 bits */
     LAW_MOD16,
     LAW_MOD32,
-    LAW_SATTOLO,   /* j uniform in [0, b-2] */
-    LAW_FROM1,     /* j uniform in [1, b-1] */
-    LAW_NOREJECT,  /* floor(w b / 2^32), w uniform on 32 bits, no rejection */
+    LAW_SATTOLO,  /* j uniform in [0, b-2] */
+    LAW_FROM1,    /* j uniform in [1, b-1] */
+    LAW_NOREJECT, /* floor(w b / 2^32), w uniform on 32 bits, no rejection */
 } draw_law;
 
 static const char *const law_names[] = {
-    "modulo, 8-bit word", "modulo, 16-bit word", "modulo, 32-bit word", "off by one: Sattolo bound j in [0, i-1]",
+    "modulo, 8-bit word",      "modulo, 16-bit word",
+    "modulo, 32-bit word",     "off by one: Sattolo bound j in [0, i-1]",
     "off by one: j in [1, i]", "missing rejection, one word per draw",
 };
 
@@ -1405,14 +1427,15 @@ static void add_power(const char *family, const char *test, double m50, double m
 }
 
 /* A chi2 test with per-shuffle noncentrality lambda1. */
-static void add_chisq_power(const char *family, const char *test, double df, double lambda1, uint64_t quick, uint64_t full)
+static void add_chisq_power(const char *family, const char *test, double df, double lambda1, uint64_t quick,
+                            uint64_t full)
 {
     if (!(lambda1 > 0.0)) {
         add_power(family, test, INFINITY, INFINITY, quick, full);
         return;
     }
-    add_power(family, test, lambda_for_power(df, CONTROL_P, 0.5) / lambda1, lambda_for_power(df, CONTROL_P, 0.99) / lambda1,
-              quick, full);
+    add_power(family, test, lambda_for_power(df, CONTROL_P, 0.5) / lambda1,
+              lambda_for_power(df, CONTROL_P, 0.99) / lambda1, quick, full);
 }
 
 /* The two-sided rank test with per-shuffle shift z1 (in sigmas of one shuffle). */
@@ -1466,7 +1489,8 @@ static void power_of_positions(const char *family, draw_law law, size_t n, uint6
                 sum += (e - 1.0 / nn) * (e - 1.0 / nn);
             }
         }
-        add_chisq_power(family, "successive shuffles n=52", (nn - 1.0) * (nn - 1.0), nn * sum * (nn - 1.0) / nn, quick, full);
+        add_chisq_power(family, "successive shuffles n=52", (nn - 1.0) * (nn - 1.0), nn * sum * (nn - 1.0) / nn, quick,
+                        full);
     }
     free(P);
 }
@@ -1480,13 +1504,14 @@ static double orders_lambda(const double *prob, size_t cells)
     return lambda;
 }
 
-static void power_of_orders(const char *family, const double *prob, size_t n, const power_sizes *qs, const power_sizes *fs)
+static void power_of_orders(const char *family, const double *prob, size_t n, const power_sizes *qs,
+                            const power_sizes *fs)
 {
     const size_t cells = test_factorial((unsigned)n);
     char test[40];
     (void)snprintf(test, sizeof test, "orders n=%zu", n);
-    add_chisq_power(family, test, (double)cells - 1.0, orders_lambda(prob, cells), n == 8u ? qs->orders_8 : qs->orders_small,
-                    n == 8u ? fs->orders_8 : fs->orders_small);
+    add_chisq_power(family, test, (double)cells - 1.0, orders_lambda(prob, cells),
+                    n == 8u ? qs->orders_8 : qs->orders_small, n == 8u ? fs->orders_8 : fs->orders_small);
 }
 
 static void format_count(double m, char *out, size_t len)
@@ -1544,25 +1569,29 @@ static bool power_report(FILE *report, const power_sizes *qs, const power_sizes 
      * positions 0..r keep what the previous order left there */
     for (size_t r = 1; r <= 4u; r *= 2u) {
         char family[96];
-        (void)snprintf(family, sizeof family, "previous order reused: last %zu step(s) skipped (top %zu cards)", r, r + 1u);
+        (void)snprintf(family, sizeof family, "previous order reused: last %zu step(s) skipped (top %zu cards)", r,
+                       r + 1u);
         double *T = must_alloc(52u * 52u, sizeof *T);
         position_law(LAW_MOD32, true, 52, r, T);
         double sum = 0.0;
         for (size_t i = 0; i < 52u * 52u; i++) {
             sum += (T[i] - 1.0 / 52.0) * (T[i] - 1.0 / 52.0);
         }
-        add_chisq_power(family, "successive shuffles n=52", 51.0 * 51.0, 52.0 * sum * 51.0 / 52.0, qs->decks, fs->decks);
+        add_chisq_power(family, "successive shuffles n=52", 51.0 * 51.0, 52.0 * sum * 51.0 / 52.0, qs->decks,
+                        fs->decks);
         free(T);
     }
-    fprintf(report, "Shuffles a test needs to convict a bug (p < %.0e, the controls' bar) with 50%% and 99%% power, "
-                    "computed exactly from the bug's law (orders: every draw path enumerated; positions, rank "
-                    "correlation, successive shuffles: each card's position as an exact Markov chain; noncentral "
-                    "chi-square by Patnaik's approximation, the rank test's z as normal). \"yes\" when the quick "
-                    "or full run's size reaches it. Tests without a row for a family have no power against it "
-                    "(the bug leaves that statistic's law unchanged); neighbours and repeated decks are not computed "
-                    "for draw-law bugs (second order).\n\n",
+    fprintf(report,
+            "Shuffles a test needs to convict a bug (p < %.0e, the controls' bar) with 50%% and 99%% power, "
+            "computed exactly from the bug's law (orders: every draw path enumerated; positions, rank "
+            "correlation, successive shuffles: each card's position as an exact Markov chain; noncentral "
+            "chi-square by Patnaik's approximation, the rank test's z as normal). \"yes\" when the quick "
+            "or full run's size reaches it. Tests without a row for a family have no power against it "
+            "(the bug leaves that statistic's law unchanged); neighbours and repeated decks are not computed "
+            "for draw-law bugs (second order).\n\n",
             CONTROL_P);
-    fprintf(report, "| bug | test | shuffles for 50%% | for 99%% | quick size | 50%% / 99%% in quick | full size | 50%% / 99%% in full |\n"
+    fprintf(report, "| bug | test | shuffles for 50%% | for 99%% | quick size | 50%% / 99%% in quick | full size | "
+                    "50%% / 99%% in full |\n"
                     "|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < power_row_count; i++) {
         const power_row *r = &power_rows[i];
@@ -1574,20 +1603,21 @@ static bool power_report(FILE *report, const power_sizes *qs, const power_sizes 
         format_count(r->m50, m50, sizeof m50);
         format_count(r->m99, m99, sizeof m99);
         fprintf(report, "| %s | %s | %s | %s | %.2g | %s / %s | %.2g | %s / %s |\n", r->family, r->test, m50, m99,
-                (double)r->quick, reach(r->m50, r->quick), reach(r->m99, r->quick), (double)r->full, reach(r->m50, r->full),
-                reach(r->m99, r->full));
+                (double)r->quick, reach(r->m50, r->quick), reach(r->m99, r->quick), (double)r->full,
+                reach(r->m50, r->full), reach(r->m99, r->full));
     }
     /* reduced state: only repeated decks see it; b-bit seeds give C(M, 2) / 2^b expected repeats */
-    fprintf(report, "\nReduced state: a b-bit seed makes a 52-card deck repeat with C(M, 2) / 2^b expected repeats "
-                    "among M decks (fair: M^2 / 2^129 with the 128-bit hash, so one repeat is already p < 1e-30). "
-                    "Largest b convicted by the repeated-decks test (no other test sees a reduced state):\n\n"
-                    "| seeding | 50%% power, quick (%.0e decks) | 99%%, quick | 50%%, full (%.0e decks) | 99%%, full |\n"
-                    "|---|---|---|---|---|\n",
+    fprintf(report,
+            "\nReduced state: a b-bit seed makes a 52-card deck repeat with C(M, 2) / 2^b expected repeats "
+            "among M decks (fair: M^2 / 2^129 with the 128-bit hash, so one repeat is already p < 1e-30). "
+            "Largest b convicted by the repeated-decks test (no other test sees a reduced state):\n\n"
+            "| seeding | 50%% power, quick (%.0e decks) | 99%%, quick | 50%%, full (%.0e decks) | 99%%, full |\n"
+            "|---|---|---|---|---|\n",
             (double)qs->decks, (double)fs->decks);
     const uint64_t per_shuffle_quick = 300000u; /* the reseed control's fixed size */
     const double ln2 = log(2.0);
     const double ln100 = log(100.0);
-#define BITS(m, l) (log2((double)(m) * ((double)(m) - 1.0) / 2.0 / (l)))
+#define BITS(m, l) (log2((double)(m) * ((double)(m)-1.0) / 2.0 / (l)))
     fprintf(report, "| b bits per shuffle | %.1f (%.1f at the 32-bit control's %.0e) | %.1f | %.1f | %.1f |\n",
             BITS(qs->decks, ln2), BITS(per_shuffle_quick, ln2), (double)per_shuffle_quick, BITS(qs->decks, ln100),
             BITS(fs->decks, ln2), BITS(fs->decks, ln100));
@@ -1602,7 +1632,8 @@ static bool power_report(FILE *report, const power_sizes *qs, const power_sizes 
     double m_mod8 = 0.0;
     double m_reuse = 0.0;
     for (size_t i = 0; i < power_row_count; i++) {
-        if (strcmp(power_rows[i].family, law_names[LAW_MOD8]) == 0 && strcmp(power_rows[i].test, "positions n=52") == 0) {
+        if (strcmp(power_rows[i].family, law_names[LAW_MOD8]) == 0 &&
+            strcmp(power_rows[i].test, "positions n=52") == 0) {
             m_mod8 = power_rows[i].m50;
         }
         if (strncmp(power_rows[i].family, "previous order reused: last 1 ", 30) == 0) {
@@ -1611,18 +1642,26 @@ static bool power_report(FILE *report, const power_sizes *qs, const power_sizes 
     }
     const unsigned seed_bits = 24;
     const double m_seed = ceil(sqrt(2.0 * ln2 * ldexp(1.0, (int)seed_bits)) + 0.5);
-    static const subject seeds_subject = {"DRBG from 24 bits per shuffle", reseed32, true, false, false, STREAM_52, 0, NULL};
+    static const subject seeds_subject = {
+        "DRBG from 24 bits per shuffle", reseed32, true, false, false, STREAM_52, 0, NULL};
     const spot_check checks[] = {
-        {"modulo 8-bit, positions n=52", {"spot/mod8", CAL_POSITIONS, &modulo8_subject, 52, (uint64_t)ceil(m_mod8)}, 0.5},
-        {"top 2 cards reused, successive n=52", {"spot/reuse", CAL_SUCCESSIVE, subject_of(reuse_top), 52, (uint64_t)ceil(m_reuse) + 1u}, 0.5},
-        {"24-bit seed per shuffle, repeated decks", {"spot/seed24", CAL_REPEATS, &seeds_subject, 52, (uint64_t)m_seed}, 0.5},
+        {"modulo 8-bit, positions n=52",
+         {"spot/mod8", CAL_POSITIONS, &modulo8_subject, 52, (uint64_t)ceil(m_mod8)},
+         0.5},
+        {"top 2 cards reused, successive n=52",
+         {"spot/reuse", CAL_SUCCESSIVE, subject_of(reuse_top), 52, (uint64_t)ceil(m_reuse) + 1u},
+         0.5},
+        {"24-bit seed per shuffle, repeated decks",
+         {"spot/seed24", CAL_REPEATS, &seeds_subject, 52, (uint64_t)m_seed},
+         0.5},
     };
     const size_t reps = 200;
     double *p = must_alloc(reps, sizeof *p);
     double *p_old = must_alloc(reps, sizeof *p_old);
     bool ok = true;
-    fprintf(report, "\nSpot checks by simulation (%zu runs at the computed 50%% size; binomial sd %.1f%%):\n\n"
-                    "| bug and test | shuffles per run | predicted | convicted (p < %.0e) |\n|---|---|---|---|\n",
+    fprintf(report,
+            "\nSpot checks by simulation (%zu runs at the computed 50%% size; binomial sd %.1f%%):\n\n"
+            "| bug and test | shuffles per run | predicted | convicted (p < %.0e) |\n|---|---|---|---|\n",
             reps, 100.0 * sqrt(0.25 / (double)reps), CONTROL_P);
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
         weak_seed_bits = checks[i].c.who == &seeds_subject ? seed_bits : 32u;
@@ -1756,8 +1795,9 @@ int main(int argc, char **argv)
     const power_sizes quick_sizes = {300000u, 1000000u, 100000u, 200000u, 1000000u};
     const power_sizes full_sizes = {10000000u, 100000000u, 10000000u, 2000000u, 10000000u};
     if (calibrate_only) {
-        fprintf(report, "## Calibration of the null laws\n\nSeed `%s`; %u runs per test at small sizes (Durstenfeld; "
-                        "Sattolo for its cycles test); the p-values of a correct null are uniform.\n\n",
+        fprintf(report,
+                "## Calibration of the null laws\n\nSeed `%s`; %u runs per test at small sizes (Durstenfeld; "
+                "Sattolo for its cycles test); the p-values of a correct null are uniform.\n\n",
                 seed_hex, CALIBRATION_REPS);
         const bool ok = calibrate(report);
         fprintf(report, "\nwall time %.1f s\n", now() - start);
@@ -1773,10 +1813,11 @@ int main(int argc, char **argv)
         }
         return ok ? 0 : 1;
     }
-    fprintf(report, "## Sizes and seed\n\nmode %s, seed `%s`; orders: %llu shuffles for n = 3..7, %llu for n = 8; "
-                    "52 cards: %llu; 312-card shoe: %llu; 512 (the largest n): %llu; controls with a fixed size say so. "
-                    "Family-wise alpha %.0e (Holm-Bonferroni over the fair tests); controls must reach p < %.0e. "
-                    "Each test runs as %u independent streams on %u threads.\n",
+    fprintf(report,
+            "## Sizes and seed\n\nmode %s, seed `%s`; orders: %llu shuffles for n = 3..7, %llu for n = 8; "
+            "52 cards: %llu; 312-card shoe: %llu; 512 (the largest n): %llu; controls with a fixed size say so. "
+            "Family-wise alpha %.0e (Holm-Bonferroni over the fair tests); controls must reach p < %.0e. "
+            "Each test runs as %u independent streams on %u threads.\n",
             full ? "full" : "quick", seed_hex, (unsigned long long)orders_small, (unsigned long long)orders_8,
             (unsigned long long)deck_shuffles, (unsigned long long)shoe_shuffles, (unsigned long long)max_shuffles,
             FAMILY_ALPHA, CONTROL_P, SHARDS, thread_count);
@@ -1846,10 +1887,12 @@ int main(int argc, char **argv)
     }
     fprintf(report, "- fair family: %zu tests, Holm-Bonferroni at %.0e: %s\n", family, FAMILY_ALPHA,
             fair_ok ? "every fair shuffle passes" : "A FAIR TEST FAILED");
-    fprintf(report, "\n## Throughput\n\nPer test (its shuffles, %u streams on %u threads, and its tallies): wall time and "
-                    "shuffles per second of wall time, and per CPU-second (all threads; the figure that does not depend on "
-                    "what else the machine runs).\n\n"
-                    "| subject | test | shuffles | wall s | shuffles/s | CPU s | shuffles per CPU-s |\n|---|---|---|---|---|---|---|\n",
+    fprintf(report,
+            "\n## Throughput\n\nPer test (its shuffles, %u streams on %u threads, and its tallies): wall time and "
+            "shuffles per second of wall time, and per CPU-second (all threads; the figure that does not depend on "
+            "what else the machine runs).\n\n"
+            "| subject | test | shuffles | wall s | shuffles/s | CPU s | shuffles per CPU-s "
+            "|\n|---|---|---|---|---|---|---|\n",
             SHARDS, thread_count);
     for (size_t i = 0; i < timing_count; i++) {
         const timing *t = &timings[i];

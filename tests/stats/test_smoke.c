@@ -17,7 +17,7 @@
 #include "test_rng.h"
 
 #define SHUFFLES 300000u
-#define FAIR_P_MIN 1e-6   /* a fair shuffle failing: one run in a million */
+#define FAIR_P_MIN 1e-6 /* a fair shuffle failing: one run in a million */
 #define UNFAIR_P_MAX 1e-6
 
 typedef fd_status (*shuffle_fn)(uint8_t *a, size_t n, const fd_rng *rng);
@@ -29,10 +29,7 @@ static fd_status copy_shuffle(uint8_t *a, size_t n, const fd_rng *rng)
     return fd_shuffle_copy_u8(a, src, n, rng);
 }
 
-static fd_status full_partial(uint8_t *a, size_t n, const fd_rng *rng)
-{
-    return fd_shuffle_partial_u8(a, n, n, rng);
-}
+static fd_status full_partial(uint8_t *a, size_t n, const fd_rng *rng) { return fd_shuffle_partial_u8(a, n, n, rng); }
 
 static fd_status generic_3byte(uint8_t *a, size_t n, const fd_rng *rng)
 {
@@ -171,7 +168,7 @@ static void test_partial_and_sample_uniform(void **state)
     (void)state;
     test_prng p;
     fd_rng rng = test_prng_init(&p, 99);
-    uint64_t kperm[16] = {0}; /* 4*3 ordered pairs, indexed a*4+b */
+    uint64_t kperm[16] = {0};  /* 4*3 ordered pairs, indexed a*4+b */
     uint64_t subset[16] = {0}; /* pairs a<b indexed a*4+b */
     for (uint32_t s = 0; s < SHUFFLES; s++) {
         uint8_t a[4] = {0, 1, 2, 3};

@@ -14,22 +14,41 @@ struct CMUnitTest {
     void (*test_func)(void **state);
 };
 
-#define cmocka_unit_test(f) {#f, f}
-#define cmocka_run_group_tests(tests, setup, teardown) \
+#define cmocka_unit_test(f)                                                                                            \
+    {                                                                                                                  \
+#f, f                                                                                                          \
+    }
+#define cmocka_run_group_tests(tests, setup, teardown)                                                                 \
     fd_mini_run_group(#tests, (tests), sizeof(tests) / sizeof((tests)[0]))
 
 int fd_mini_run_group(const char *group, const struct CMUnitTest *tests, size_t count);
 _Noreturn void fd_mini_fail(const char *file, int line, const char *what);
 _Noreturn void fd_mini_fail_ints(const char *file, int line, uintmax_t a, uintmax_t b);
 
-#define assert_true(c) do { if (!(c)) fd_mini_fail(__FILE__, __LINE__, #c); } while (0)
-#define assert_false(c) do { if (c) fd_mini_fail(__FILE__, __LINE__, "!(" #c ")"); } while (0)
+#define assert_true(c)                                                                                                 \
+    do {                                                                                                               \
+        if (!(c))                                                                                                      \
+            fd_mini_fail(__FILE__, __LINE__, #c);                                                                      \
+    } while (0)
+#define assert_false(c)                                                                                                \
+    do {                                                                                                               \
+        if (c)                                                                                                         \
+            fd_mini_fail(__FILE__, __LINE__, "!(" #c ")");                                                             \
+    } while (0)
 #define assert_null(p) assert_true((p) == NULL)
 #define assert_non_null(p) assert_true((p) != NULL)
-#define assert_int_equal(a, b) do { uintmax_t fd_a_ = (uintmax_t)(a), fd_b_ = (uintmax_t)(b); \
-    if (fd_a_ != fd_b_) fd_mini_fail_ints(__FILE__, __LINE__, fd_a_, fd_b_); } while (0)
-#define assert_int_not_equal(a, b) do { uintmax_t fd_a_ = (uintmax_t)(a), fd_b_ = (uintmax_t)(b); \
-    if (fd_a_ == fd_b_) fd_mini_fail_ints(__FILE__, __LINE__, fd_a_, fd_b_); } while (0)
+#define assert_int_equal(a, b)                                                                                         \
+    do {                                                                                                               \
+        uintmax_t fd_a_ = (uintmax_t)(a), fd_b_ = (uintmax_t)(b);                                                      \
+        if (fd_a_ != fd_b_)                                                                                            \
+            fd_mini_fail_ints(__FILE__, __LINE__, fd_a_, fd_b_);                                                       \
+    } while (0)
+#define assert_int_not_equal(a, b)                                                                                     \
+    do {                                                                                                               \
+        uintmax_t fd_a_ = (uintmax_t)(a), fd_b_ = (uintmax_t)(b);                                                      \
+        if (fd_a_ == fd_b_)                                                                                            \
+            fd_mini_fail_ints(__FILE__, __LINE__, fd_a_, fd_b_);                                                       \
+    } while (0)
 #define assert_in_range(v, lo, hi) assert_true((uintmax_t)(v) >= (uintmax_t)(lo) && (uintmax_t)(v) <= (uintmax_t)(hi))
 #define assert_memory_equal(a, b, n) assert_true(memcmp((a), (b), (n)) == 0)
 #define assert_memory_not_equal(a, b, n) assert_true(memcmp((a), (b), (n)) != 0)

@@ -153,10 +153,7 @@ static const char *field(const char *line, const char *name)
     return NULL;
 }
 
-static size_t token_len(const char *p, const char *stops)
-{
-    return strcspn(p, stops);
-}
+static size_t token_len(const char *p, const char *stops) { return strcspn(p, stops); }
 
 static int hex_field(const char *line, const char *name, uint8_t *out, size_t size, size_t *len)
 {
@@ -325,8 +322,33 @@ static int exhaust_lines(void)
     }
     static uint8_t keystream[96];
     for (uint8_t block = 0; block < 3u; block++) {
-        const uint8_t label[] = {'f', 'a', 'i', 'r', 'd', 'e', 'a', 'l', '/', 'r', 'o', 'u', 'n', 'd', '/', 's',
-                                 't', 'r', 'e', 'a', 'm', 0, FD_ROUND_VERSION, 0, 0, 0, block};
+        const uint8_t label[] = {'f',
+                                 'a',
+                                 'i',
+                                 'r',
+                                 'd',
+                                 'e',
+                                 'a',
+                                 'l',
+                                 '/',
+                                 'r',
+                                 'o',
+                                 'u',
+                                 'n',
+                                 'd',
+                                 '/',
+                                 's',
+                                 't',
+                                 'r',
+                                 'e',
+                                 'a',
+                                 'm',
+                                 0,
+                                 FD_ROUND_VERSION,
+                                 0,
+                                 0,
+                                 0,
+                                 block};
         fd_hmac_sha256(key, sizeof key, label, sizeof label, &keystream[32u * block]);
     }
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {

@@ -183,7 +183,8 @@ static void check_halves(uint32_t a, uint32_t b)
 static void test_wide_product_halves(void **state)
 {
     (void)state;
-    static const uint32_t edges[] = {0u, 1u, 2u, 0xFFFFu, 0x10000u, 0x10001u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    static const uint32_t edges[] = {0u,       1u,          2u,          0xFFFFu,     0x10000u,
+                                     0x10001u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
         for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
             check_halves(edges[i], edges[j]);

@@ -229,10 +229,8 @@ static void test_verify_catches_a_lying_reveal(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_commitment_known_answers),
-        cmocka_unit_test(test_order_text_and_errors),
-        cmocka_unit_test(test_record_known_answers),
-        cmocka_unit_test(test_record_rejects_malformed),
+        cmocka_unit_test(test_commitment_known_answers),      cmocka_unit_test(test_order_text_and_errors),
+        cmocka_unit_test(test_record_known_answers),          cmocka_unit_test(test_record_rejects_malformed),
         cmocka_unit_test(test_verify_catches_a_lying_reveal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

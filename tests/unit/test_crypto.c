@@ -226,8 +226,7 @@ static void test_hmac_drbg_state_machine(void **state)
     assert_int_equal(fd_hmac_drbg_generate(&d, out, 16, NULL, 0), FD_ERR_RESEED_REQUIRED);
     assert_memory_equal(&before, &d, sizeof d);
     assert_int_equal(out[0], 0x77);
-    assert_int_equal(fd_hmac_drbg_generate(&d, out, FD_HMAC_DRBG_MAX_REQUEST + 1u, NULL, 0),
-                     FD_ERR_REQUEST_TOO_LARGE);
+    assert_int_equal(fd_hmac_drbg_generate(&d, out, FD_HMAC_DRBG_MAX_REQUEST + 1u, NULL, 0), FD_ERR_REQUEST_TOO_LARGE);
     assert_int_equal(fd_hmac_drbg_reseed(&d, e, 32, NULL, 0), FD_OK);
     assert_int_equal(d.reseed_counter, 1);
     assert_int_equal(fd_hmac_drbg_generate(&d, out, 16, NULL, 0), FD_OK);
@@ -378,8 +377,9 @@ static void test_chacha_drbg_state_machine(void **state)
     assert_int_equal(fd_chacha_drbg_generate(&a, out, 16, NULL, 0), FD_OK);
     assert_int_equal(fd_chacha_drbg_reseed(&a, seed, 16, NULL, 0), FD_ERR_EMPTY);
     /* the interval limit is HMAC_DRBG's (found by fuzz_drbg: it was unchecked) */
-    assert_int_equal(fd_chacha_drbg_instantiate(&b, seed, 32, NULL, 0, NULL, 0, FD_CHACHA_DRBG_MAX_RESEED_INTERVAL + 1u),
-                     FD_ERR_TOO_LARGE);
+    assert_int_equal(
+        fd_chacha_drbg_instantiate(&b, seed, 32, NULL, 0, NULL, 0, FD_CHACHA_DRBG_MAX_RESEED_INTERVAL + 1u),
+        FD_ERR_TOO_LARGE);
     assert_int_equal(fd_chacha_drbg_instantiate(&b, seed, 32, NULL, 0, NULL, 0, FD_CHACHA_DRBG_MAX_RESEED_INTERVAL),
                      FD_OK);
     fd_chacha_drbg_uninstantiate(&a);

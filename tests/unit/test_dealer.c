@@ -222,9 +222,10 @@ static void test_session_script(void **state)
     assert_null(strstr(text, "FAULT"));
 
     assert_reply_starts(cmd("HELP"), "OK HELP NEW <french|spanish40|spanish48>");
-    assert_string_equal(cmd("status"),
-                        "OK STATUS board=test deck=french decks=1 cards=52 left=0 state=factory shuffles=0 "
-                        "cut=0 reshuffle=no entropy=ok health=ok reseeds=0 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=0");
+    assert_string_equal(
+        cmd("status"),
+        "OK STATUS board=test deck=french decks=1 cards=52 left=0 state=factory shuffles=0 "
+        "cut=0 reshuffle=no entropy=ok health=ok reseeds=0 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=0");
     assert_string_equal(cmd("DEAL 1"), "ERR state not shuffled: SHUFFLE first");
     assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
     assert_string_equal(cmd("NEW spanish40 2"), "OK NEW deck=spanish40 decks=2 jokers=0 cards=80");
@@ -246,9 +247,10 @@ static void test_session_script(void **state)
     assert_non_null(strstr(r, " 3:"));
     assert_int_equal(dealt_codes(r, players, 16), 6);
     assert_string_equal(cmd("BURN"), "OK BURN left=68");
-    assert_string_equal(cmd("STATUS"),
-                        "OK STATUS board=test deck=spanish40 decks=2 cards=80 left=68 state=shuffled shuffles=1 "
-                        "cut=70 reshuffle=no entropy=ok health=ok reseeds=1 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=1");
+    assert_string_equal(
+        cmd("STATUS"),
+        "OK STATUS board=test deck=spanish40 decks=2 cards=80 left=68 state=shuffled shuffles=1 "
+        "cut=70 reshuffle=no entropy=ok health=ok reseeds=1 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=1");
 
     r = cmd("REVEAL");
     assert_reply_starts(r, "OK REVEAL id=1 salt=");
@@ -625,33 +627,33 @@ static void test_emulation_banner_and_null_config(void **state)
 /* ---- the fault matrix (docs/RELIABILITY.md) ---- */
 
 typedef enum fault_phase {
-    PHASE_STARTUP,      /* inside the power-on start-up tests */
-    PHASE_RESEED,       /* from a SHUFFLE's DRBG reseed on */
-    PHASE_FULL_SHUFFLE  /* in the middle of a 432-card full-entropy SHUFFLE */
+    PHASE_STARTUP,     /* inside the power-on start-up tests */
+    PHASE_RESEED,      /* from a SHUFFLE's DRBG reseed on */
+    PHASE_FULL_SHUFFLE /* in the middle of a 432-card full-entropy SHUFFLE */
 } fault_phase;
 
 typedef struct fault_case {
     const char *name;
     fault_phase phase;
-    fake_trng_mode mode;        /* the source after onset (RANDOM: read errors only) */
+    fake_trng_mode mode; /* the source after onset (RANDOM: read errors only) */
     uint8_t value;
     size_t pattern_len;
     unsigned p1_per_mille;
-    fd_status read_error;       /* FD_OK: none */
-    uint64_t error_every;       /* 0: once */
-    const char *reason;         /* in the ERR reply */
-    uint32_t bound;             /* documented worst case, faulty samples read before detection */
-    bool persists;              /* SELFTEST must fail until healed (a biased source
+    fd_status read_error; /* FD_OK: none */
+    uint64_t error_every; /* 0: once */
+    const char *reason;   /* in the ERR reply */
+    uint32_t bound;       /* documented worst case, faulty samples read before detection */
+    bool persists;        /* SELFTEST must fail until healed (a biased source
                                  * can pass 1,024 start-up samples: the APT only
                                  * counts each window's first value) */
 } fault_case;
 
 /* the first 3 make the period-3 row; all 64 (pseudo-random, with repeats) the period-64 row */
-static const uint8_t matrix_pattern[64] = {
-    0x3C, 0x96, 0xE1, 0x52, 0x0B, 0xC7, 0x7E, 0x29, 0x96, 0xD4, 0x61, 0x18, 0xAF, 0x3C, 0x85, 0xF2,
-    0x4D, 0x90, 0x27, 0xBB, 0x6A, 0x13, 0xE8, 0x5F, 0xC1, 0x34, 0x9D, 0x76, 0x0E, 0xA2, 0x5F, 0xD9,
-    0x88, 0x21, 0xF6, 0x4B, 0xB0, 0x67, 0x1C, 0xE3, 0x9A, 0x35, 0xCE, 0x70, 0x07, 0xAD, 0x58, 0xF1,
-    0x42, 0x9F, 0x2B, 0xD6, 0x6D, 0x14, 0xBE, 0x81, 0x3A, 0xC5, 0x79, 0x02, 0xE7, 0x4E, 0x93, 0xFC};
+static const uint8_t matrix_pattern[64] = {0x3C, 0x96, 0xE1, 0x52, 0x0B, 0xC7, 0x7E, 0x29, 0x96, 0xD4, 0x61, 0x18, 0xAF,
+                                           0x3C, 0x85, 0xF2, 0x4D, 0x90, 0x27, 0xBB, 0x6A, 0x13, 0xE8, 0x5F, 0xC1, 0x34,
+                                           0x9D, 0x76, 0x0E, 0xA2, 0x5F, 0xD9, 0x88, 0x21, 0xF6, 0x4B, 0xB0, 0x67, 0x1C,
+                                           0xE3, 0x9A, 0x35, 0xCE, 0x70, 0x07, 0xAD, 0x58, 0xF1, 0x42, 0x9F, 0x2B, 0xD6,
+                                           0x6D, 0x14, 0xBE, 0x81, 0x3A, 0xC5, 0x79, 0x02, 0xE7, 0x4E, 0x93, 0xFC};
 
 static const fault_case fault_matrix[] = {
     {"stuck at 0", PHASE_RESEED, FAKE_TRNG_STUCK, 0x00, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
@@ -664,11 +666,16 @@ static const fault_case fault_matrix[] = {
     {"intermittent HW error", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 97, "hardware error", 0, true},
     {"timeout", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0, false},
     {"stuck during start-up", PHASE_STARTUP, FAKE_TRNG_STUCK, 0x42, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
-    {"HW error during start-up", PHASE_STARTUP, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 0, "hardware error", 0, false},
-    {"stuck mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_STUCK, 0x00, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
-    {"bias mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_BIASED, 0, 0, 900, FD_OK, 0, "health test failed", 20480, false},
-    {"HW error mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 0, "hardware error", 0, false},
-    {"timeout mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0, false},
+    {"HW error during start-up", PHASE_STARTUP, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 0, "hardware error", 0,
+     false},
+    {"stuck mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_STUCK, 0x00, 0, 0, FD_OK, 0, "(repetition count)", 11,
+     true},
+    {"bias mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_BIASED, 0, 0, 900, FD_OK, 0, "health test failed", 20480,
+     false},
+    {"HW error mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 0, "hardware error", 0,
+     false},
+    {"timeout mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0,
+     false},
 };
 
 /* Make the source go bad from sample number `onset` (1-based) on. */
@@ -837,7 +844,6 @@ static void model_new_shoe(const char *reply)
     m.committed = false;
 }
 
-
 /* Each code occurs among codes[0..n) at most as often as in the factory
  * shoe ('?' = burned, unknown until REVEAL); with n = the shoe's size and no
  * burned cards, that is: every card exactly once. */
@@ -912,8 +918,8 @@ static void soak_one(void)
     } else if (pick < 80u) {
         (void)snprintf(line, sizeof line, "STATUS");
     } else {
-        static const char *const junk[] = {"DEAL", "DEAL 0", "deal 1 9", "SHUFFLE x", "XYZZY", "NEW", "CUT -1",
-                                           "REVEAL 1", "BURN 2", "DEAL 500", "HELP"};
+        static const char *const junk[] = {"DEAL",   "DEAL 0",   "deal 1 9", "SHUFFLE x", "XYZZY", "NEW",
+                                           "CUT -1", "REVEAL 1", "BURN 2",   "DEAL 500",  "HELP"};
         (void)snprintf(line, sizeof line, "%s", junk[soak_next(11)]);
     }
 
@@ -992,8 +998,8 @@ static void test_long_random_session(void **state)
     for (unsigned long i = 0; i < commands; i++) {
         soak_one();
     }
-    printf("soak: %lu commands, %u shuffles, %u dealt to the last card, %u reveals verified, %u errors\n",
-           commands, m.shuffles, m.full_rounds, m.reveals, m.errors);
+    printf("soak: %lu commands, %u shuffles, %u dealt to the last card, %u reveals verified, %u errors\n", commands,
+           m.shuffles, m.full_rounds, m.reveals, m.errors);
     assert_true(m.full_rounds > commands / 1000u);
     assert_true(m.reveals > commands / 100u);
 }
@@ -1210,13 +1216,13 @@ static void test_corrupt_memory_fails_closed(void **state)
         assert_reply_starts(cmd("DEAL 3"), "OK DEAL");
         assert_int_equal(fd_dealer_check(&dealer), FD_OK);
         switch (target) {
-        case 0: dealer.round.id ^= 1u; break;                 /* a different round */
-        case 1: dealer.shoe.position--; break;                /* deal a card again */
-        case 2: dealer.round.commitment[7] ^= 0x20u; break;   /* a different promise */
+        case 0: dealer.round.id ^= 1u; break;               /* a different round */
+        case 1: dealer.shoe.position--; break;              /* deal a card again */
+        case 2: dealer.round.commitment[7] ^= 0x20u; break; /* a different promise */
         case 3: dealer.round.salt[0] ^= 1u; break;
-        case 4: dealer.shoe.order[50] = 0x3Fu; break;         /* not a card of the deck */
-        case 5: dealer.round.revealed_rounds++; break;        /* hide an unrevealed round */
-        default: dealer.shoe.count--; break;                  /* a short shoe */
+        case 4: dealer.shoe.order[50] = 0x3Fu; break;  /* not a card of the deck */
+        case 5: dealer.round.revealed_rounds++; break; /* hide an unrevealed round */
+        default: dealer.shoe.count--; break;           /* a short shoe */
         }
         assert_int_equal(fd_dealer_check(&dealer), FD_ERR_CORRUPT);
         take_snapshot();

@@ -36,7 +36,7 @@ typedef enum entry {
 
 static const char *const entry_names[ENTRIES] = {"generic", "u8", "u16", "partial", "sattolo", "copy", "sample"};
 #if !defined(FD_TARGET_CORTEX_M)
-static const char *const entry_enums[ENTRIES] = {"ENTRY_GENERIC", "ENTRY_U8",      "ENTRY_U16",   "ENTRY_PARTIAL",
+static const char *const entry_enums[ENTRIES] = {"ENTRY_GENERIC", "ENTRY_U8",   "ENTRY_U16",   "ENTRY_PARTIAL",
                                                  "ENTRY_SATTOLO", "ENTRY_COPY", "ENTRY_SAMPLE"};
 #endif
 
@@ -89,8 +89,7 @@ static void shuffle_once(entry e, size_t n, const fd_rng *rng, fd_sha256_ctx *h)
         st = fd_sample_indices(sample, n / 4u + 1u, (uint32_t)n, rng);
         fd_sha256_update(h, sample, (n / 4u + 1u) * sizeof sample[0]);
         break;
-    case ENTRIES:
-        break;
+    case ENTRIES: break;
     }
     assert_int_equal(st, FD_OK);
 }

@@ -156,10 +156,8 @@ static void test_bad_arguments(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_open_draw_close),
-        cmocka_unit_test(test_stuck_trng_never_opens),
-        cmocka_unit_test(test_trng_faults_fail_open),
-        cmocka_unit_test(test_failure_after_open_is_latched),
+        cmocka_unit_test(test_open_draw_close),       cmocka_unit_test(test_stuck_trng_never_opens),
+        cmocka_unit_test(test_trng_faults_fail_open), cmocka_unit_test(test_failure_after_open_is_latched),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,7 +62,10 @@ static uint32_t get32(const uint8_t *p)
 
 /* ---- A scripted dealer session, as a list of operations. ---- */
 
-typedef enum op_kind { OP_APPEND, OP_WIPE } op_kind;
+typedef enum op_kind {
+    OP_APPEND,
+    OP_WIPE
+} op_kind;
 
 typedef struct op {
     op_kind kind;
@@ -163,8 +166,8 @@ static fd_status run_op(rig *r, const op *o, run_log *log)
         r->policy.newest_round = o->round;
     }
     uint32_t seq = 0;
-    fd_status st = fd_journal_append(&r->j, o->type, o->payload, o->len, o->secret_len ? o->secret : NULL,
-                                     o->secret_len, &seq);
+    fd_status st =
+        fd_journal_append(&r->j, o->type, o->payload, o->len, o->secret_len ? o->secret : NULL, o->secret_len, &seq);
     if (st == FD_OK) {
         log->last_acked_seq = seq;
         if (seq < 2u * MAX_SEQ) {
@@ -534,10 +537,7 @@ typedef struct reference {
 
 static reference ref;
 
-static bool live_in(size_t after_op, uint32_t orig)
-{
-    return (ref.live[after_op][orig / 8u] >> (orig % 8u)) & 1u;
-}
+static bool live_in(size_t after_op, uint32_t orig) { return (ref.live[after_op][orig / 8u] >> (orig % 8u)) & 1u; }
 
 static void build_reference(rig *r)
 {
@@ -593,8 +593,8 @@ static void check_after_cut(rig *r, const run_log *log, size_t done)
     fd_journal_report rep;
     assert_int_equal(fd_journal_init(&r->j, &r->hf.flash, key, 32, r->pages, fd_records_keep, &r->policy), FD_OK);
     if (fd_journal_mount(&r->j, &rep) != FD_OK) {
-        fail_msg("mount after a cut: %s at page %u offset %u seq %u (after %zu ops, step %llu)", rep.reason,
-                 rep.page, rep.offset, rep.seq, done, (unsigned long long)r->hf.steps);
+        fail_msg("mount after a cut: %s at page %u offset %u seq %u (after %zu ops, step %llu)", rep.reason, rep.page,
+                 rep.offset, rep.seq, done, (unsigned long long)r->hf.steps);
     }
     seen *s = &after_cut;
     assert_int_equal(walk(r, s, NULL), FD_OK);
@@ -696,7 +696,8 @@ static void test_power_cut_every_step(void **state)
     cut_everywhere(true, &torn);
     assert_int_equal(clean, ref.steps);
     assert_int_equal(torn, ref.steps * TEARS_PER_STEP);
-    print_message("power cuts: %zu operations, %llu erase/program steps; %llu clean cuts and %llu torn (%u tear patterns per step), "
+    print_message("power cuts: %zu operations, %llu erase/program steps; %llu clean cuts and %llu torn (%u tear "
+                  "patterns per step), "
                   "every one remounted with nothing acknowledged lost\n",
                   n_ops, (unsigned long long)ref.steps, (unsigned long long)clean, (unsigned long long)torn,
                   TEARS_PER_STEP);
@@ -889,14 +890,10 @@ static void test_full_of_live_records(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_errors),
-        cmocka_unit_test(test_append_remount_and_file),
-        cmocka_unit_test(test_secret_wipe),
-        cmocka_unit_test(test_tamper_detected),
-        cmocka_unit_test(test_replay_detected),
-        cmocka_unit_test(test_power_cut_every_step),
-        cmocka_unit_test(test_bit_flips_detected),
-        cmocka_unit_test(test_rotation),
+        cmocka_unit_test(test_init_errors),          cmocka_unit_test(test_append_remount_and_file),
+        cmocka_unit_test(test_secret_wipe),          cmocka_unit_test(test_tamper_detected),
+        cmocka_unit_test(test_replay_detected),      cmocka_unit_test(test_power_cut_every_step),
+        cmocka_unit_test(test_bit_flips_detected),   cmocka_unit_test(test_rotation),
         cmocka_unit_test(test_full_of_live_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -268,8 +268,7 @@ static void test_cheats_are_rejected(void **state)
     shoe_b.order[51] = t;
     assert_int_equal(fd_round_verify(&kat_header, kat_secret, 40, &kat_seeds, commitment, shoe_b.order, 52),
                      FD_ERR_CORRUPT);
-    assert_int_equal(fd_round_verify(&kat_header, kat_secret, 40, &kat_seeds, commitment, order, 51),
-                     FD_ERR_CORRUPT);
+    assert_int_equal(fd_round_verify(&kat_header, kat_secret, 40, &kat_seeds, commitment, order, 51), FD_ERR_CORRUPT);
     commitment[0] ^= 1u;
     assert_int_equal(fd_round_verify(&kat_header, kat_secret, 40, &kat_seeds, commitment, order, 52), FD_ERR_CORRUPT);
 }

@@ -60,8 +60,8 @@ static void test_full_ring_reported_at_its_place(void **state)
     memset(fill, 'A', FD_RX_RING_SIZE - 4u);
     memcpy(fill + FD_RX_RING_SIZE - 4u, "EAL\n", 5); /* exactly full */
     put_text(fill);
-    put_text("DEAL 1"); /* lost: a whole line's start */
-    put_text("\n00\nSTA");  /* its end, a whole line, a tail */
+    put_text("DEAL 1");    /* lost: a whole line's start */
+    put_text("\n00\nSTA"); /* its end, a whole line, a tail */
     char want[FD_RX_RING_SIZE + 16u];
     memcpy(want, fill, FD_RX_RING_SIZE);
     /* two line ends lost (two damaged lines), then bytes after the last */
@@ -114,7 +114,9 @@ static void test_flood_never_splices(void **state)
 {
     (void)state;
     static const char *const lines[] = {"STATUS", "DEAL 1", "00", "BURN", "DEAL 2 3"};
-    enum { LINES = 20000 };
+    enum {
+        LINES = 20000
+    };
     static unsigned sent[LINES];
     static char stream[LINES * 12];
     size_t len = 0;

@@ -14,9 +14,8 @@
 #include "fairdeal/shuffle.h"
 #include "seeded_vectors.h"
 
-static const uint8_t kat_seed[FD_SEED_BYTES] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
-                                                11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-                                                22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+static const uint8_t kat_seed[FD_SEED_BYTES] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
 
 static fd_chacha_drbg state_a; /* large: keep off the small target stacks */
 static fd_chacha_drbg state_b;

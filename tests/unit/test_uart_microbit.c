@@ -41,7 +41,7 @@ void fake_irq_disable(void) { irq_depth++; }
 void fake_irq_enable(void) { irq_depth--; }
 void fake_sleep_masked(void)
 {
-    assert_int_equal(irq_depth, 1); /* sleeps only with interrupts masked */
+    assert_int_equal(irq_depth, 1);                                /* sleeps only with interrupts masked */
     assert_true(fifo_tail < fifo_head || fake.events_error != 0u); /* else it would sleep for ever */
     nrf51_uart_irq_handler();
 }

@@ -13,8 +13,7 @@ int main(void);
 
 void fd_reset_handler(void)
 {
-    memcpy(fd_data_start, fd_data_load,
-           (size_t)((uintptr_t)fd_data_end - (uintptr_t)fd_data_start));
+    memcpy(fd_data_start, fd_data_load, (size_t)((uintptr_t)fd_data_end - (uintptr_t)fd_data_start));
     memset(fd_bss_start, 0, (size_t)((uintptr_t)fd_bss_end - (uintptr_t)fd_bss_start));
 #if defined(FD_HAS_FPU)
     SCB_CPACR |= (0xFu << 20); /* CP10, CP11 full access */

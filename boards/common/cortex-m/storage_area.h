@@ -18,8 +18,8 @@ static inline fd_status fd_storage_check(const hal_storage_area *area, uint32_t 
 
 /* A program of count words from words at offset: FD_ERR_NULL, FD_ERR_PARSE
  * (offset not word aligned), FD_ERR_TOO_LARGE (past the area). */
-static inline fd_status fd_storage_check_program(const hal_storage_area *area, uint32_t offset,
-                                                 const uint32_t *words, size_t count)
+static inline fd_status fd_storage_check_program(const hal_storage_area *area, uint32_t offset, const uint32_t *words,
+                                                 size_t count)
 {
     if (words == NULL) {
         return FD_ERR_NULL;
@@ -50,8 +50,7 @@ static inline fd_status fd_storage_read_mapped(void *ctx, uint32_t offset, void 
 
 /* Fill flash with the area's geometry (NOR: 4-byte words, erased 0xFF) and
  * the driver's ops; ctx is the area. */
-static inline void fd_storage_bind(const hal_storage_area *area, fd_flash *flash,
-                                   fd_status (*erase)(void *, uint32_t),
+static inline void fd_storage_bind(const hal_storage_area *area, fd_flash *flash, fd_status (*erase)(void *, uint32_t),
                                    fd_status (*program)(void *, uint32_t, const uint32_t *, size_t),
                                    fd_status (*read)(void *, uint32_t, void *, size_t))
 {

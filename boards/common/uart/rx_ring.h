@@ -31,8 +31,8 @@ typedef struct fd_rx_ring {
     /* the reader's side of a loss being reported */
     uint16_t report_lines;
     volatile bool loss;
-    volatile bool lost_tail;          /* bytes dropped after the last lost line end */
-    volatile bool lost_after_cr;      /* the previous byte was a CR */
+    volatile bool lost_tail;     /* bytes dropped after the last lost line end */
+    volatile bool lost_after_cr; /* the previous byte was a CR */
     bool report_newline;
     bool report_tail;
 } fd_rx_ring;

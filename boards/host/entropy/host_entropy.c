@@ -29,8 +29,8 @@ fd_status fd_host_entropy_open(fd_host_entropy *h, const fd_drbg_config *cfg, fd
         st = fd_entropy_startup(&h->pipeline);
     }
     if (st == FD_OK) {
-        st = fd_drbg_instantiate(&h->drbg, cfg != NULL ? cfg : &default_cfg, entropy_block, &h->pipeline,
-                                 pers, sizeof pers - 1u);
+        st = fd_drbg_instantiate(&h->drbg, cfg != NULL ? cfg : &default_cfg, entropy_block, &h->pipeline, pers,
+                                 sizeof pers - 1u);
     }
     if (st != FD_OK) {
         fd_wipe(h, sizeof *h);

@@ -56,9 +56,9 @@ void fd_chacha20_block(const uint8_t key[FD_CHACHA20_KEY_SIZE], uint32_t counter
  * with fd_chacha_drbg_uninstantiate. Owned by the library: do not rely on
  * the contents of this type. */
 typedef struct fd_chacha_drbg {
-    uint32_t key[8];                              /* K as little-endian words */
+    uint32_t key[8];                             /* K as little-endian words */
     uint32_t buffer[FD_CHACHA_DRBG_BUFFER / 4u]; /* B as words, byte i in word i / 4 */
-    uint16_t pos; /* next unread byte of B; FD_CHACHA_DRBG_BUFFER = empty */
+    uint16_t pos;                                /* next unread byte of B; FD_CHACHA_DRBG_BUFFER = empty */
     /* 1 + generate calls since the last (re)seed. */
     uint64_t reseed_counter;
     /* generate fails with FD_ERR_RESEED_REQUIRED once reseed_counter exceeds it. */
@@ -69,17 +69,17 @@ typedef struct fd_chacha_drbg {
 
 /* Same contracts, limits and errors as the fd_hmac_drbg_* functions. */
 FD_MUST_CHECK fd_status fd_chacha_drbg_instantiate(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
-                                     const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
-                                     size_t pers_len, uint64_t reseed_interval);
+                                                   const uint8_t *nonce, size_t nonce_len, const uint8_t *pers,
+                                                   size_t pers_len, uint64_t reseed_interval);
 /* Mix in fresh entropy input and optional additional input; the buffer
  * is dropped and the counter restarts. Errors as fd_hmac_drbg_reseed. */
 FD_MUST_CHECK fd_status fd_chacha_drbg_reseed(fd_chacha_drbg *d, const uint8_t *entropy, size_t entropy_len,
-                                const uint8_t *addl, size_t addl_len);
+                                              const uint8_t *addl, size_t addl_len);
 /* Write len bytes (at most FD_CHACHA_DRBG_MAX_REQUEST) to out, with
  * optional additional input. Errors as fd_hmac_drbg_generate; on any
  * error nothing is output and the state is unchanged. */
 FD_MUST_CHECK fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, const uint8_t *addl,
-                                  size_t addl_len);
+                                                size_t addl_len);
 /* Wipe all state (cannot be optimised away); d may be NULL. */
 void fd_chacha_drbg_uninstantiate(fd_chacha_drbg *d);
 

@@ -29,13 +29,13 @@ typedef void (*fd_text_sink)(void *ctx, const char *text, size_t len);
  * spaces, no terminator. Every card is checked first: on error the sink has
  * received nothing. Errors: FD_ERR_NULL, FD_ERR_PARSE (a card not of kind). */
 FD_MUST_CHECK fd_status fd_commit_order_text(const fd_card *order, uint16_t count, fd_deck_kind kind, fd_text_sink sink,
-                               void *ctx);
+                                             void *ctx);
 
 /* commitment = SHA-256(salt as 32 lowercase hex digits || " " || order text),
  * exactly the two fields a REVEAL reply prints. out is written only on
  * success. Errors: FD_ERR_NULL, FD_ERR_PARSE (a card not of kind). */
 FD_MUST_CHECK fd_status fd_commit_compute(const uint8_t salt[FD_COMMIT_SALT_SIZE], const fd_card *order, uint16_t count,
-                            fd_deck_kind kind, uint8_t out[FD_COMMIT_SIZE]);
+                                          fd_deck_kind kind, uint8_t out[FD_COMMIT_SIZE]);
 
 /* ---- the round record: one versioned format for a round ---- */
 
@@ -64,17 +64,17 @@ typedef enum fd_record_mode {
 
 /* One round, decoded. */
 typedef struct fd_round_record {
-    uint32_t round_id;                 /* the id of SHUFFLE and REVEAL */
-    fd_deck_kind kind;                 /* the shoe's deck kind */
-    uint8_t decks;                     /* decks in the shoe, 1-8 */
-    uint8_t jokers;                    /* jokers per deck, 0-2 */
-    uint8_t mode;                      /* an fd_record_mode */
+    uint32_t round_id;                  /* the id of SHUFFLE and REVEAL */
+    fd_deck_kind kind;                  /* the shoe's deck kind */
+    uint8_t decks;                      /* decks in the shoe, 1-8 */
+    uint8_t jokers;                     /* jokers per deck, 0-2 */
+    uint8_t mode;                       /* an fd_record_mode */
     uint8_t commitment[FD_COMMIT_SIZE]; /* published by SHUFFLE */
-    bool revealed;                     /* salt, count and order are present */
-    uint8_t salt[FD_COMMIT_SALT_SIZE]; /* published by REVEAL */
-    uint16_t count;                    /* cards in order */
-    fd_card order[FD_SHOE_MAX_CARDS];  /* the dealing order, published by REVEAL */
-    uint16_t dealt;                    /* cards dealt or burned from the top */
+    bool revealed;                      /* salt, count and order are present */
+    uint8_t salt[FD_COMMIT_SALT_SIZE];  /* published by REVEAL */
+    uint16_t count;                     /* cards in order */
+    fd_card order[FD_SHOE_MAX_CARDS];   /* the dealing order, published by REVEAL */
+    uint16_t dealt;                     /* cards dealt or burned from the top */
 } fd_round_record;
 
 /* Serialise: the version byte, then the TLVs (tag, 2-byte big-endian length,

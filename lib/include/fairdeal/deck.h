@@ -108,7 +108,7 @@ FD_MUST_CHECK fd_status fd_shoe_invalidate(fd_shoe *shoe);
  * Errors: FD_ERR_NULL, FD_ERR_PARSE (not a valid composition),
  * FD_ERR_CORRUPT (a card missing, repeated or not of this shoe). */
 FD_MUST_CHECK fd_status fd_shoe_order_check(fd_deck_kind kind, unsigned decks, unsigned jokers, const fd_card *order,
-                              uint16_t count);
+                                            uint16_t count);
 
 /* Integrity of a shoe in memory: a valid composition, its order a
  * permutation of it (fd_shoe_order_check), position and cut within the

@@ -68,7 +68,7 @@ typedef struct fd_drbg {
  * source's error. On any error *d is unchanged (an instantiated DRBG stays
  * usable with its old state; the caller decides whether to stop using it). */
 FD_MUST_CHECK fd_status fd_drbg_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
-                              void *entropy_ctx, const uint8_t *pers, size_t pers_len);
+                                            void *entropy_ctx, const uint8_t *pers, size_t pers_len);
 
 /* Reseed from the source now, with optional additional input. Errors:
  * FD_ERR_NULL, FD_ERR_NOT_READY, the source's error (state unchanged). */

@@ -58,11 +58,11 @@ typedef struct fd_entropy {
     uint8_t pool_count;
     /* UNINIT, READY or FAILED (latched). */
     fd_entropy_state state;
-    fd_status fault;           /* why FAILED: FD_ERR_HEALTH or the TRNG's error */
+    fd_status fault; /* why FAILED: FD_ERR_HEALTH or the TRNG's error */
     /* Which health test failed, when fault is FD_ERR_HEALTH. */
     fd_health_failure health_failure;
-    uint32_t raw_samples;      /* all samples read since init */
-    uint32_t blocks_out;       /* full-entropy blocks delivered */
+    uint32_t raw_samples; /* all samples read since init */
+    uint32_t blocks_out;  /* full-entropy blocks delivered */
     /* Start-up tests passed since init. */
     uint32_t startups_passed;
     /* Times the pipeline latched FAILED since init. */
@@ -71,8 +71,8 @@ typedef struct fd_entropy {
 
 /* Bind a sample reader and health configuration; state UNINIT. samples_per
  * _block in [1, apt_window]. Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE. */
-FD_MUST_CHECK fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx, const fd_health_config *cfg,
-                          uint16_t samples_per_block);
+FD_MUST_CHECK fd_status fd_entropy_init(fd_entropy *e, fd_sample_read_fn read, void *read_ctx,
+                                        const fd_health_config *cfg, uint16_t samples_per_block);
 
 /* Start-up tests: restart the health tests and read cfg.startup_samples
  * samples (never used for output). On success state READY; on failure

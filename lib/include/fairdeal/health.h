@@ -72,17 +72,17 @@ typedef struct fd_health {
     uint32_t past[FD_HEALTH_PREDICT_LAGS / 4u];       /* the last 64 samples, newest in the low lane of [0] */
     uint8_t successor[256];                           /* the sample that last followed each value */
     uint32_t lag_scores[FD_HEALTH_PREDICT_LAGS / 4u]; /* each candidate's recent accuracy, 4 per word */
-    uint8_t step_score;      /* the step candidate's recent accuracy */
-    uint8_t successor_score; /* the successor candidate's recent accuracy */
-    uint8_t shift_score[2];  /* the shift candidates' recent accuracy: left, right */
-    uint8_t step_guess;      /* the step candidate's guess for the next sample */
-    uint8_t successor_guess; /* the successor candidate's guess for the next sample */
-    uint8_t guess;         /* the predictor's guess for the next sample */
-    uint16_t predict_run;  /* its correct guesses in a row */
-    uint16_t predict_hits; /* its correct guesses in the current APT window */
-    fd_health_failure failure; /* NONE, or the test that failed (latched until fd_health_init) */
-    uint32_t samples;          /* fed since init */
-    uint32_t failed_at_sample; /* 1-based index of the sample that failed */
+    uint8_t step_score;                               /* the step candidate's recent accuracy */
+    uint8_t successor_score;                          /* the successor candidate's recent accuracy */
+    uint8_t shift_score[2];                           /* the shift candidates' recent accuracy: left, right */
+    uint8_t step_guess;                               /* the step candidate's guess for the next sample */
+    uint8_t successor_guess;                          /* the successor candidate's guess for the next sample */
+    uint8_t guess;                                    /* the predictor's guess for the next sample */
+    uint16_t predict_run;                             /* its correct guesses in a row */
+    uint16_t predict_hits;                            /* its correct guesses in the current APT window */
+    fd_health_failure failure;                        /* NONE, or the test that failed (latched until fd_health_init) */
+    uint32_t samples;                                 /* fed since init */
+    uint32_t failed_at_sample;                        /* 1-based index of the sample that failed */
 } fd_health;
 
 /* Check cfg and reset all counters. Errors: FD_ERR_NULL, FD_ERR_TOO_LARGE

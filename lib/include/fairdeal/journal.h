@@ -35,10 +35,10 @@ extern "C" {
 /* ---- The flash the journal runs on (a board's storage area). ---- */
 
 typedef struct fd_flash_geometry {
-    uint32_t page_size;  /* bytes per erase page, a multiple of 4, >= 512 */
-    uint32_t page_count; /* erase pages in the area */
-    uint32_t write_unit; /* bytes programmed at once: 4 (one aligned word) */
-    uint8_t erased_value;/* what an erased byte reads: 0xFF on NOR flash */
+    uint32_t page_size;   /* bytes per erase page, a multiple of 4, >= 512 */
+    uint32_t page_count;  /* erase pages in the area */
+    uint32_t write_unit;  /* bytes programmed at once: 4 (one aligned word) */
+    uint8_t erased_value; /* what an erased byte reads: 0xFF on NOR flash */
 } fd_flash_geometry;
 
 /* Offsets are from the start of the area. program ANDs the words into flash
@@ -60,14 +60,14 @@ typedef struct fd_flash {
 
 /* ---- Limits and layout. ---- */
 
-#define FD_JOURNAL_MAX_PAYLOAD 256u  /* bytes of chained payload per record */
-#define FD_JOURNAL_MAX_SECRET 64u    /* bytes of erasable secret per record */
-#define FD_JOURNAL_MIN_KEY 16u       /* device key length, at least */
-#define FD_JOURNAL_MIN_PAGES 4u      /* two live, two reserved for compaction */
+#define FD_JOURNAL_MAX_PAYLOAD 256u /* bytes of chained payload per record */
+#define FD_JOURNAL_MAX_SECRET 64u   /* bytes of erasable secret per record */
+#define FD_JOURNAL_MIN_KEY 16u      /* device key length, at least */
+#define FD_JOURNAL_MIN_PAGES 4u     /* two live, two reserved for compaction */
 /* Most pages an area may have; fd_journal_init refuses more (FD_ERR_STATE). */
 #define FD_JOURNAL_MAX_PAGES 256u
-#define FD_JOURNAL_PAGE_HEADER 68u   /* bytes at the start of every page */
-#define FD_JOURNAL_TAG_SIZE 16u      /* stored bytes of each record's HMAC */
+#define FD_JOURNAL_PAGE_HEADER 68u /* bytes at the start of every page */
+#define FD_JOURNAL_TAG_SIZE 16u    /* stored bytes of each record's HMAC */
 /* Types 0xF0..0xFF belong to the journal itself (FD_JOURNAL_TYPE_RETIRE). */
 #define FD_JOURNAL_TYPE_USER_MAX 0xEFu
 /* The journal's own record: its 4-byte payload is the page_seq of the
@@ -106,8 +106,8 @@ typedef struct fd_journal_record {
     uint16_t secret_len;
     uint8_t secret[FD_JOURNAL_MAX_SECRET]; /* valid when AVAILABLE */
     uint8_t secret_hash[FD_SHA256_SIZE];   /* chained; valid when secret_len > 0 */
-    uint32_t page;   /* where it is stored (for reports and wipes) */
-    uint32_t offset; /* from the start of the area */
+    uint32_t page;                         /* where it is stored (for reports and wipes) */
+    uint32_t offset;                       /* from the start of the area */
 } fd_journal_record;
 
 /* Compaction asks the caller whether a record on the page about to be erased
@@ -127,10 +127,10 @@ typedef struct fd_journal_page {
 typedef struct fd_journal_report {
     /* FD_OK, or the error mount/walk returned. */
     fd_status status;
-    uint32_t page;     /* physical page index */
-    uint32_t offset;   /* byte offset in the area */
-    uint32_t seq;      /* seq expected there */
-    const char *reason;/* short stable text, "ok" when status is FD_OK */
+    uint32_t page;      /* physical page index */
+    uint32_t offset;    /* byte offset in the area */
+    uint32_t seq;       /* seq expected there */
+    const char *reason; /* short stable text, "ok" when status is FD_OK */
 } fd_journal_report;
 
 /* A journal bound to its flash, key and page table, in caller memory;
@@ -149,7 +149,7 @@ typedef struct fd_journal {
     void *keep_ctx;
     /* state after mount */
     bool mounted;
-    bool failed;            /* a write failed: remount before writing again */
+    bool failed; /* a write failed: remount before writing again */
     /* Chain head: the full tag of the newest record. */
     uint8_t head[FD_SHA256_SIZE];
     /* seq the next appended record gets. */
@@ -163,8 +163,9 @@ typedef struct fd_journal {
     /* Program calls since init: for benchmarks. */
     uint32_t stats_programs;
     /* scratch, kept here so callers' stacks stay small */
-    uint32_t buf[(FD_JOURNAL_PAGE_HEADER + 20u + FD_JOURNAL_MAX_PAYLOAD + FD_SHA256_SIZE +
-                  FD_JOURNAL_TAG_SIZE + 4u + FD_JOURNAL_MAX_SECRET) / 4u];
+    uint32_t buf[(FD_JOURNAL_PAGE_HEADER + 20u + FD_JOURNAL_MAX_PAYLOAD + FD_SHA256_SIZE + FD_JOURNAL_TAG_SIZE + 4u +
+                  FD_JOURNAL_MAX_SECRET) /
+                 4u];
     /* The record last read, scratch for walks and compaction. */
     fd_journal_record rec;
 } fd_journal;
@@ -175,7 +176,7 @@ typedef struct fd_journal {
  * FD_JOURNAL_MIN_KEY or longer than 64); FD_ERR_STATE (geometry the journal
  * cannot use: page size, page count, write unit 4, erased value 0xFF). */
 FD_MUST_CHECK fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len,
-                          fd_journal_page *pages, fd_journal_keep_fn keep, void *keep_ctx);
+                                        fd_journal_page *pages, fd_journal_keep_fn keep, void *keep_ctx);
 
 /* Read and verify the whole stored journal, then position for appends.
  * Never writes (a torn tail or a blank area is dealt with by the next
@@ -194,7 +195,7 @@ FD_MUST_CHECK fd_status fd_journal_mount(fd_journal *j, fd_journal_report *repor
  * written); a driver's status (the record may or may not be on flash:
  * remount to know). */
 FD_MUST_CHECK fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, size_t len,
-                            const void *secret, size_t secret_len, uint32_t *seq);
+                                          const void *secret, size_t secret_len, uint32_t *seq);
 
 /* Called for each live record, oldest first; a status other than FD_OK
  * stops the walk and is returned. */
@@ -206,8 +207,7 @@ typedef fd_status (*fd_journal_visit_fn)(void *ctx, const fd_journal_record *rec
  * by compaction in place of their originals (each record once). Works on a
  * mounted journal or one only initialised (e.g. a dump read by a tool).
  * Errors: as fd_journal_mount, with the first bad record in report. */
-FD_MUST_CHECK fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx,
-                          fd_journal_report *report);
+FD_MUST_CHECK fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_journal_report *report);
 
 /* Wipe the secret of the record first written as orig_seq, in every place it
  * is stored (copies made by compaction and dead pages not yet erased too):

@@ -34,8 +34,9 @@ typedef struct fd_roots {
  * mixed in, then draw the next seed file from it. Errors: FD_ERR_NULL,
  * fd_drbg_instantiate's and fd_drbg_generate's; on error *d is
  * uninstantiated and next_seed_file zeroed. */
-FD_MUST_CHECK fd_status fd_roots_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy, void *entropy_ctx,
-                               const fd_roots *roots, uint8_t next_seed_file[FD_ROOT_BYTES]);
+FD_MUST_CHECK fd_status fd_roots_instantiate(fd_drbg *d, const fd_drbg_config *cfg, fd_entropy_fn get_entropy,
+                                             void *entropy_ctx, const fd_roots *roots,
+                                             uint8_t next_seed_file[FD_ROOT_BYTES]);
 
 /* Reseed d from its source with the roots mixed in, then draw the next seed
  * file. Errors: FD_ERR_NULL, FD_ERR_NOT_READY, the source's (state

@@ -55,8 +55,7 @@ void fd_hmac_sha256_update(fd_hmac_sha256_ctx *ctx, const void *data, size_t len
 /* Write the 32-byte tag to out and wipe ctx. */
 void fd_hmac_sha256_final(fd_hmac_sha256_ctx *ctx, uint8_t out[FD_SHA256_SIZE]);
 /* init, update and final in one call. */
-void fd_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len,
-                    uint8_t out[FD_SHA256_SIZE]);
+void fd_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len, uint8_t out[FD_SHA256_SIZE]);
 
 #ifdef __cplusplus
 }

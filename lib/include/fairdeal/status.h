@@ -10,28 +10,28 @@ extern "C" {
  * they appear in console replies and test logs, so never renumber. */
 typedef enum fd_status {
     FD_OK = 0,
-    FD_ERR_NULL = 1,            /* a required pointer was NULL */
-    FD_ERR_EMPTY = 2,           /* n (or a length) was 0 where 1+ is required */
-    FD_ERR_TOO_LARGE = 3,       /* n or a length above the documented maximum */
-    FD_ERR_K_GT_N = 4,          /* asked for more items than exist */
-    FD_ERR_ELEM_SIZE = 5,       /* element size 0 */
-    FD_ERR_TOO_FEW = 6,         /* Sattolo needs n >= 2 */
-    FD_ERR_BOUND = 7,           /* bounded integer asked for with bound 0 */
-    FD_ERR_RNG = 8,             /* the random source failed (generic) */
-    FD_ERR_HEALTH = 9,          /* SP 800-90B health test failed (latched) */
-    FD_ERR_TRNG_HW = 10,        /* TRNG hardware reported an error */
-    FD_ERR_TRNG_TIMEOUT = 11,   /* TRNG produced no sample in time */
-    FD_ERR_NOT_READY = 12,      /* object not initialised / start-up not passed */
-    FD_ERR_RESEED_REQUIRED = 13,/* DRBG reseed counter exhausted */
+    FD_ERR_NULL = 1,               /* a required pointer was NULL */
+    FD_ERR_EMPTY = 2,              /* n (or a length) was 0 where 1+ is required */
+    FD_ERR_TOO_LARGE = 3,          /* n or a length above the documented maximum */
+    FD_ERR_K_GT_N = 4,             /* asked for more items than exist */
+    FD_ERR_ELEM_SIZE = 5,          /* element size 0 */
+    FD_ERR_TOO_FEW = 6,            /* Sattolo needs n >= 2 */
+    FD_ERR_BOUND = 7,              /* bounded integer asked for with bound 0 */
+    FD_ERR_RNG = 8,                /* the random source failed (generic) */
+    FD_ERR_HEALTH = 9,             /* SP 800-90B health test failed (latched) */
+    FD_ERR_TRNG_HW = 10,           /* TRNG hardware reported an error */
+    FD_ERR_TRNG_TIMEOUT = 11,      /* TRNG produced no sample in time */
+    FD_ERR_NOT_READY = 12,         /* object not initialised / start-up not passed */
+    FD_ERR_RESEED_REQUIRED = 13,   /* DRBG reseed counter exhausted */
     FD_ERR_REQUEST_TOO_LARGE = 14, /* DRBG request above the SP 800-90A limit */
     FD_ERR_BUFFER_TOO_SMALL = 15,  /* output buffer cannot hold the result */
-    FD_ERR_PARSE = 16,          /* malformed text input */
-    FD_ERR_STATE = 17,          /* call not allowed in the current state */
-    FD_ERR_EXHAUSTED = 18,      /* no cards left to deal */
-    FD_ERR_OVERLAP = 19,        /* source and destination buffers overlap */
-    FD_ERR_KAT = 20,            /* a known-answer self-test failed */
-    FD_ERR_OVERRUN = 21,        /* received bytes were lost (buffer or hardware overrun) */
-    FD_ERR_CORRUPT = 22         /* stored or in-memory state failed its integrity check */
+    FD_ERR_PARSE = 16,             /* malformed text input */
+    FD_ERR_STATE = 17,             /* call not allowed in the current state */
+    FD_ERR_EXHAUSTED = 18,         /* no cards left to deal */
+    FD_ERR_OVERLAP = 19,           /* source and destination buffers overlap */
+    FD_ERR_KAT = 20,               /* a known-answer self-test failed */
+    FD_ERR_OVERRUN = 21,           /* received bytes were lost (buffer or hardware overrun) */
+    FD_ERR_CORRUPT = 22            /* stored or in-memory state failed its integrity check */
 } fd_status;
 
 /**

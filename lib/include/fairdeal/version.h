@@ -5,9 +5,9 @@
 #ifndef FAIRDEAL_VERSION_H
 #define FAIRDEAL_VERSION_H
 
-#define FAIRDEAL_VERSION_MAJOR 0  /**< incompatible API changes */
-#define FAIRDEAL_VERSION_MINOR 2  /**< compatible additions */
-#define FAIRDEAL_VERSION_PATCH 0  /**< fixes */
+#define FAIRDEAL_VERSION_MAJOR 0        /**< incompatible API changes */
+#define FAIRDEAL_VERSION_MINOR 2        /**< compatible additions */
+#define FAIRDEAL_VERSION_PATCH 0        /**< fixes */
 #define FAIRDEAL_VERSION_STRING "0.2.0" /**< "MAJOR.MINOR.PATCH" */
 
 #endif

@@ -43,7 +43,10 @@ typedef struct fd_host_entropy {
 
 /** The DRBG settings used when fd_host_entropy_open gets cfg NULL:
  * ChaCha20, no prediction resistance, reseed every 2^20 fills. */
-#define FD_HOST_ENTROPY_DEFAULT_DRBG {FD_DRBG_CHACHA20, false, 1ull << 20, 0u}
+#define FD_HOST_ENTROPY_DEFAULT_DRBG                                                                                   \
+    {                                                                                                                  \
+        FD_DRBG_CHACHA20, false, 1ull << 20, 0u                                                                        \
+    }
 
 /** Open the pipeline (TRNG, start-up health tests, DRBG) and set *rng to
  * draw from its DRBG. cfg NULL means FD_HOST_ENTROPY_DEFAULT_DRBG.
