@@ -46,15 +46,21 @@ tidy_run() {
 echo "lint: host (lib/, firmware/, boards/host/)"
 cppcheck_run "$builds/host/compile_commands.json" --file-filter="$root/lib/*" --file-filter="$root/firmware/*" --file-filter="$root/boards/host/*"
 tidy_run "$builds/host"
-for db in "$builds"/*/compile_commands.json; do
-  dir=$(dirname "$db")
-  board=$(basename "$dir")
-  case "$board" in host|host-*) continue ;; esac
+# only the boards of boards/list.txt: a stray tree under build/ is not a board
+for board in $(grep -v '^#' boards/list.txt); do
+  [ "$board" = host ] && continue
+  dir=$builds/$board
+  db=$dir/compile_commands.json
+  [ -f "$db" ] || continue
   echo "lint: $board (boards/)"
   cppcheck_run "$db" --file-filter="$root/boards/*"
   tidy_run "$dir" --extra-arg=--target=arm-none-eabi \
     --extra-arg=-isystem/usr/lib/arm-none-eabi/include \
     --extra-arg=-Wno-unknown-warning-option --extra-arg=-Wno-unused-command-line-argument
 done
+# formatting: every tracked C source and header against .clang-format
+echo "lint: clang-format"
+# shellcheck disable=SC2046
+clang-format --dry-run --Werror $(git ls-files '*.c' '*.h' | grep -v '^examples/.*/build/') || status=1
 [ "$status" -eq 0 ] && echo "lint: no findings"
 exit "$status"
