@@ -94,7 +94,8 @@ static fd_status host_program(void *ctx, uint32_t offset, const uint32_t *words,
         if (!hf->torn || hf->steps != hf->cut_after + 1u || count == 0u) {
             return FD_ERR_STATE;
         }
-        n = tear_random(hf) % count; /* words fully written before the cut */
+        /* words fully written before the cut; a test fault point, not a card index: bias is harmless */
+        n = tear_random(hf) % count;
         tear = true;
     } else {
         hf->programs++;

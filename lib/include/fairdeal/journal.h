@@ -118,7 +118,7 @@ typedef bool (*fd_journal_keep_fn)(void *ctx, const fd_journal_record *record);
 
 /* Per-page state the caller provides: one entry per page of the area. */
 typedef struct fd_journal_page {
-    uint32_t page_seq;    /* 0: free (erased, stale or damaged) */
+    uint32_t page_seq;    /* 0: unused (erased, stale or damaged) */
     uint32_t erase_count; /* erases seen for this page (from its header) */
     uint32_t first_seq;   /* seq of its first record */
 } fd_journal_page;
