@@ -5,6 +5,7 @@
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
 #include "chacha20_simd.h"
+#include "chacha_drbg_output.h"
 #include "word.h"
 
 _Static_assert(FD_CHACHA_DRBG_BUFFER <= UINT16_MAX, "pos is uint16_t and equals FD_CHACHA_DRBG_BUFFER when empty");
@@ -395,10 +396,18 @@ fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, c
         return FD_ERR_REQUEST_TOO_LARGE;
     }
     if (d->reseed_counter > d->reseed_interval) {
-        return FD_ERR_RESEED_REQUIRED;
+        return FD_ERR_RESEED_REQUIRED; /* before the additional input changes the key */
     }
     if (addl_len > 0u) {
         derive_key(d, 0x02, true, addl, addl_len, NULL, 0, NULL, 0);
+    }
+    return fd_chacha_drbg_output(d, out, len);
+}
+
+fd_status fd_chacha_drbg_output(fd_chacha_drbg *d, uint8_t *out, size_t len)
+{
+    if (d->reseed_counter > d->reseed_interval) {
+        return FD_ERR_RESEED_REQUIRED;
     }
     while (len > 0u) {
         if (d->pos >= FD_CHACHA_DRBG_BUFFER) {

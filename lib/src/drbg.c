@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fairdeal/util.h"
+#include "chacha_drbg_output.h"
 
 _Static_assert(FD_HMAC_DRBG_MIN_ENTROPY <= 32u && FD_CHACHA_DRBG_MIN_ENTROPY <= 32u,
                "one fd_entropy_fn block seeds either mechanism");
@@ -68,8 +69,9 @@ fd_status fd_drbg_reseed(fd_drbg *d, const uint8_t *addl, size_t addl_len)
 
 static fd_status mechanism_generate(fd_drbg *d, uint8_t *out, size_t len)
 {
+    /* d, out and len were checked by fd_drbg_generate */
     return (d->cfg.kind == FD_DRBG_HMAC_SHA256) ? fd_hmac_drbg_generate(&d->u.hmac, out, len, NULL, 0)
-                                                : fd_chacha_drbg_generate(&d->u.chacha, out, len, NULL, 0);
+                                                : fd_chacha_drbg_output(&d->u.chacha, out, len);
 }
 
 fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len)

@@ -117,6 +117,62 @@ redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out,
     return st;
 }
 
+/* Up to GROUPS_PER_FILL groups from bound down, covering at most left
+ * (>= 1) draws: their lengths into group_len, how many draws they cover
+ * into *drawn; returns how many groups. */
+static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *group_len, size_t *drawn)
+{
+    size_t groups = 0;
+    size_t total = 0;
+    do {
+        const size_t len = batch_len(bound - (uint32_t)total, left - total, level);
+        group_len[groups++] = (uint8_t)len;
+        total += len;
+    } while (total < left && groups < GROUPS_PER_FILL);
+    *drawn = total;
+    return groups;
+}
+
+/* The draws of `groups` planned groups from their words (a rejected
+ * group's word replaced in its slot), bounds from bound down, into out.
+ * Not inlined: on its own it keeps its loop in registers (Cortex-M4: the
+ * inlined form spilled the group pointer, the bound and the output). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static fd_status
+decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size_t groups, uint32_t bound,
+              uint16_t *out)
+{
+    for (size_t g = 0; g < groups; g += GROUPS_PER_DECODE) {
+        const size_t len = group_len[g];
+        const uint32_t word = fd_load_le32_aligned(&words[g]);
+#if GROUPS_PER_DECODE == 2u
+        const size_t len2 = g + 1u < groups ? group_len[g + 1u] : 0u;
+        const uint32_t word2 = len2 > 0u ? fd_load_le32_aligned(&words[g + 1u]) : 0u;
+        const unsigned accepted = batch_pair(word, bound, len, word2, len2, out);
+#else
+        const size_t len2 = 0u;
+        const unsigned accepted = BATCH_MAP_ONE(word, bound, len, out) ? 3u : 2u;
+#endif
+        if (accepted != 3u) {
+            fd_status st = FD_OK;
+            if ((accepted & 1u) == 0u) {
+                st = redraw_group(rng, bound, len, out, (uint8_t *)&words[g]);
+            }
+            if ((accepted & 2u) == 0u && st == FD_OK) {
+                st = redraw_group(rng, bound - (uint32_t)len, len2, out + len, (uint8_t *)&words[g + 1u]);
+            }
+            if (st != FD_OK) {
+                return st;
+            }
+        }
+        out += len + len2;
+        bound -= (uint32_t)(len + len2);
+    }
+    return FD_OK;
+}
+
 /* On FD_OK draws[0..count) hold the draws; on an error they hold nothing
  * (wiped). Either way the source's words used here are wiped. */
 static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
@@ -137,39 +193,19 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
     uint8_t group_len[GROUPS_PER_FILL];
     size_t level = 0;
     uint16_t *out = draws;
-    uint16_t *const end = draws + count;
+    size_t left = count;
     uint32_t bound = first_bound; /* bound of *out */
-    while (out < end && st == FD_OK) {
-        /* plan up to GROUPS_PER_FILL groups, fetch their words in one call */
-        size_t groups = 0;
-        uint32_t b = bound;
-        for (size_t left = (size_t)(end - out); left > 0u && groups < GROUPS_PER_FILL; groups++) {
-            const size_t len = batch_len(b, left, &level);
-            group_len[groups] = (uint8_t)len;
-            b -= (uint32_t)len;
-            left -= len;
-        }
+    while (left > 0u && st == FD_OK) {
+        /* up to GROUPS_PER_FILL groups, their words fetched in one call */
+        size_t drawn = 0;
+        const size_t groups = plan_groups(bound, left, &level, group_len, &drawn);
         st = rng->fill(rng->ctx, (uint8_t *)words, 4u * groups);
-        for (size_t g = 0; g < groups && st == FD_OK; g += GROUPS_PER_DECODE) {
-            const size_t len = group_len[g];
-            const uint32_t word = fd_load_le32_aligned(&words[g]);
-#if GROUPS_PER_DECODE == 2u
-            const size_t len2 = g + 1u < groups ? group_len[g + 1u] : 0u;
-            const uint32_t word2 = len2 > 0u ? fd_load_le32_aligned(&words[g + 1u]) : 0u;
-            const unsigned accepted = batch_pair(word, bound, len, word2, len2, out);
-#else
-            const size_t len2 = 0u;
-            const unsigned accepted = BATCH_MAP_ONE(word, bound, len, out) ? 3u : 2u;
-#endif
-            if ((accepted & 1u) == 0u) {
-                st = redraw_group(rng, bound, len, out, (uint8_t *)&words[g]);
-            }
-            if ((accepted & 2u) == 0u && st == FD_OK) {
-                st = redraw_group(rng, bound - (uint32_t)len, len2, out + len, (uint8_t *)&words[g + 1u]);
-            }
-            out += len + len2;
-            bound -= (uint32_t)(len + len2);
+        if (st == FD_OK) {
+            st = decode_groups(rng, words, group_len, groups, bound, out);
         }
+        out += drawn;
+        bound -= (uint32_t)drawn;
+        left -= drawn;
     }
     fd_wipe(words, sizeof words);
     if (st != FD_OK) {
