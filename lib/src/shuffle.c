@@ -24,23 +24,11 @@ _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top
  * consecutive bounds b, b-1, ... whose product stays below 2^32 (at most b
  * of them, and never more than count). That length, for b <= 65535, is
  * min(b, 2 + the number of entries of batch_top that are >= b): entry i is
- * the largest b whose group holds i + 3 bounds. Shuffles visit bounds in
- * descending order, so the count of entries >= b only ever grows: a walk,
- * not a search, and no multiplication to plan a group. */
-static const uint16_t batch_top[] = {1626, 257, 86, 42, 26, 19, 16, 14, 13, 12};
-#define BATCH_TOP_LEN (sizeof batch_top / sizeof batch_top[0])
-
-static size_t batch_len(uint32_t bound, size_t count, size_t *level)
-{
-    while (*level < BATCH_TOP_LEN && batch_top[*level] >= bound) {
-        (*level)++;
-    }
-    size_t len = 2u + *level;
-    if (len > bound) {
-        len = bound;
-    }
-    return len < count ? len : count;
-}
+ * the largest b whose group holds i + 3 bounds; the final 0 is below every
+ * bound and ends the walk. Shuffles visit bounds in descending order, so
+ * the count of entries >= b only ever grows: a walk, not a search, and no
+ * multiplication to plan a group. */
+static const uint16_t batch_top[] = {1626, 257, 86, 42, 26, 19, 16, 14, 13, 12, 0};
 
 /* Two groups are decoded at once on 64-bit hosts, where their multiply
  * chains overlap in a wide out-of-order core. On Cortex-M the pair saved
@@ -118,19 +106,28 @@ redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out,
 }
 
 /* Up to GROUPS_PER_FILL groups from bound down, covering at most left
- * (>= 1) draws: their lengths into group_len, how many draws they cover
- * into *drawn; returns how many groups. */
+ * (1 <= left <= bound: draw_descending's callers never draw more values
+ * than the first bound, and both go down by each group's length, so the
+ * cap at b above is the cap at left here) draws: their lengths into
+ * group_len, how many draws they cover into *drawn; returns how many
+ * groups. */
 static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *group_len, size_t *drawn)
 {
-    size_t groups = 0;
-    size_t total = 0;
+    size_t lvl = *level;
+    size_t rest = left;
+    uint8_t *len_out = group_len;
     do {
-        const size_t len = batch_len(bound - (uint32_t)total, left - total, level);
-        group_len[groups++] = (uint8_t)len;
-        total += len;
-    } while (total < left && groups < GROUPS_PER_FILL);
-    *drawn = total;
-    return groups;
+        while (batch_top[lvl] >= bound) {
+            lvl++;
+        }
+        const size_t len = 2u + lvl < rest ? 2u + lvl : rest;
+        *len_out++ = (uint8_t)len;
+        bound -= (uint32_t)len;
+        rest -= len;
+    } while (rest > 0u && len_out < group_len + GROUPS_PER_FILL);
+    *level = lvl;
+    *drawn = left - rest;
+    return (size_t)(len_out - group_len);
 }
 
 /* The draws of `groups` planned groups from their words (a rejected
