@@ -30,17 +30,14 @@ _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top
  * multiplication to plan a group. */
 static const uint16_t batch_top[] = {1626, 257, 86, 42, 26, 19, 16, 14, 13, 12, 0};
 
-/* Two groups are decoded at once on 64-bit hosts, where their multiply
- * chains overlap in a wide out-of-order core. On Cortex-M the pair saved
- * 30 of 2,447 instructions per 52 cards (M4), cost on M0, and took 290
- * bytes of flash: one group at a time there. */
-#if !defined(__x86_64__) && !defined(__aarch64__)
-#define GROUPS_PER_DECODE 1u
-/* One group: inlined on Cortex-M3/M4 (2,403 vs 2,493 instructions per 52
- * cards), a call on Thumb-1, whose eight low registers the inlined step
- * would spill (4,573 vs 4,878): to the width-32 step itself, not through
- * fd_batch_map's width dispatch, which kept one spill in the loop (52
- * cards 4,250 -> 4,151). */
+/* One group at a time. Two at once (their multiply chains overlapped)
+ * was tried: on x86-64 it was slower (312 cards 970 vs 925 ns, min of 15
+ * rounds) once the acceptance test lost its branch; on Cortex-M4 it saved
+ * 30 of 2,447 instructions for 290 bytes of flash, on M0 it cost. The step
+ * is inlined, except on Thumb-1, whose eight low registers the inlined
+ * step would spill (4,573 vs 4,878 instructions per 52 cards): there it is
+ * a call to the width-32 step itself, not through fd_batch_map's width
+ * dispatch, which kept one spill in the loop (4,250 -> 4,151). */
 #if FD_MUL_BY_HALVES && defined(__GNUC__)
 __attribute__((noinline)) static bool batch_map32_call(uint32_t word, uint32_t first_bound, size_t count, uint16_t *out)
 {
@@ -49,50 +46,6 @@ __attribute__((noinline)) static bool batch_map32_call(uint32_t word, uint32_t f
 #define BATCH_MAP_ONE(word, bound, len, out) batch_map32_call((word), (bound), (len), (out))
 #else
 #define BATCH_MAP_ONE(word, bound, len, out) fd_batch_map32((word), (bound), (len), (out))
-#endif
-#else
-#define GROUPS_PER_DECODE 2u
-
-/* fd_batch_map32 for the groups at out[0..len) (bounds first_bound down)
- * and out[len..len+len2) (the bounds after them), from word and word2;
- * len2 may be 0. Returns bit 0 set if the first group was accepted, bit 1
- * if the second was (or is empty). */
-FD_HOT_INLINE unsigned batch_pair(uint32_t word, uint32_t first_bound, size_t len, uint32_t word2, size_t len2,
-                                  uint16_t *out)
-{
-    uint16_t *out2 = out + len;
-    uint32_t bound = first_bound;
-    uint32_t bound2 = first_bound - (uint32_t)len;
-    uint32_t product = 1;
-    uint32_t product2 = 1;
-    const size_t both = len < len2 ? len : len2;
-    size_t i = 0;
-    for (; i < both; i++) {
-        uint32_t lo;
-        uint32_t lo2;
-        out[i] = (uint16_t)fd_mul_wide_small(word, bound, &lo);
-        out2[i] = (uint16_t)fd_mul_wide_small(word2, bound2, &lo2);
-        word = lo;
-        word2 = lo2;
-        product *= bound--;
-        product2 *= bound2--;
-    }
-    /* the longer group's rest */
-    for (size_t k = i; k < len; k++) {
-        uint32_t lo;
-        out[k] = (uint16_t)fd_mul_wide_small(word, bound, &lo);
-        word = lo;
-        product *= bound--;
-    }
-    for (size_t k = i; k < len2; k++) {
-        uint32_t lo2;
-        out2[k] = (uint16_t)fd_mul_wide_small(word2, bound2, &lo2);
-        word2 = lo2;
-        product2 *= bound2--;
-    }
-    return (fd_batch_accept32(word, product) ? 1u : 0u) | (fd_batch_accept32(word2, product2) ? 2u : 0u);
-}
-
 #endif
 
 /* A rejected group: fresh words until one is accepted, each fetched into
@@ -147,31 +100,16 @@ static fd_status
 decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size_t groups, uint32_t bound,
               uint16_t *out)
 {
-    for (size_t g = 0; g < groups; g += GROUPS_PER_DECODE) {
+    for (size_t g = 0; g < groups; g++) {
         const size_t len = group_len[g];
-        const uint32_t word = fd_load_le32_aligned(&words[g]);
-#if GROUPS_PER_DECODE == 2u
-        const size_t len2 = g + 1u < groups ? group_len[g + 1u] : 0u;
-        const uint32_t word2 = len2 > 0u ? fd_load_le32_aligned(&words[g + 1u]) : 0u;
-        const unsigned accepted = batch_pair(word, bound, len, word2, len2, out);
-#else
-        const size_t len2 = 0u;
-        const unsigned accepted = BATCH_MAP_ONE(word, bound, len, out) ? 3u : 2u;
-#endif
-        if (accepted != 3u) {
-            fd_status st = FD_OK;
-            if ((accepted & 1u) == 0u) {
-                st = redraw_group(rng, bound, len, out, (uint8_t *)&words[g]);
-            }
-            if ((accepted & 2u) == 0u && st == FD_OK) {
-                st = redraw_group(rng, bound - (uint32_t)len, len2, out + len, (uint8_t *)&words[g + 1u]);
-            }
+        if (!BATCH_MAP_ONE(fd_load_le32_aligned(&words[g]), bound, len, out)) {
+            const fd_status st = redraw_group(rng, bound, len, out, (uint8_t *)&words[g]);
             if (st != FD_OK) {
                 return st;
             }
         }
-        out += len + len2;
-        bound -= (uint32_t)(len + len2);
+        out += len;
+        bound -= (uint32_t)len;
     }
     return FD_OK;
 }
