@@ -376,29 +376,38 @@ fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *r
 #define SWAPS_FN FD_HOT_INLINE
 #endif
 
-/* Durstenfeld's swaps for the draws of durstenfeld_draws: a[i] <-> a[draws[n-1-i]]
- * for i = n-1 .. 1, walking a down and draws up with pointers (the indexed
- * form cost 9.5 instructions per swap on Cortex-M4, this one 7). */
-SWAPS_FN void swaps_u8(uint8_t *a, size_t n, const uint16_t *draws)
-{
-    for (uint8_t *p = a + n - 1u; p > a; p--) {
-        const uint16_t j = *draws++;
-        const uint8_t x = *p;
-        *p = a[j];
-        a[j] = x;
+/* Durstenfeld's swaps for the draws of durstenfeld_draws, on elements of
+ * type T: a[i] <-> a[draws[n-1-i]] for i = n-1 .. 1, in that order. Pointers
+ * walk a down and draws up (the indexed form cost 9.5 instructions per
+ * swap on Cortex-M4, this 7), two swaps per pass after an odd one (52
+ * cards: M4 2,087 -> 2,044, M0 4,077 -> 3,977, x86-64 -100). */
+#define DEFINE_SWAPS(name, T)                                                                                          \
+    SWAPS_FN void name(T *a, size_t n, const uint16_t *draws)                                                          \
+    {                                                                                                                  \
+        T *p = a + n - 1u;                                                                                             \
+        if ((n - 1u) % 2u != 0u) {                                                                                     \
+            const uint16_t j = *draws++;                                                                               \
+            const T x = *p;                                                                                            \
+            *p-- = a[j];                                                                                               \
+            a[j] = x;                                                                                                  \
+        }                                                                                                              \
+        if (p > a) {                                                                                                   \
+            do {                                                                                                       \
+                const uint16_t j = draws[0];                                                                           \
+                const T x = p[0];                                                                                      \
+                p[0] = a[j];                                                                                           \
+                a[j] = x;                                                                                              \
+                const uint16_t k = draws[1];                                                                           \
+                const T y = p[-1];                                                                                     \
+                p[-1] = a[k];                                                                                          \
+                a[k] = y;                                                                                              \
+                draws += 2;                                                                                            \
+                p -= 2;                                                                                                \
+            } while (p > a);                                                                                           \
+        }                                                                                                              \
     }
-}
-
-/* swaps_u8 for 16-bit elements. */
-SWAPS_FN void swaps_u16(uint16_t *a, size_t n, const uint16_t *draws)
-{
-    for (uint16_t *p = a + n - 1u; p > a; p--) {
-        const uint16_t j = *draws++;
-        const uint16_t x = *p;
-        *p = a[j];
-        a[j] = x;
-    }
-}
+DEFINE_SWAPS(swaps_u8, uint8_t)
+DEFINE_SWAPS(swaps_u16, uint16_t)
 
 /* Typed fast paths for the dealer's card arrays: same draws as fd_shuffle,
  * plain swaps. */
