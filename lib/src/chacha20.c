@@ -417,7 +417,7 @@ fd_status fd_chacha_drbg_output(fd_chacha_drbg *d, uint8_t *out, size_t len)
         return FD_ERR_RESEED_REQUIRED;
     }
     const size_t pos = d->pos;
-    if (((pos | len) % 4u) == 0u && len <= FD_CHACHA_DRBG_BUFFER - pos) {
+    if (((pos | len) % 4u) == 0u && len <= (size_t)FD_CHACHA_DRBG_BUFFER - pos) {
         /* Whole words already buffered (the shuffles' requests, most of
          * them): the loop below would hand out the same bytes in more
          * steps. */

@@ -385,6 +385,7 @@ fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *r
  * walk a down and draws up (the indexed form cost 9.5 instructions per
  * swap on Cortex-M4, this 7), two swaps per pass after an odd one (52
  * cards: M4 2,087 -> 2,044, M0 4,077 -> 3,977, x86-64 -100). */
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type, which cannot be parenthesized */
 #define DEFINE_SWAPS(name, T)                                                                                          \
     SWAPS_FN void name(T *a, size_t n, const uint16_t *draws)                                                          \
     {                                                                                                                  \
@@ -410,6 +411,7 @@ fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *r
             } while (p > a);                                                                                           \
         }                                                                                                              \
     }
+/* NOLINTEND(bugprone-macro-parentheses) */
 DEFINE_SWAPS(swaps_u8, uint8_t)
 DEFINE_SWAPS(swaps_u16, uint16_t)
 
