@@ -1,0 +1,194 @@
+#include <string.h>
+
+#include "dealer_sources.h"
+#include "fairdeal/util.h"
+
+void fd_dealer_load_secret(fd_dealer *d)
+{
+    /* the status lives on in d->secret.origin (fd_dealer_secret_ready) */
+    (void)fd_device_secret_load(&d->secret, d->cfg.secret_page, d->cfg.release);
+    fd_wipe(&d->roots, sizeof d->roots);
+    if (fd_device_secret_usable(&d->secret)) {
+        memcpy(d->roots.device_secret, d->secret.secret, sizeof d->roots.device_secret);
+    }
+}
+
+fd_status fd_dealer_secret_ready(const fd_dealer *d)
+{
+    if (d->restart_required) {
+        return FD_ERR_STATE;
+    }
+    if (d->secret.origin == FD_SECRET_DAMAGED) {
+        return FD_ERR_CORRUPT;
+    }
+    return fd_device_secret_usable(&d->secret) ? FD_OK : FD_ERR_NOT_READY;
+}
+
+/* Make next the stored seed file: durable before anything derived from the
+ * DRBG is used. A release build fails closed (FD_ERR_NOT_READY, whatever
+ * the store said) when it cannot; a development build says so (STATUS
+ * seedfile=unsaved or none) and goes on. */
+static fd_status save_seed_file(fd_dealer *d, const uint8_t next[FD_ROOT_BYTES])
+{
+    fd_status st = FD_ERR_NOT_READY; /* no store bound */
+    if (d->cfg.write_seed_file != NULL && d->cfg.write_seed_file(d->cfg.seed_ctx, next) == FD_OK) {
+        st = FD_OK;
+    }
+    d->rounds_since_seed_file = 0;
+    if (st == FD_OK) {
+        memcpy(d->roots.seed_file, next, FD_ROOT_BYTES);
+        d->seed_file = FD_SEED_FILE_SAVED;
+        d->seed_files_written++;
+        return FD_OK;
+    }
+    d->seed_file = d->cfg.write_seed_file == NULL && !d->cfg.release ? FD_SEED_FILE_NONE : FD_SEED_FILE_UNSAVED;
+    return d->cfg.release ? st : FD_OK;
+}
+
+static fd_status entropy_block(void *ctx, uint8_t out[32]) { return fd_entropy_get(ctx, out); }
+
+fd_status fd_dealer_start_sources(fd_dealer *d)
+{
+    fd_drbg_uninstantiate(&d->drbg);
+    if (!fd_device_secret_usable(&d->secret)) {
+        return FD_OK;
+    }
+    fd_wipe(d->roots.seed_file, sizeof d->roots.seed_file);
+    fd_status st = FD_OK;
+    if (d->cfg.read_seed_file != NULL) {
+        st = d->cfg.read_seed_file(d->cfg.seed_ctx, d->roots.seed_file);
+        if (st == FD_ERR_EMPTY) {
+            st = FD_OK; /* the first start: none written yet */
+        }
+        if (st != FD_OK) {
+            fd_wipe(d->roots.seed_file, sizeof d->roots.seed_file);
+            d->seed_file = FD_SEED_FILE_UNSAVED;
+            if (d->cfg.release) {
+                return FD_ERR_NOT_READY;
+            }
+        }
+    }
+    const fd_drbg_config dc = {d->cfg.drbg_kind, false, 1u << 20, 0};
+    uint8_t next[FD_ROOT_BYTES];
+    st = fd_roots_instantiate(&d->drbg, &dc, entropy_block, &d->entropy, &d->roots, next);
+    if (st == FD_OK) {
+        st = save_seed_file(d, next);
+    }
+    fd_wipe(next, sizeof next);
+    if (st == FD_OK) {
+        st = fd_combined_init(&d->combined, &d->entropy, &d->drbg);
+    }
+    if (st != FD_OK) {
+        fd_drbg_uninstantiate(&d->drbg);
+    }
+    return st;
+}
+
+/* Reseed the DRBG with the roots; rewrite the seed file when due. */
+static fd_status reseed(fd_dealer *d, bool always)
+{
+    const bool due = d->rounds_since_seed_file >= FD_DEALER_SEED_FILE_PERIOD;
+    if (!always && !due) {
+        return FD_OK;
+    }
+    uint8_t next[FD_ROOT_BYTES];
+    fd_status st = fd_roots_reseed(&d->drbg, &d->roots, next);
+    if (st == FD_OK && due) {
+        st = save_seed_file(d, next);
+    }
+    fd_wipe(next, sizeof next);
+    return st;
+}
+
+fd_status fd_dealer_begin_round(fd_dealer *d, fd_round_source src, fd_rng *rng)
+{
+    fd_status st = FD_OK;
+    d->rounds_since_seed_file++;
+    switch (src) {
+    case FD_SOURCE_FULL:
+        fd_fullentropy_clear(&d->full);
+        st = fd_entropy_refresh(&d->entropy);
+        *rng = fd_fullentropy_rng(&d->full);
+        break;
+    case FD_SOURCE_DRBG:
+        /* the reseed's entropy input comes from the window read now */
+        st = fd_entropy_refresh(&d->entropy);
+        if (st == FD_OK) {
+            st = reseed(d, true);
+        }
+        *rng = fd_drbg_rng(&d->drbg);
+        break;
+    default:
+        st = fd_combined_begin_round(&d->combined);
+        if (st == FD_OK) {
+            st = reseed(d, false);
+        }
+        *rng = fd_combined_rng(&d->combined);
+        break;
+    }
+    return st;
+}
+
+fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRET_BYTES],
+                              uint8_t id[FD_DEVICE_ID_BYTES])
+{
+    if (fd_dealer_round_open(d)) {
+        return FD_ERR_STATE;
+    }
+    if (d->cfg.secret_page == NULL) {
+        return FD_ERR_NOT_READY;
+    }
+    const fd_status st = fd_device_secret_provision(d->cfg.secret_page, secret, id);
+    if (st == FD_OK) {
+        d->restart_required = true;
+    }
+    return st;
+}
+
+/* Lab mode is for development builds and never runs beside a round. */
+static fd_status lab_allowed(const fd_dealer *d)
+{
+    return d->cfg.release || fd_dealer_round_open(d) ? FD_ERR_STATE : FD_OK;
+}
+
+fd_status fd_dealer_lab_raw(fd_dealer *d, uint8_t *samples, size_t count)
+{
+    const fd_status st = lab_allowed(d);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (samples == NULL) {
+        return FD_ERR_NULL;
+    }
+    return d->cfg.read_samples(d->cfg.read_ctx, samples, count);
+}
+
+fd_status fd_dealer_lab_cards(fd_dealer *d, uint32_t bound, uint16_t *out, size_t count)
+{
+    fd_status st = lab_allowed(d);
+    if (st == FD_OK && out == NULL) {
+        st = FD_ERR_NULL;
+    }
+    if (st == FD_OK && (bound == 0u || bound > UINT16_MAX + 1u)) {
+        st = FD_ERR_BOUND;
+    }
+    if (st == FD_OK) {
+        st = fd_dealer_secret_ready(d);
+    }
+    if (st != FD_OK) {
+        return st;
+    }
+    fd_rng rng;
+    st = fd_dealer_begin_round(d, FD_SOURCE_COMBINED, &rng);
+    for (size_t i = 0; i < count && st == FD_OK; i++) {
+        uint32_t v = 0;
+        st = rng.uniform(rng.ctx, bound, &v);
+        out[i] = (uint16_t)v;
+    }
+    fd_combined_clear(&d->combined);
+    if (st != FD_OK) {
+        fd_wipe(out, count * sizeof *out);
+        fd_dealer_fail(d, st);
+    }
+    return st;
+}
