@@ -1,12 +1,20 @@
 /* The dealer firmware's entry point: the same on every board. */
+#include "fd_board_map.h"
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
+#include "hal/storage.h"
 #include "hal/trng.h"
 #include "protocol.h"
 
 #ifndef FD_DEALER_DRBG
 #define FD_DEALER_DRBG FD_DRBG_CHACHA20
+#endif
+
+/* A release build (-DFD_RELEASE=ON): a provisioned device secret, a durable
+ * seed file and no lab mode, or no dealing. */
+#ifndef FD_DEALER_RELEASE
+#define FD_DEALER_RELEASE 0
 #endif
 
 /* Boards echo what they receive (a UART terminal does not echo locally);
@@ -36,6 +44,15 @@ static void console_write(void *ctx, const char *data, size_t len)
 /* Large state lives in .bss, not on the stack. */
 static fd_dealer dealer;
 static fd_console console;
+static fd_flash secret_page;
+
+/* The flash map's SECRET page as its own area; NULL when the driver
+ * refuses it (a release build then refuses to deal). */
+static const fd_flash *open_secret_page(void)
+{
+    static const hal_storage_area area = {FD_SECRET_ADDR, FD_FLASH_PAGE_SIZE, FD_SECRET_SIZE / FD_FLASH_PAGE_SIZE};
+    return hal_storage_open(&area, &secret_page) == FD_OK ? &secret_page : NULL;
+}
 
 int main(void)
 {
@@ -49,6 +66,8 @@ int main(void)
         .board = hal_board_name(),
         .trng_name = hal_trng_name(),
         .emulation_only = hal_board_emulation_only(),
+        .secret_page = open_secret_page(),
+        .release = FD_DEALER_RELEASE != 0,
     };
     /* The dealer starts the TRNG itself (restart_source), here and on every
      * SELFTEST; a TRNG that fails to start leaves it in the fault state. */
