@@ -21,6 +21,7 @@
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/roots.h"
 #include "fairdeal/round.h"
+#include "persist.h"
 
 #define FD_DEALER_MAX_PLAYERS 8u
 #define FD_DEALER_VERSION "0.2.0"
@@ -33,12 +34,6 @@
  * fails, and the journal takes one 32-byte record per 16 rounds. */
 #define FD_DEALER_SEED_FILE_PERIOD 16u
 
-/* The seed file's store (the journal's seed-file record): read the newest
- * one (FD_ERR_EMPTY when none was ever written); append a new one,
- * returning FD_OK only once it is durable. */
-typedef fd_status (*fd_seed_file_read_fn)(void *ctx, uint8_t seed_file[FD_ROOT_BYTES]);
-typedef fd_status (*fd_seed_file_write_fn)(void *ctx, const uint8_t seed_file[FD_ROOT_BYTES]);
-
 /* Where a round's randomness comes from (docs/ENTROPY.md). */
 typedef enum fd_round_source {
     FD_SOURCE_COMBINED = 0, /* default: conditioned TRNG XOR the DRBG (fairdeal/combined.h) */
@@ -48,7 +43,7 @@ typedef enum fd_round_source {
 
 /* Whether the seed file written at the last start or period is durable. */
 typedef enum fd_seed_file_state {
-    FD_SEED_FILE_NONE = 0,   /* no store bound (development builds only) */
+    FD_SEED_FILE_NONE = 0,   /* no journal (development builds only) */
     FD_SEED_FILE_SAVED = 1,  /* the newest seed file is durable */
     FD_SEED_FILE_UNSAVED = 2 /* the last write failed (a release build faults) */
 } fd_seed_file_state;
@@ -71,10 +66,16 @@ typedef struct fd_dealer_config {
     const fd_flash *secret_page;
     /* A release build: no test secret, a durable seed file, no lab mode. */
     bool release;
-    /* The seed file's store; both NULL: none (development builds only). */
-    fd_seed_file_read_fn read_seed_file;
-    fd_seed_file_write_fn write_seed_file;
-    void *seed_ctx;
+    /* The journal's flash (hal_storage_open of the board's STORAGE area):
+     * mounted and replayed by fd_dealer_init. NULL: the dealer keeps
+     * nothing (library tests and benchmarks only; firmware always has one). */
+    const fd_flash *storage;
+    fd_status storage_status; /* hal_storage_open's: not FD_OK fails every round closed */
+    const char *storage_name; /* for the banner */
+    bool storage_volatile;    /* the store does not survive power-off: the banner says so */
+    /* Why the chip last reset, for the POWER_ON record: 0 unknown, 1 power-on,
+     * 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup. */
+    uint8_t reset_cause;
 } fd_dealer_config;
 
 /* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only
@@ -155,6 +156,7 @@ typedef struct fd_dealer {
     uint32_t seed_files_written;     /* since power-on */
     uint32_t rounds_since_seed_file; /* rounds begun since the last seed-file write */
     bool restart_required;           /* PROVISION wrote a secret: it takes effect at the next start */
+    fd_persist persist;              /* the write-ahead journal (persist.h) */
 } fd_dealer;
 
 /* Bind the configuration, run the known-answer and start-up self-tests and
@@ -266,6 +268,30 @@ fd_status fd_dealer_check(const fd_dealer *d);
 
 /* Card at position i of the shoe's order (i < count). */
 fd_card fd_dealer_card_at(const fd_dealer *d, uint16_t i);
+
+/* TIME: the controller's wall clock (unix seconds, > 0), journalled; later
+ * events carry it. Errors: FD_ERR_EMPTY (0), FD_ERR_NOT_READY (journal). */
+FD_MUST_CHECK fd_status fd_dealer_time(fd_dealer *d, uint32_t unix_s);
+
+/* The seed file (docs/ENTROPY.md): the newest one the journal held at
+ * power-on, or the last written since. FD_OK with *len; errors:
+ * FD_ERR_NULL, FD_ERR_NOT_READY (no journal), FD_ERR_EMPTY (none stored),
+ * FD_ERR_BUFFER_TOO_SMALL. */
+FD_MUST_CHECK fd_status fd_dealer_seed_file_read(const fd_dealer *d, uint8_t *out, size_t size, size_t *len);
+
+/* Append a new seed file (1..FD_DEALER_SEED_FILE_MAX bytes) as the
+ * journal's erasable secret; FD_OK means durable, and the previous one is
+ * then wiped. Errors: FD_ERR_NULL, FD_ERR_EMPTY, FD_ERR_TOO_LARGE,
+ * FD_ERR_NOT_READY (no journal, or a write failed: nothing acknowledged). */
+FD_MUST_CHECK fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t len);
+
+/* The journal's chain head and next seq (STATUS, REVEAL). Errors:
+ * FD_ERR_NULL, FD_ERR_NOT_READY (no journal mounted). */
+FD_MUST_CHECK fd_status fd_dealer_journal_head(const fd_dealer *d, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq);
+
+/* Verify the journal and visit its live records, oldest first (RECALL,
+ * LOG). Errors: FD_ERR_NOT_READY (no journal mounted), the walk's. */
+FD_MUST_CHECK fd_status fd_dealer_journal_walk(fd_dealer *d, fd_journal_visit_fn visit, void *ctx);
 
 fd_dealer_state fd_dealer_get_state(const fd_dealer *d);
 bool fd_dealer_in_fault(const fd_dealer *d);

@@ -24,16 +24,13 @@ fd_status fd_dealer_secret_ready(const fd_dealer *d)
     return fd_device_secret_usable(&d->secret) ? FD_OK : FD_ERR_NOT_READY;
 }
 
-/* Make next the stored seed file: durable before anything derived from the
- * DRBG is used. A release build fails closed (FD_ERR_NOT_READY, whatever
- * the store said) when it cannot; a development build says so (STATUS
- * seedfile=unsaved or none) and goes on. */
+/* Make next the stored seed file (the journal's SEED_FILE record):
+ * durable before anything derived from the DRBG is used. A release build
+ * fails closed (FD_ERR_NOT_READY) when it cannot; a development build says
+ * so (STATUS seedfile=unsaved, or none without a journal) and goes on. */
 static fd_status save_seed_file(fd_dealer *d, const uint8_t next[FD_ROOT_BYTES])
 {
-    fd_status st = FD_ERR_NOT_READY; /* no store bound */
-    if (d->cfg.write_seed_file != NULL && d->cfg.write_seed_file(d->cfg.seed_ctx, next) == FD_OK) {
-        st = FD_OK;
-    }
+    const fd_status st = fd_dealer_seed_file_write(d, next, FD_ROOT_BYTES);
     d->rounds_since_seed_file = 0;
     if (st == FD_OK) {
         memcpy(d->roots.seed_file, next, FD_ROOT_BYTES);
@@ -41,8 +38,27 @@ static fd_status save_seed_file(fd_dealer *d, const uint8_t next[FD_ROOT_BYTES])
         d->seed_files_written++;
         return FD_OK;
     }
-    d->seed_file = d->cfg.write_seed_file == NULL && !d->cfg.release ? FD_SEED_FILE_NONE : FD_SEED_FILE_UNSAVED;
-    return d->cfg.release ? st : FD_OK;
+    d->seed_file = !d->persist.attached && !d->cfg.release ? FD_SEED_FILE_NONE : FD_SEED_FILE_UNSAVED;
+    return d->cfg.release ? FD_ERR_NOT_READY : FD_OK;
+}
+
+/* The newest stored seed file into the roots; FD_OK also when there is
+ * none yet (the first start) or no journal in a development build. */
+static fd_status load_seed_file(fd_dealer *d)
+{
+    uint8_t stored[FD_DEALER_SEED_FILE_MAX];
+    size_t len = 0;
+    fd_status st = fd_dealer_seed_file_read(d, stored, sizeof stored, &len);
+    fd_wipe(d->roots.seed_file, sizeof d->roots.seed_file);
+    if (st == FD_OK) {
+        memcpy(d->roots.seed_file, stored, len < FD_ROOT_BYTES ? len : FD_ROOT_BYTES);
+    } else if (st == FD_ERR_EMPTY || (st == FD_ERR_NOT_READY && !d->persist.attached && !d->cfg.release)) {
+        st = FD_OK;
+    } else {
+        d->seed_file = FD_SEED_FILE_UNSAVED;
+    }
+    fd_wipe(stored, sizeof stored);
+    return d->cfg.release ? (st == FD_OK ? FD_OK : FD_ERR_NOT_READY) : FD_OK;
 }
 
 static fd_status entropy_block(void *ctx, uint8_t out[32]) { return fd_entropy_get(ctx, out); }
@@ -53,20 +69,9 @@ fd_status fd_dealer_start_sources(fd_dealer *d)
     if (!fd_device_secret_usable(&d->secret)) {
         return FD_OK;
     }
-    fd_wipe(d->roots.seed_file, sizeof d->roots.seed_file);
-    fd_status st = FD_OK;
-    if (d->cfg.read_seed_file != NULL) {
-        st = d->cfg.read_seed_file(d->cfg.seed_ctx, d->roots.seed_file);
-        if (st == FD_ERR_EMPTY) {
-            st = FD_OK; /* the first start: none written yet */
-        }
-        if (st != FD_OK) {
-            fd_wipe(d->roots.seed_file, sizeof d->roots.seed_file);
-            d->seed_file = FD_SEED_FILE_UNSAVED;
-            if (d->cfg.release) {
-                return FD_ERR_NOT_READY;
-            }
-        }
+    fd_status st = load_seed_file(d);
+    if (st != FD_OK) {
+        return st;
     }
     const fd_drbg_config dc = {d->cfg.drbg_kind, false, 1u << 20, 0};
     uint8_t next[FD_ROOT_BYTES];

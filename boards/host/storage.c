@@ -210,9 +210,9 @@ fd_status host_flash_flip(host_flash *hf, uint64_t bit)
  * memory), the device secret's area (FD_SECRET_ADDR) beside it in
  * "<file>.secret" (else memory). */
 static const char *storage_path;
-static host_flash hal_store;
+static host_flash hal_store = {.fd = -1}; /* not 0: closing it would close stdin */
 static uint8_t hal_mem[1u << 20];
-static host_flash secret_store;
+static host_flash secret_store = {.fd = -1};
 static uint8_t secret_mem[FD_SECRET_SIZE];
 static char secret_path[4096];
 
@@ -236,9 +236,7 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     if ((uint64_t)area->page_size * area->page_count > (secret ? sizeof secret_mem : sizeof hal_mem)) {
         return FD_ERR_STATE;
     }
-    if (store->mem != NULL) { /* opened before; a zeroed host_flash's fd 0 is stdin, not its file */
-        host_flash_close(store);
-    }
+    host_flash_close(store);
     fd_status st = host_flash_open(store, secret ? secret_mem : hal_mem, area->page_size, area->page_count, path);
     if (st == FD_OK) {
         *flash = store->flash;

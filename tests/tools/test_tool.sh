@@ -220,12 +220,14 @@ if [ -n "$dealer" ]; then
   # machine mode when piped: the banner's documented lines, then exactly one
   # reply line per command line, each OK or ERR; no prompt, no echo
   printf 'SHUFFLE\nDEAL 5\nREVEAL\n' | "$dealer" | tr -d '\r' >"$work/piped"
-  # the banner ends at "Type HELP for commands." (4 lines, or 5 with the
-  # development build's secret=test warning)
+  # the banner ends at "Type HELP for commands." (6 lines here: the journal
+  # in memory, the development build's secret=test warning)
   nb=$(grep -n '^Type HELP for commands\.$' "$work/piped" | head -1 | cut -d: -f1)
   head -"${nb:-0}" "$work/piped" >"$work/banner"
   if [ -n "$nb" ] && grep -q '^fairdeal dealer ' "$work/banner" && grep -q '^entropy: ' "$work/banner" &&
     grep -q '^device: test secret, id [0-9a-f]\{16\}$' "$work/banner" && grep -q 'secret=test' "$work/banner" &&
+    grep -q '^journal: .* seq=[0-9]* head=[0-9a-f]\{64\}$' "$work/banner" &&
+    grep -q '^\*\*\* JOURNAL IN MEMORY ONLY' "$work/banner" &&
     [ "$(wc -l <"$work/piped")" -eq $((nb + 3)) ] &&
     sed -n "$((nb + 1))p" "$work/piped" | grep -q '^OK SHUFFLE mode=round device=[0-9a-f]* id=1 ' &&
     sed -n "$((nb + 2))p" "$work/piped" | grep -q '^OK DEAL ' &&

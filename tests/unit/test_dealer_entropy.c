@@ -5,8 +5,8 @@
  * never used); the seed file, durable before any output and rewritten every
  * FD_DEALER_SEED_FILE_PERIOD rounds (fail closed in release); deterministic
  * sources caught by the health tests or, where one evades them, two boots
- * that still differ; lab mode. The seed-file store is a fake with the
- * journal's contract (fd_seed_file_read_fn / fd_seed_file_write_fn). */
+ * that still differ; lab mode. The seed file lives in the dealer's real
+ * journal (persist.c) on the host flash simulator, power cuts included. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,44 +31,15 @@ static fake_trng trng;
 static host_flash page;
 static uint8_t page_mem[PAGE];
 
-typedef struct seed_store {
-    uint8_t file[FD_ROOT_BYTES];
-    bool has;
-    unsigned reads;
-    unsigned writes;
-    fd_status write_result;
-    fd_status read_result;
-    uint32_t rounds_at_write; /* rounds the dealer had begun when the last write happened */
-} seed_store;
+/* The journal's area (the host's storage region) and its power switch. */
+#define STORE_PAGES 31u
+static host_flash store;
+static uint8_t store_mem[STORE_PAGES * PAGE];
 
-static seed_store store;
+static void fresh_store(void) { assert_int_equal(host_flash_open(&store, store_mem, PAGE, STORE_PAGES, NULL), FD_OK); }
 
-static fd_status store_read(void *ctx, uint8_t file[FD_ROOT_BYTES])
-{
-    seed_store *s = ctx;
-    s->reads++;
-    if (s->read_result != FD_OK) {
-        return s->read_result;
-    }
-    if (!s->has) {
-        return FD_ERR_EMPTY;
-    }
-    memcpy(file, s->file, FD_ROOT_BYTES);
-    return FD_OK;
-}
-
-static fd_status store_write(void *ctx, const uint8_t file[FD_ROOT_BYTES])
-{
-    seed_store *s = ctx;
-    if (s->write_result != FD_OK) {
-        return s->write_result;
-    }
-    memcpy(s->file, file, FD_ROOT_BYTES);
-    s->has = true;
-    s->writes++;
-    s->rounds_at_write = dealer.round.id;
-    return FD_OK;
-}
+/* The flash fails from the next erase or program on (power cut). */
+static void cut_store(void) { store.cut_after = store.steps; }
 
 static void capture_write(void *ctx, const char *data, size_t len) { assert_true(capture_append(ctx, data, len)); }
 
@@ -85,9 +56,12 @@ static fd_status boot(boot_options o)
     cfg.secret_page = o.with_page ? &page.flash : NULL;
     cfg.release = o.release;
     if (o.with_store) {
-        cfg.read_seed_file = store_read;
-        cfg.write_seed_file = store_write;
-        cfg.seed_ctx = &store;
+        if (store.cut) {
+            host_flash_reboot(&store); /* power back; a cut still armed stays armed */
+        }
+        cfg.storage = &store.flash;
+        cfg.storage_status = FD_OK;
+        cfg.storage_name = "host flash simulator";
     }
     out.len = 0;
     const fd_status st = fd_dealer_init(&dealer, &cfg);
@@ -102,7 +76,7 @@ static const boot_options release = {true, true, true};
 static int fresh(void **state)
 {
     (void)state;
-    memset(&store, 0, sizeof store);
+    fresh_store();
     fake_trng_init(&trng, FAKE_TRNG_RANDOM, 0x5eed);
     assert_int_equal(host_flash_open(&page, page_mem, PAGE, 1, NULL), FD_OK);
     return 0;
@@ -285,77 +259,86 @@ static void test_damaged_secret_page_fails_closed(void **state)
 
 /* ---- the seed file ---- */
 
+/* The newest seed file the journal holds. */
+static void stored_seed_file(uint8_t file[FD_ROOT_BYTES])
+{
+    size_t len = 0;
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, file, FD_ROOT_BYTES, &len), FD_OK);
+    assert_int_equal(len, FD_ROOT_BYTES);
+}
+
 static void test_seed_file_durable_before_use_and_periodic(void **state)
 {
     (void)state;
     assert_int_equal(boot(dev), FD_OK);
-    assert_int_equal(store.reads, 1u);
-    assert_int_equal(store.writes, 1u); /* at start, before any command */
-    assert_int_equal(store.rounds_at_write, 0u);
+    assert_int_equal(dealer.seed_files_written, 1u); /* at start, before any command */
     assert_status_has(" seedfile=saved");
     uint8_t first[FD_ROOT_BYTES];
-    memcpy(first, store.file, sizeof first);
+    stored_seed_file(first);
+    assert_memory_equal(first, dealer.roots.seed_file, sizeof first);
     for (unsigned round = 1; round <= 2u * FD_DEALER_SEED_FILE_PERIOD; round++) {
         assert_starts(cmd(round % 3u == 0u ? "SHUFFLE drbg" : "SHUFFLE"), "OK SHUFFLE ");
         assert_starts(cmd("REVEAL"), "OK REVEAL ");
-        assert_int_equal(store.writes, 1u + round / FD_DEALER_SEED_FILE_PERIOD);
+        assert_int_equal(dealer.seed_files_written, 1u + round / FD_DEALER_SEED_FILE_PERIOD);
     }
-    assert_memory_not_equal(first, store.file, sizeof first);
-    /* the next power-up reads the newest */
     uint8_t newest[FD_ROOT_BYTES];
-    memcpy(newest, store.file, sizeof newest);
+    stored_seed_file(newest);
+    assert_memory_not_equal(first, newest, sizeof first);
+    /* the next power-up mixes the newest in and stores a new one at once */
     assert_int_equal(boot(dev), FD_OK);
-    assert_int_equal(store.reads, 2u);
-    assert_memory_equal(dealer.roots.seed_file, store.file, sizeof newest);
-    assert_memory_not_equal(newest, store.file, sizeof newest);
+    uint8_t after[FD_ROOT_BYTES];
+    stored_seed_file(after);
+    assert_memory_not_equal(newest, after, sizeof after);
+    assert_int_equal(dealer.seed_files_written, 1u);
 }
 
 static void test_seed_file_write_failure(void **state)
 {
     (void)state;
-    store.write_result = FD_ERR_STATE;
-    /* development: dealing goes on and STATUS says so */
-    assert_int_equal(boot(dev), FD_OK);
-    assert_status_has(" seedfile=unsaved");
-    assert_starts(cmd("SHUFFLE"), "OK SHUFFLE ");
-    assert_starts(cmd("REVEAL"), "OK REVEAL ");
+    /* development: a journal that cannot write: dealing goes on (the
+     * journal's own rule may still refuse rounds) and STATUS says so */
     boot_options no_store = dev;
     no_store.with_store = false;
     assert_int_equal(boot(no_store), FD_OK);
     assert_status_has(" seedfile=none");
-    /* release: fail closed at start, and SELFTEST cannot clear it while the store fails */
-    assert_int_equal(fd_device_secret_provision(&page.flash, (const uint8_t *)"release secret for this test 32B", NULL),
-                     FD_ERR_NULL);
+    assert_starts(cmd("SHUFFLE"), "OK SHUFFLE ");
+    assert_starts(cmd("REVEAL"), "OK REVEAL ");
+    /* release: the power fails under the first write at start: fail closed */
     uint8_t id[FD_DEVICE_ID_BYTES];
     assert_int_equal(fd_device_secret_provision(&page.flash, (const uint8_t *)"release secret for this test 32B", id),
                      FD_OK);
-    assert_int_equal(boot(release), FD_ERR_NOT_READY);
-    assert_starts(cmd("SHUFFLE"), "ERR entropy seed file not saved or unreadable (release builds fail closed)");
-    assert_starts(cmd("SELFTEST"), "ERR entropy seed file not saved");
-    store.write_result = FD_OK;
-    assert_starts(cmd("SELFTEST"), "OK SELFTEST ");
-    assert_starts(cmd("SHUFFLE"), "OK SHUFFLE ");
-    assert_starts(cmd("REVEAL"), "OK REVEAL ");
+    unsigned failed = 0;
+    for (uint64_t step = 0; step < 12u; step++) {
+        fresh_store();
+        store.cut_after = step; /* flash steps from an erased area: format, seed file, power-on record */
+        if (boot(release) == FD_OK) {
+            assert_true(dealer.seed_files_written == 1u); /* the cut came after the seed file was durable */
+            continue;
+        }
+        failed++;
+        assert_int_equal(dealer.seed_files_written, 0u);
+        assert_starts(cmd("SHUFFLE"), "ERR ");
+        assert_status_has(" entropy=fault ");
+    }
+    assert_true(failed > 0u);
     /* release: a periodic rewrite that fails stops the round that needed it */
-    for (unsigned round = 2; round < FD_DEALER_SEED_FILE_PERIOD; round++) {
+    fresh_store();
+    assert_int_equal(boot(release), FD_OK);
+    assert_status_has(" seedfile=saved");
+    for (unsigned round = 1; round < FD_DEALER_SEED_FILE_PERIOD; round++) {
         assert_starts(cmd("SHUFFLE"), "OK SHUFFLE ");
         assert_starts(cmd("REVEAL"), "OK REVEAL ");
     }
-    store.write_result = FD_ERR_NOT_READY;
-    assert_starts(cmd("SHUFFLE"), "ERR entropy seed file not saved");
+    cut_store();
+    assert_starts(cmd("SHUFFLE"), "ERR ");
     assert_status_has(" entropy=fault ");
-    /* release without any store: fail closed */
-    store.write_result = FD_OK;
+    assert_status_has(" seedfile=unsaved");
+    /* release without any journal: fail closed */
     boot_options bare = release;
     bare.with_store = false;
     assert_int_equal(boot(bare), FD_ERR_NOT_READY);
-    assert_starts(cmd("SHUFFLE"), "ERR entropy seed file not saved");
-    /* release: a seed file that cannot be read (damaged record) is not skipped */
-    store.read_result = FD_ERR_CORRUPT;
-    assert_int_equal(boot(release), FD_ERR_NOT_READY);
-    assert_starts(cmd("SHUFFLE"), "ERR entropy seed file not saved or unreadable");
-    store.read_result = FD_OK;
-    assert_int_equal(boot(release), FD_OK);
+    assert_starts(cmd("SHUFFLE"), "ERR entropy seed file not saved or unreadable (release builds fail closed)");
+    assert_starts(cmd("SELFTEST"), "ERR entropy seed file not saved or unreadable");
 }
 
 /* ---- Done when: deterministic sources ---- */
@@ -380,6 +363,8 @@ static boot_result boot_and_shuffle(const uint8_t *pattern, size_t len)
     if (r.commitment[0] == '\0') {
         assert_int_equal(dealer.fault_status, FD_ERR_HEALTH);
         r.caught = true;
+    } else {
+        assert_starts(cmd("REVEAL"), "OK REVEAL "); /* else the next power-up resumes this round */
     }
     return r;
 }
@@ -396,7 +381,7 @@ static unsigned next_byte(uint64_t *x)
  * seed file the first wrote. Caught, or different commitments. */
 static void two_boots(const uint8_t *pattern, size_t len, unsigned *caught, unsigned *diverged)
 {
-    memset(&store, 0, sizeof store);
+    fresh_store();
     const boot_result a = boot_and_shuffle(pattern, len);
     const boot_result b = boot_and_shuffle(pattern, len);
     if (a.caught || b.caught) {
@@ -440,16 +425,16 @@ static void test_deterministic_sources_caught_or_diverge(void **state)
     /* the control: the same stored state twice gives the same commitment,
      * so the divergence above is the seed file's doing; another device
      * secret on the same stored state diverges too */
-    memset(&store, 0, sizeof store);
+    fresh_store();
     boot_result a = boot_and_shuffle(pattern, 1024);
-    memset(&store, 0, sizeof store);
+    fresh_store();
     boot_result b = boot_and_shuffle(pattern, 1024);
     assert_false(a.caught || b.caught);
     assert_string_equal(a.commitment, b.commitment);
     uint8_t id[FD_DEVICE_ID_BYTES];
     assert_int_equal(fd_device_secret_provision(&page.flash, (const uint8_t *)"a provisioned device secret 32B", id),
                      FD_OK);
-    memset(&store, 0, sizeof store);
+    fresh_store();
     b = boot_and_shuffle(pattern, 1024);
     assert_false(b.caught);
     assert_string_not_equal(a.commitment, b.commitment);
