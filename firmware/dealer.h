@@ -201,9 +201,12 @@ fd_status fd_dealer_secret_ready(const fd_dealer *d);
 
 /* Write the device secret once (fd_device_secret_provision) into the
  * configured SECRET page; it takes effect at the next start, and until then
- * no round is drawn. *id: the new device id. Errors: refusals (a round
- * open: FD_ERR_STATE), FD_ERR_NOT_READY (no secret page bound),
- * fd_device_secret_provision's. */
+ * no round is drawn. A journal keyed with the test secret (development
+ * builds) is erased: the next start formats it under the new key. *id: the
+ * new device id. Errors: refusals (a round open: FD_ERR_STATE),
+ * FD_ERR_NOT_READY (no secret page bound), fd_device_secret_provision's,
+ * the flash's erase error (secret written; the journal then fails its
+ * check until the area is erased). */
 fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRET_BYTES],
                               uint8_t id[FD_DEVICE_ID_BYTES]);
 

@@ -134,6 +134,26 @@ fd_status fd_dealer_begin_round(fd_dealer *d, fd_round_source src, fd_rng *rng)
     return st;
 }
 
+/* A development build's journal is keyed with the public test secret: it
+ * proves nothing, and the new secret's key could not read it (the dealer
+ * would refuse rounds over a journal it cannot verify). It stops taking
+ * records now and is erased; the next power-up formats it afresh under the
+ * new key. A power cut before the erase ends leaves a journal that fails
+ * its check: rounds refused until the storage area is erased. */
+static fd_status forget_test_journal(fd_dealer *d)
+{
+    fd_persist *p = &d->persist;
+    if (d->secret.origin != FD_SECRET_TEST || !p->attached) {
+        return FD_OK;
+    }
+    p->status = FD_ERR_STATE;
+    fd_status st = FD_OK;
+    for (uint32_t page = 0; page < p->flash.geometry.page_count && st == FD_OK; page++) {
+        st = p->flash.erase(p->flash.ctx, page);
+    }
+    return st;
+}
+
 fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRET_BYTES],
                               uint8_t id[FD_DEVICE_ID_BYTES])
 {
@@ -143,9 +163,10 @@ fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRE
     if (d->cfg.secret_page == NULL) {
         return FD_ERR_NOT_READY;
     }
-    const fd_status st = fd_device_secret_provision(d->cfg.secret_page, secret, id);
+    fd_status st = fd_device_secret_provision(d->cfg.secret_page, secret, id);
     if (st == FD_OK) {
         d->restart_required = true;
+        st = forget_test_journal(d);
     }
     return st;
 }

@@ -4,7 +4,10 @@
 # default round; the N commitments (and the orders they bind) must all
 # differ, while the device id stays the same. Used for a QEMU board
 # (through run.sh) and for the host dealer (a plain command).
-# usage: restart.sh N -- COMMAND... (the dealer, reading stdin)
+# usage: restart.sh N -- COMMAND... (the dealer, reading stdin); env
+#        FD_RESTART_STATE=FILE: an argument @STATE@ becomes a fresh copy of
+#        FILE (and of FILE.secret, when it exists) for every power-up, so
+#        every power-up starts from the same stored state
 set -eu
 n=$1
 shift
@@ -14,9 +17,21 @@ trap 'rm -rf "$work"' EXIT
 printf 'SHUFFLE\nREVEAL\nQUIT\n' >"$work/in"
 : >"$work/commitments"
 : >"$work/devices"
+state=${FD_RESTART_STATE:-}
 i=0
 while [ "$i" -lt "$n" ]; do
-  "$@" <"$work/in" | tr -d '\r' >"$work/out" || { cat "$work/out"; echo "FAIL: power-up $i exited nonzero"; exit 1; }
+  if [ -n "$state" ]; then
+    cp "$state" "$work/state"
+    if [ -f "$state.secret" ]; then cp "$state.secret" "$work/state.secret"; fi
+  fi
+  for arg in "$@"; do
+    [ "$arg" = "@STATE@" ] && arg=$work/state
+    printf '%s\n' "$arg"
+  done >"$work/argv"
+  # shellcheck disable=SC2046
+  (IFS='
+'; exec $(cat "$work/argv")) <"$work/in" | tr -d '\r' >"$work/out" ||
+    { cat "$work/out"; echo "FAIL: power-up $i exited nonzero"; exit 1; }
   line=$(grep -E '^OK SHUFFLE mode=round ' "$work/out" | head -1)
   [ -n "$line" ] || { cat "$work/out"; echo "FAIL: power-up $i dealt no round"; exit 1; }
   printf '%s\n' "$line" | sed -n 's/.* commitment=\([0-9a-f]*\).*/\1/p' >>"$work/commitments"

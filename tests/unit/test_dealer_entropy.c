@@ -225,6 +225,19 @@ static void test_development_build_uses_the_marked_test_secret(void **state)
     assert_status_has(" secret=test device=");
     assert_starts(cmd("SHUFFLE"), "OK SHUFFLE mode=round device=");
     assert_starts(cmd("REVEAL"), "OK REVEAL ");
+    /* provisioning forgets the journal keyed with the public test secret;
+     * the next power-up journals under the new key */
+    assert_starts(cmd("PROVISION 8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566"), "OK PROVISION ");
+    for (size_t i = 0; i < sizeof store_mem; i++) {
+        assert_int_equal(store_mem[i], 0xFF);
+    }
+    assert_starts(cmd("SHUFFLE"), "ERR secret secret provisioned: restart");
+    assert_int_equal(boot(dev), FD_OK);
+    assert_status_has(" secret=provisioned ");
+    assert_status_has(" journal=ok");
+    assert_non_null(strstr(cmd("SHUFFLE"), " id=1 ")); /* a fresh journal */
+    assert_starts(cmd("REVEAL"), "OK REVEAL ");
+    assert_int_equal(host_flash_open(&page, page_mem, PAGE, 1, NULL), FD_OK);
     /* no secret page bound: dev deals on the test secret, release refuses */
     boot_options no_page = dev;
     no_page.with_page = false;
