@@ -634,20 +634,25 @@ typedef struct fault_case {
                                  * counts each window's first value) */
 } fault_case;
 
-/* the first 3 make the period-3 row; all 64 (pseudo-random, with repeats) the period-64 row */
-static const uint8_t matrix_pattern[64] = {0x3C, 0x96, 0xE1, 0x52, 0x0B, 0xC7, 0x7E, 0x29, 0x96, 0xD4, 0x61, 0x18, 0xAF,
-                                           0x3C, 0x85, 0xF2, 0x4D, 0x90, 0x27, 0xBB, 0x6A, 0x13, 0xE8, 0x5F, 0xC1, 0x34,
-                                           0x9D, 0x76, 0x0E, 0xA2, 0x5F, 0xD9, 0x88, 0x21, 0xF6, 0x4B, 0xB0, 0x67, 0x1C,
-                                           0xE3, 0x9A, 0x35, 0xCE, 0x70, 0x07, 0xAD, 0x58, 0xF1, 0x42, 0x9F, 0x2B, 0xD6,
-                                           0x6D, 0x14, 0xBE, 0x81, 0x3A, 0xC5, 0x79, 0x02, 0xE7, 0x4E, 0x93, 0xFC};
+/* the first 3 make the period-3 row; the first 64 (pseudo-random, with
+ * repeats) the period-64 row; bytes 64.. (filled by fill_long_pattern)
+ * the long-period rows */
+#define MATRIX_PATTERN_LEN 512u
+static uint8_t matrix_pattern[MATRIX_PATTERN_LEN] = {
+    0x3C, 0x96, 0xE1, 0x52, 0x0B, 0xC7, 0x7E, 0x29, 0x96, 0xD4, 0x61, 0x18, 0xAF, 0x3C, 0x85, 0xF2,
+    0x4D, 0x90, 0x27, 0xBB, 0x6A, 0x13, 0xE8, 0x5F, 0xC1, 0x34, 0x9D, 0x76, 0x0E, 0xA2, 0x5F, 0xD9,
+    0x88, 0x21, 0xF6, 0x4B, 0xB0, 0x67, 0x1C, 0xE3, 0x9A, 0x35, 0xCE, 0x70, 0x07, 0xAD, 0x58, 0xF1,
+    0x42, 0x9F, 0x2B, 0xD6, 0x6D, 0x14, 0xBE, 0x81, 0x3A, 0xC5, 0x79, 0x02, 0xE7, 0x4E, 0x93, 0xFC};
 
 static const fault_case fault_matrix[] = {
     {"stuck at 0", PHASE_RESEED, FAKE_TRNG_STUCK, 0x00, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
     {"stuck at 1", PHASE_RESEED, FAKE_TRNG_STUCK, 0xFF, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
-    {"pattern, period 3", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 3, 0, FD_OK, 0, "(repeating pattern)", 15, true},
-    {"pattern, period 9", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 9, 0, FD_OK, 0, "(repeating pattern)", 22, true},
-    {"pattern, period 64", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 64, 0, FD_OK, 0, "(repeating pattern)", 77, true},
+    {"pattern, period 3", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 3, 0, FD_OK, 0, "(repeating pattern)", 19, true},
+    {"pattern, period 9", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 9, 0, FD_OK, 0, "(repeating pattern)", 25, true},
+    {"pattern, period 64", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 64, 0, FD_OK, 0, "(repeating pattern)", 80, true},
     {"counter i & 0xff", PHASE_RESEED, FAKE_TRNG_COUNTER, 0, 0, 0, FD_OK, 0, "(repeating pattern)", 16, true},
+    {"pattern, period 128", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 128, 0, FD_OK, 0, "(repeating pattern)", 512, true},
+    {"pattern, period 200", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 200, 0, FD_OK, 0, "(repeating pattern)", 1024, true},
     {"bias P(1) = 0.9", PHASE_RESEED, FAKE_TRNG_BIASED, 0, 0, 900, FD_OK, 0, "health test failed", 20480, false},
     {"intermittent HW error", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 97, "hardware error", 0, true},
     {"timeout", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0, false},
@@ -663,6 +668,18 @@ static const fault_case fault_matrix[] = {
     {"timeout mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0,
      false},
 };
+
+/* Bytes 64.. of the matrix pattern: xorshift bytes, fixed. */
+static void fill_long_pattern(void)
+{
+    uint32_t x = 0x6b8b4567u;
+    for (size_t i = 64; i < MATRIX_PATTERN_LEN; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        matrix_pattern[i] = (uint8_t)(x >> 24);
+    }
+}
 
 /* Make the source go bad from sample number `onset` (1-based) on. */
 static void inject(const fault_case *fc, uint64_t onset)
@@ -764,6 +781,7 @@ static void test_fault_matrix(void **state)
     (void)state;
     const char *env = getenv("FD_FAULT_SEEDS");
     const unsigned seeds = env != NULL ? (unsigned)strtoul(env, NULL, 10) : 200u;
+    fill_long_pattern();
     printf("| fault | when | reply contains | caught by | bound (samples) | latency min / mean / max over %u seeds |\n",
            seeds);
     printf("|---|---|---|---|---|---|\n");
