@@ -419,14 +419,13 @@ static void lab_cards(const request *r, uint32_t n, uint32_t bound)
     put_field_u32(r->w, "OK LAB CARDS n=", n);
     put_field_u32(r->w, " bound=", bound);
     put(r->w, " idx=");
-    for (uint32_t done = 0; done < n && st == FD_OK; done += LAB_CHUNK) {
-        const size_t take = n - done < LAB_CHUNK ? n - done : LAB_CHUNK;
-        st = fd_dealer_lab_cards(r->d, bound, chunk, take);
-        for (size_t i = 0; i < take && st == FD_OK; i++) {
-            if (done + i > 0u) {
-                put(r->w, ",");
-            }
-            put_u32(r->w, chunk[i]);
+    for (uint32_t i = 0; i < n && st == FD_OK; i++) {
+        if (i % LAB_CHUNK == 0u) {
+            st = fd_dealer_lab_cards(r->d, bound, chunk, n - i < LAB_CHUNK ? n - i : LAB_CHUNK);
+        }
+        if (st == FD_OK) {
+            put(r->w, i > 0u ? "," : "");
+            put_u32(r->w, chunk[i % LAB_CHUNK]);
         }
     }
     fd_wipe(chunk, sizeof chunk);
