@@ -18,6 +18,7 @@ printf 'SHUFFLE\nREVEAL\nQUIT\n' >"$work/in"
 : >"$work/commitments"
 : >"$work/devices"
 state=${FD_RESTART_STATE:-}
+retries=0
 i=0
 while [ "$i" -lt "$n" ]; do
   if [ -n "$state" ]; then
@@ -33,6 +34,13 @@ while [ "$i" -lt "$n" ]; do
 '; exec $(cat "$work/argv")) <"$work/in" | tr -d '\r' >"$work/out" ||
     { cat "$work/out"; echo "FAIL: power-up $i exited nonzero"; exit 1; }
   line=$(grep -E '^OK SHUFFLE mode=round ' "$work/out" | head -1)
+  if [ -z "$line" ] && grep -q '^ERR entropy TRNG timeout' "$work/out" && [ "$retries" -lt 2 ]; then
+    # a micro:bit under QEMU on a loaded host: the RNG's timer starves and
+    # the dealer fails closed; that power-up gave no output, so take another
+    retries=$((retries + 1))
+    echo "power-up $i: TRNG timeout (host load), failed closed; powering up again"
+    continue
+  fi
   [ -n "$line" ] || { cat "$work/out"; echo "FAIL: power-up $i dealt no round"; exit 1; }
   printf '%s\n' "$line" | sed -n 's/.* commitment=\([0-9a-f]*\).*/\1/p' >>"$work/commitments"
   printf '%s\n' "$line" | sed -n 's/.* device=\([0-9a-f]*\) .*/\1/p' >>"$work/devices"
