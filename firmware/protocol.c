@@ -389,6 +389,9 @@ static void cmd_provision(const request *r)
 
 /* Lab chunk: raw samples or indices per call (the micro:bit's stack). */
 #define LAB_CHUNK 64u
+/* Most samples / indices per LAB line: a reply line stays under 8 KiB. */
+#define LAB_RAW_MAX 2048u
+#define LAB_CARDS_MAX 1024u
 
 /* LAB RAW <n>: "OK LAB RAW n=<n> hex=<2n hex digits> end=ok" on one line
  * (end=<status> if the source failed part way; the capture is then void). */
@@ -442,8 +445,8 @@ static void cmd_lab(const request *r)
     uint32_t bound = r->d->shoe.count;
     if ((!raw && !cards) || !parse_number(&r->t[2], &n) || (r->n == 4u && !parse_number(&r->t[3], &bound))) {
         reply_err(r->w, "syntax", "usage: LAB RAW <n> | LAB CARDS <n> [bound]");
-    } else if (n < 1u || n > 65535u || bound < 1u || bound > 65535u) {
-        reply_err(r->w, "range", "n and bound must be 1 to 65535");
+    } else if (n < 1u || n > (raw ? LAB_RAW_MAX : LAB_CARDS_MAX) || bound < 1u || bound > 65535u) {
+        reply_err(r->w, "range", "n must be 1 to 2048 (RAW) or 1024 (CARDS), bound 1 to 65535");
     } else if (r->d->cfg.release) {
         reply_err(r->w, "state", "lab mode is refused in release builds");
     } else if (fd_dealer_round_open(r->d)) {

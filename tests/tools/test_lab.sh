@@ -15,7 +15,7 @@ failures=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
 
-printf 'LAB RAW 3000\nLAB RAW 1000\nLAB CARDS 500 52\nLAB CARDS 100 432\nQUIT\n' | "$dealer" | tr -d '\r' >"$work/capture"
+printf 'LAB RAW 2048\nLAB RAW 1952\nLAB CARDS 500 52\nLAB CARDS 100 432\nQUIT\n' | "$dealer" | tr -d '\r' >"$work/capture"
 if python3 "$root/tools/lab_capture.py" "$work/capture" "$work/lab" >"$work/log"; then
   want=$(sed -n 's/^OK LAB RAW n=[0-9]* hex=\([0-9a-f]*\) end=ok$/\1/p' "$work/capture" | tr -d '\n')
   got=$(od -An -v -tx1 "$work/lab.raw.bin" | tr -d ' \n')

@@ -498,7 +498,11 @@ static void test_lab_mode(void **state)
     assert_true(distinct > 40u); /* 200 uniform draws miss more than 12 of 52 with probability < 1e-6 */
     assert_starts(cmd("LAB CARDS 0"), "ERR range ");
     assert_starts(cmd("LAB CARDS 10 0"), "ERR range ");
-    assert_starts(cmd("LAB RAW 70000"), "ERR range ");
+    assert_starts(cmd("LAB RAW 2049"), "ERR range ");
+    assert_starts(cmd("LAB CARDS 1025"), "ERR range ");
+    assert_starts(cmd("LAB CARDS 5 65536"), "ERR range ");
+    assert_starts(cmd("LAB CARDS 1024 65535"), "OK LAB CARDS n=1024 bound=65535 idx=");
+    assert_starts(cmd("LAB RAW 2048"), "OK LAB RAW n=2048 hex=");
     assert_starts(cmd("LAB"), "ERR syntax ");
     assert_starts(cmd("LAB COOKED 5"), "ERR syntax ");
     assert_starts(cmd("SHUFFLE"), "OK SHUFFLE ");
