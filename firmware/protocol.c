@@ -256,7 +256,7 @@ static void cmd_help(const request *r)
     }
     put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8|drbg|full] | "
               "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE "
-              "<human|machine> | "
+              "<human|machine> | TIME <unix seconds> | RECALL [hands] | LOG [events] | "
               "HELP | QUIT\r\n");
 }
 
@@ -652,15 +652,272 @@ static void cmd_quit(const request *r)
     }
 }
 
+/* ---- TIME, RECALL, LOG: the journal ---- */
+
+/* Decimal, 1 to 10 digits, at most 2^32 - 1. */
+static bool parse_u32(const token *t, uint32_t *value)
+{
+    if (t->len == 0u || t->len > 10u) {
+        return false;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        if (t->text[i] < '0' || t->text[i] > '9') {
+            return false;
+        }
+        v = v * 10u + (uint64_t)(t->text[i] - '0');
+    }
+    if (v > 0xFFFFFFFFu) {
+        return false;
+    }
+    *value = (uint32_t)v;
+    return true;
+}
+
+static void cmd_time(const request *r)
+{
+    uint32_t unix_s = 0;
+    if (r->n != 2u || !parse_u32(&r->t[1], &unix_s) || unix_s == 0u) {
+        reply_err(r->w, "syntax", "usage: TIME <unix seconds, 1 to 4294967295>");
+        return;
+    }
+    const fd_status st = fd_dealer_time(r->d, unix_s);
+    if (st != FD_OK) {
+        reply_status(r->d, FD_CMD_STATUS, st, r->w);
+        return;
+    }
+    put_field_u32(r->w, "OK TIME unix=", unix_s);
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
+/* An optional count argument: dflt when absent, 1..max. */
+static bool parse_count(const request *r, uint32_t dflt, uint32_t max, const char *usage, uint32_t *n)
+{
+    *n = dflt;
+    if (r->n > 2u || (r->n == 2u && (!parse_number(&r->t[1], n) || *n < 1u || *n > max))) {
+        reply_err(r->w, "syntax", usage);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
+
+static uint32_t le32(const uint8_t *p) { return le16(p) | (le16(p + 2) << 16); }
+
+typedef struct recall {
+    const writer *w;
+    uint32_t from;     /* first round id shown */
+    uint32_t round;    /* the round whose records are being printed */
+    fd_deck_kind kind; /* its deck kind */
+    bool cards;        /* " cards=" written for it */
+    bool opened;       /* its ROUND_OPENED was seen */
+} recall;
+
+static const char *mode_name(uint8_t mode)
+{
+    return mode == FD_RECORD_MODE_ROUND ? "round" : mode == FD_RECORD_MODE_FULL ? "full" : "drbg";
+}
+
+static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
+{
+    const uint32_t players = b[8] == 0u ? 1u : b[8];
+    const uint32_t offset = le16(b + 6);
+    const uint32_t n = b[10];
+    if (len < 16u + 2u * n) {
+        return;
+    }
+    put(c->w, c->cards ? "," : " cards=");
+    c->cards = true;
+    for (uint32_t i = 0; i < n; i++) {
+        char code[FD_CARD_CODE_SIZE];
+        if (i > 0u) {
+            put(c->w, ",");
+        }
+        if (b[9] != 0u) {
+            put(c->w, "burn:");
+        } else {
+            put_u32(c->w, (offset + i) % players + 1u);
+            put(c->w, ":");
+        }
+        const fd_status st = fd_card_format((fd_card)le16(b + 16 + 2u * i), c->kind, code);
+        put(c->w, st == FD_OK ? code : "?");
+    }
+}
+
+static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
+{
+    recall *c = ctx;
+    const uint8_t *b = rec->payload;
+    if (rec->len < 4u || rec->type == FD_REC_ROUND_SECRET || le32(b) < c->from) {
+        return FD_OK; /* S of an unrevealed round is never shown */
+    }
+    const uint32_t id = le32(b);
+    if (id != c->round) {
+        c->round = id;
+        c->cards = false;
+        c->opened = false;
+    }
+    switch (rec->type) {
+    case FD_REC_ROUND_OPENED:
+        if (rec->len >= 56u) {
+            c->opened = true;
+            c->kind = (fd_deck_kind)b[5];
+            put_field_u32(c->w, " | id=", id);
+            put_field(c->w, " mode=", mode_name(b[4]));
+            put_field(c->w, " shoe=", fd_deck_kind_name(c->kind));
+            put_field_u32(c->w, ":", b[6]);
+            put_field_u32(c->w, ":", b[7]);
+            put(c->w, " commitment=");
+            put_hex(c->w, b + 24, FD_SHA256_SIZE);
+        }
+        break;
+    case FD_REC_CLIENT_SEED:
+        if (rec->len >= 8u + b[5]) {
+            put_field_u32(c->w, " seed=", b[4]);
+            put(c->w, ":");
+            put_hex(c->w, b + 8, b[5]);
+        }
+        break;
+    case FD_REC_CARDS_DEALT:
+        if (rec->len >= 16u && c->opened) {
+            recall_dealt(c, b, rec->len);
+        }
+        break;
+    case FD_REC_REVEAL_DATA:
+        if (rec->len >= 8u && rec->len >= 8u + le16(b + 6)) {
+            put(c->w, b[4] == 0u ? " reveal=" : "");
+            put_hex(c->w, b + 8, le16(b + 6));
+        }
+        break;
+    case FD_REC_REVEAL:
+        if (rec->len >= 76u) {
+            if (!c->opened) { /* only the summary is kept */
+                put_field_u32(c->w, " | id=", id);
+                put(c->w, " summary commitment=");
+                put_hex(c->w, b + 12, FD_SHA256_SIZE);
+            }
+            put(c->w, " reveal_hash=");
+            put_hex(c->w, b + 44, FD_SHA256_SIZE);
+        }
+        break;
+    default: break;
+    }
+    return FD_OK;
+}
+
+static void cmd_recall(const request *r)
+{
+    uint32_t n = 0;
+    if (!parse_count(r, FD_DEALER_KEEP_HANDS, FD_DEALER_KEEP_SUMMARIES, "usage: RECALL [hands 1-100]", &n)) {
+        return;
+    }
+    const uint32_t newest = r->d->round.id;
+    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, FD_DECK_FRENCH, false, false};
+    if (!r->d->persist.attached || r->d->persist.status != FD_OK) {
+        reply_journal(r->d, r->w);
+        return;
+    }
+    put_field_u32(r->w, "OK RECALL newest=", newest);
+    put_field_u32(r->w, " n=", n);
+    const fd_status st = fd_dealer_journal_walk(r->d, recall_visit, &c);
+    if (st != FD_OK) {
+        put(r->w, " | ERR ");
+        put(r->w, fd_status_name(st));
+    }
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
+typedef struct log_walk {
+    const writer *w;
+    uint32_t floor;  /* first event seq shown */
+    uint32_t unix_s; /* the last TIME of the power-on being walked */
+} log_walk;
+
+static const char *const reset_causes[] = {"unknown", "power-on", "pin", "watchdog", "software", "brown-out", "lockup"};
+
+static fd_status log_visit(void *ctx, const fd_journal_record *rec)
+{
+    log_walk *c = ctx;
+    const uint8_t *b = rec->payload;
+    if (rec->type == FD_REC_POWER_ON) {
+        c->unix_s = 0; /* a TIME holds for the power-on it was sent in */
+    }
+    if (rec->type == FD_REC_TIME_SET && rec->len >= 4u) {
+        c->unix_s = le32(b);
+    }
+    if (rec->orig_seq < c->floor || rec->len < 8u) {
+        return FD_OK;
+    }
+    switch (rec->type) {
+    case FD_REC_POWER_ON:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put_field(c->w, " power-on cause=", b[0] < 7u ? reset_causes[b[0]] : "?");
+        break;
+    case FD_REC_TIME_SET:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put_field_u32(c->w, " time-set unix=", le32(b));
+        return FD_OK;
+    case FD_REC_FAULT:
+    case FD_REC_SELFTEST:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
+        put(c->w, le16(b) == 0u ? "ok" : fd_status_name((fd_status)le16(b)));
+        if (rec->type == FD_REC_FAULT) {
+            put_field_u32(c->w, " detail=", le16(b + 2));
+        }
+        break;
+    default: return FD_OK;
+    }
+    /* events carry the last TIME sent since power-on: the event is not older */
+    if (le32(b + 4) != 0u) {
+        put_field_u32(c->w, " time>=", le32(b + 4));
+    }
+    return FD_OK;
+}
+
+static void cmd_log(const request *r)
+{
+    uint32_t n = 0;
+    if (!parse_count(r, 20u, FD_REC_EVENTS_KEPT, "usage: LOG [events 1-32]", &n)) {
+        return;
+    }
+    const fd_persist *p = &r->d->persist;
+    if (!p->attached || p->status != FD_OK) {
+        reply_journal(r->d, r->w);
+        return;
+    }
+    /* the n-th newest event's seq, from the dealer's window of event seqs */
+    log_walk c = {r->w, 0, 0};
+    for (uint32_t i = 1; i <= n; i++) {
+        const uint32_t seq = p->events[(p->event_next + FD_REC_EVENTS_KEPT - i) % FD_REC_EVENTS_KEPT];
+        if (seq == 0u) {
+            break;
+        }
+        c.floor = seq;
+    }
+    put_field_u32(r->w, "OK LOG n=", n);
+    const fd_status st = c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c);
+    if (st != FD_OK) {
+        put(r->w, " | ERR ");
+        put(r->w, fd_status_name(st));
+    }
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
 typedef struct command {
     const char *word;
     void (*run)(const request *r);
 } command;
 
 static const command commands[] = {
-    {"HELP", cmd_help},         {"NEW", cmd_new},   {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
-    {"BURN", cmd_burn},         {"CUT", cmd_cut},   {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
-    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit}, {"SEED", cmd_seed},       {"CLOSE", cmd_close},
+    {"HELP", cmd_help},         {"NEW", cmd_new},       {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
+    {"BURN", cmd_burn},         {"CUT", cmd_cut},       {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
+    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit},     {"SEED", cmd_seed},       {"CLOSE", cmd_close},
+    {"TIME", cmd_time},         {"RECALL", cmd_recall}, {"LOG", cmd_log},
 };
 
 static void cmd_mode(fd_console *c, const request *r)
