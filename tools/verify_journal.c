@@ -1,0 +1,235 @@
+/* fairdeal-tool verify --journal: a dump of the dealer's storage area (the
+ * host dealer's --storage file, or a board's flash read out) checked with
+ * the device key: every record's tag and the chain (an edited, dropped or
+ * reordered record is reported with its page, offset and seq), then each
+ * revealed round still held in full: its commitment recomputed from the
+ * revealed material (S and the round header, or salt and order), the reveal
+ * hash, and every card the journal says was dealt is the order's card at
+ * that position, no position twice. Layout: docs/RECORDS.md. */
+#include "verify_journal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dealer.h"
+#include "fairdeal/commit.h"
+#include "fairdeal/journal.h"
+#include "fairdeal/records.h"
+#include "fairdeal/round.h"
+#include "fd_board_map.h"
+#include "host_storage.h"
+
+#define MATERIAL_MAX (FD_COMMIT_SALT_SIZE + 2u * FD_SHOE_MAX_CARDS)
+
+static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
+
+static uint32_t le32(const uint8_t *p) { return le16(p) | (le16(p + 2) << 16); }
+
+/* The round being followed through the walk. */
+typedef struct jround {
+    uint32_t id;
+    bool opened;
+    uint8_t mode;
+    fd_round_header header;
+    uint8_t commitment[FD_SHA256_SIZE];
+    fd_round_seeds seeds;
+    uint16_t count;
+    size_t material_len;
+    uint8_t material[MATERIAL_MAX];
+    bool dealt_at[FD_SHOE_MAX_CARDS];
+    fd_card dealt[FD_SHOE_MAX_CARDS];
+} jround;
+
+typedef struct jwalk {
+    jround r;
+    uint32_t records;
+    uint32_t checked;
+    char why[160];
+} jwalk;
+
+static fd_shoe shoe; /* large: static */
+
+static fd_status bad(jwalk *w, const char *why)
+{
+    (void)snprintf(w->why, sizeof w->why, "round %lu: %s", (unsigned long)w->r.id, why);
+    return FD_ERR_CORRUPT;
+}
+
+/* The revealed round: commitment, reveal hash, dealt cards. */
+static fd_status check_reveal(jwalk *w, const uint8_t *b)
+{
+    jround *r = &w->r;
+    if (!r->opened) {
+        return FD_OK; /* only its summary is kept */
+    }
+    if (memcmp(b + 12, r->commitment, FD_SHA256_SIZE) != 0) {
+        return bad(w, "REVEAL's commitment is not ROUND_OPENED's");
+    }
+    if (le16(b + 6) != r->material_len) {
+        return bad(w, "revealed material incomplete");
+    }
+    uint8_t digest[FD_SHA256_SIZE];
+    fd_sha256(r->material, r->material_len, digest);
+    if (memcmp(digest, b + 44, FD_SHA256_SIZE) != 0) {
+        return bad(w, "reveal hash does not match the revealed material");
+    }
+    uint8_t commitment[FD_SHA256_SIZE];
+    if (r->mode == FD_RECORD_MODE_ROUND) {
+        if (fd_round_deal_order(&r->header, r->material, r->material_len, &r->seeds, &shoe, commitment) != FD_OK) {
+            return bad(w, "the revealed S does not derive an order");
+        }
+    } else {
+        if (r->material_len != FD_COMMIT_SALT_SIZE + 2u * (size_t)r->count) {
+            return bad(w, "revealed order has the wrong length");
+        }
+        shoe.count = r->count;
+        for (uint16_t i = 0; i < r->count; i++) {
+            shoe.order[i] = (fd_card)le16(r->material + FD_COMMIT_SALT_SIZE + 2u * i);
+        }
+        if (fd_shoe_order_check(r->header.kind, r->header.decks, r->header.jokers, shoe.order, r->count) != FD_OK ||
+            fd_commit_compute(r->material, shoe.order, r->count, r->header.kind, commitment) != FD_OK) {
+            return bad(w, "revealed order is not a permutation of the shoe");
+        }
+    }
+    if (memcmp(commitment, r->commitment, sizeof commitment) != 0) {
+        return bad(w, "commitment does not match its reveal");
+    }
+    for (uint16_t i = 0; i < shoe.count; i++) {
+        if (r->dealt_at[i] && r->dealt[i] != shoe.order[i]) {
+            return bad(w, "a card recorded as dealt is not the order's card at its position");
+        }
+    }
+    w->checked++;
+    return FD_OK;
+}
+
+static fd_status visit(void *ctx, const fd_journal_record *rec)
+{
+    jwalk *w = ctx;
+    jround *r = &w->r;
+    const uint8_t *b = rec->payload;
+    w->records++;
+    if (rec->type > FD_REC_SEED_FILE || rec->type == FD_REC_ROUND_SECRET || rec->type == FD_REC_SEED_FILE ||
+        rec->len < 4u || rec->type == FD_REC_POWER_ON || rec->type == FD_REC_TIME_SET || rec->type == FD_REC_FAULT ||
+        rec->type == FD_REC_SELFTEST) {
+        return FD_OK; /* events, secrets, the journal's own */
+    }
+    if (le32(b) != r->id) {
+        memset(r, 0, sizeof *r);
+        r->id = le32(b);
+    }
+    switch (rec->type) {
+    case FD_REC_ROUND_OPENED: {
+        if (rec->len < 56u || rec->len < 56u + 4u * b[16] + b[13] || b[13] > FD_ROUND_DEVICE_ID_MAX) {
+            return bad(w, "malformed ROUND_OPENED");
+        }
+        r->opened = true;
+        r->mode = b[4];
+        r->header.kind = (fd_deck_kind)b[5];
+        r->header.decks = b[6];
+        r->header.jokers = b[7];
+        r->count = (uint16_t)le16(b + 8);
+        r->header.slot_mask = b[12];
+        r->header.device_id_len = b[13];
+        memcpy(r->header.device_id, b + 56 + 4u * b[16], b[13]);
+        r->header.round_id = r->id;
+        r->header.beacon_slot = FD_ROUND_NO_BEACON;
+        memcpy(r->commitment, b + 24, FD_SHA256_SIZE);
+        if (r->count > FD_SHOE_MAX_CARDS) {
+            return bad(w, "shoe too large");
+        }
+        return FD_OK;
+    }
+    case FD_REC_CLIENT_SEED:
+        if (rec->len < 8u + b[5] || fd_round_seed_set(&r->seeds, &r->header, b[4], b + 8, b[5]) != FD_OK) {
+            return bad(w, "client seed malformed or repeated");
+        }
+        return FD_OK;
+    case FD_REC_CARDS_DEALT: {
+        const uint32_t n = b[10];
+        if (rec->len < 16u + 2u * n) {
+            return bad(w, "malformed CARDS_DEALT");
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t pos = le16(b + 4) + le16(b + 6) + i;
+            if (pos >= FD_SHOE_MAX_CARDS || (r->opened && pos >= r->count)) {
+                return bad(w, "card dealt beyond the shoe");
+            }
+            if (r->dealt_at[pos]) {
+                return bad(w, "a card position dealt twice");
+            }
+            r->dealt_at[pos] = true;
+            r->dealt[pos] = (fd_card)le16(b + 16 + 2u * i);
+        }
+        return FD_OK;
+    }
+    case FD_REC_REVEAL_DATA: {
+        const size_t n = le16(b + 6);
+        if (rec->len < 8u + n || r->material_len + n > sizeof r->material) {
+            return bad(w, "malformed REVEAL_DATA");
+        }
+        memcpy(r->material + r->material_len, b + 8, n);
+        r->material_len += n;
+        return FD_OK;
+    }
+    case FD_REC_REVEAL: return rec->len < 76u ? bad(w, "malformed REVEAL") : check_reveal(w, b);
+    default: return FD_OK;
+    }
+}
+
+static uint8_t image[1u << 20];
+static fd_journal_page pages[FD_JOURNAL_MAX_PAGES];
+static fd_journal journal;
+static jwalk walk;
+
+int fd_tool_verify_journal(const char *path, const uint8_t *key, size_t key_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "fairdeal-tool: verify: cannot open journal '%s'\n", path);
+        return 2;
+    }
+    static uint8_t data[sizeof image];
+    const size_t size = fread(data, 1, sizeof data, f);
+    (void)fclose(f);
+    const uint32_t page = FD_FLASH_PAGE_SIZE;
+    if (size == 0u || size % page != 0u || size / page > FD_JOURNAL_MAX_PAGES) {
+        fprintf(stderr, "fairdeal-tool: verify: '%s' is not a storage area of %u-byte pages\n", path, page);
+        return 1;
+    }
+    host_flash hf;
+    if (host_flash_open(&hf, image, page, (uint32_t)(size / page), NULL) != FD_OK) {
+        fprintf(stderr, "fairdeal-tool: verify: cannot map the journal\n");
+        return 1;
+    }
+    memcpy(image, data, size);
+    fd_journal_report rep;
+    memset(&walk, 0, sizeof walk);
+    fd_status st = fd_journal_init(&journal, &hf.flash, key, key_len, pages, NULL, NULL);
+    if (st == FD_OK) {
+        st = fd_journal_mount(&journal, &rep);
+    }
+    if (st == FD_OK) {
+        st = fd_journal_walk(&journal, visit, &walk, &rep);
+    }
+    if (st != FD_OK) {
+        if (walk.why[0] != '\0') {
+            fprintf(stderr, "fairdeal-tool: verify: journal: %s\n", walk.why);
+        } else {
+            fprintf(stderr, "fairdeal-tool: verify: journal: %s at page %lu offset %lu seq %lu (%s)\n",
+                    rep.reason != NULL ? rep.reason : "?", (unsigned long)rep.page, (unsigned long)rep.offset,
+                    (unsigned long)rep.seq, fd_status_name(st));
+        }
+        return 1;
+    }
+    uint8_t head[FD_SHA256_SIZE];
+    uint32_t next = 0;
+    (void)fd_journal_head(&journal, head, &next); /* cannot fail: mounted just now */
+    printf("OK journal records=%lu rounds_checked=%lu seq=%lu head=", (unsigned long)walk.records,
+           (unsigned long)walk.checked, (unsigned long)next);
+    for (size_t i = 0; i < sizeof head; i++) {
+        printf("%02x", head[i]);
+    }
+    printf("\n");
+    return 0;
+}
