@@ -25,16 +25,9 @@ static uint32_t get32(const uint8_t *p) { return get16(p) | ((uint32_t)get16(p +
 
 /* ---- the key ---- */
 
-fd_status dealer_journal_key(uint8_t key[FD_SHA256_SIZE])
+fd_status dealer_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE])
 {
-    if (key == NULL) {
-        return FD_ERR_NULL;
-    }
-    /* TODO(entropy): HMAC of the provisioned device secret (device_secret.h) */
-    static const char dev_secret[] = "fairdeal development device secret";
-    static const char purpose[] = "fairdeal/journal-key";
-    fd_hmac_sha256(dev_secret, sizeof dev_secret - 1u, purpose, sizeof purpose - 1u, key);
-    return FD_OK;
+    return fd_device_key(secret, "journal", key);
 }
 
 /* ---- a round's reveal material: S, or the salt and the order ---- */
@@ -582,7 +575,14 @@ bool persist_mount(fd_dealer *d)
     uint8_t key[FD_SHA256_SIZE];
     fd_status st = d->cfg.storage_status;
     if (st == FD_OK) {
-        st = dealer_journal_key(key);
+        /* TODO(entropy): the dealer's loaded device secret once it holds one;
+         * until then the marked test secret of development builds */
+        fd_device_secret secret;
+        st = fd_device_secret_load(&secret, NULL, false);
+        if (st == FD_OK) {
+            st = dealer_journal_key(&secret, key);
+        }
+        fd_device_secret_clear(&secret);
     }
     if (st == FD_OK && p->flash.geometry.page_count > FD_DEALER_JOURNAL_PAGES) {
         st = FD_ERR_TOO_LARGE;

@@ -16,6 +16,7 @@
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
 #include "fairdeal/round.h"
+#include "device_secret.h"
 
 /* Most erase pages of a storage area the dealer journals on (the board's
  * FD_STORAGE_PAGES; firmware/CMakeLists.txt sets it per board). */
@@ -62,11 +63,10 @@ typedef struct fd_persist {
     fd_journal_page pages[FD_DEALER_JOURNAL_PAGES];
 } fd_persist;
 
-/* The journal's HMAC key. The one place it is derived: from the device
- * secret once firmware/device_secret.h lands; until then a development key
- * that is the same on every device (it detects damage, not an attacker
- * who has read this source). FD_OK or FD_ERR_NULL. */
-FD_MUST_CHECK fd_status dealer_journal_key(uint8_t key[FD_SHA256_SIZE]);
+/* The journal's HMAC key, the one place it is derived: the device secret's
+ * "journal" key (fd_device_key). Errors: fd_device_key's (FD_ERR_NOT_READY
+ * for an unusable secret: the journal is then refused). */
+FD_MUST_CHECK fd_status dealer_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE]);
 
 /* ---- hooks for dealer.c (d non-NULL, fd_dealer_init has bound cfg) ---- */
 

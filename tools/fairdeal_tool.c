@@ -14,7 +14,7 @@
  *   verify    --journal FILE [--key HEX64]   the dealer's stored journal
  *             (its --storage file, a flash dump): keyed chain, each revealed
  *             round's commitment and cards (tools/verify_journal.c); the
- *             key defaults to the development journal key
+ *             key defaults to the journal key of the test device secret
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -456,8 +456,12 @@ static int cmd_verify(int argc, char **argv)
         size_t key_len = FD_SHA256_SIZE;
         if (opts[2].seen) {
             key_len = parse_hex(&opts[2], key, FD_SHA256_SIZE);
-        } else if (dealer_journal_key(key) != FD_OK) {
-            usage_error("--key: no development key");
+        } else {
+            fd_device_secret test; /* a blank secret page in a development build: the marked test secret */
+            if (fd_device_secret_load(&test, NULL, false) != FD_OK || dealer_journal_key(&test, key) != FD_OK) {
+                usage_error("--key: no test key");
+            }
+            fd_device_secret_clear(&test);
         }
         return fd_tool_verify_journal(opts[1].value, key, key_len);
     }
