@@ -133,6 +133,8 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
 {
     if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
         reply_journal(d, w);
+    } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
+        reply_err(w, "journal", "this round has used its share of the journal: REVEAL it, then SHUFFLE");
     } else if (st == FD_ERR_STATE) {
         reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {
@@ -706,13 +708,15 @@ static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1]
 
 static uint32_t le32(const uint8_t *p) { return le16(p) | (le16(p + 2) << 16); }
 
+/* RECALL's walk. Records come in chain order, where compaction has moved a
+ * hand's older records after newer ones: a hand can show as several
+ * groups with the same id (docs/PROTOCOL.md); every record prints alone. */
 typedef struct recall {
     const writer *w;
-    uint32_t from;     /* first round id shown */
-    uint32_t round;    /* the round whose records are being printed */
-    fd_deck_kind kind; /* its deck kind */
-    bool cards;        /* " cards=" written for it */
-    bool opened;       /* its ROUND_OPENED was seen */
+    uint32_t from;  /* first round id shown */
+    uint32_t group; /* id of the group being written; 0: none yet */
+    uint32_t open;  /* rounds from this id on are not revealed: their S is never shown */
+    bool cards;     /* " cards=" written in this group */
 } recall;
 
 static const char *mode_name(uint8_t mode)
@@ -741,32 +745,37 @@ static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
             put_u32(c->w, (offset + i) % players + 1u);
             put(c->w, ":");
         }
-        const fd_status st = fd_card_format((fd_card)le16(b + 16 + 2u * i), c->kind, code);
+        const fd_status st = fd_card_format((fd_card)le16(b + 16 + 2u * i), (fd_deck_kind)b[11], code);
         put(c->w, st == FD_OK ? code : "?");
     }
+}
+
+static bool is_round_record(uint8_t type)
+{
+    return type == FD_REC_ROUND_OPENED || type == FD_REC_ROUND_SECRET || type == FD_REC_CLIENT_SEED ||
+           type == FD_REC_CARDS_DEALT || type == FD_REC_REVEAL;
 }
 
 static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
 {
     recall *c = ctx;
     const uint8_t *b = rec->payload;
-    if (rec->len < 4u || rec->type == FD_REC_ROUND_SECRET || le32(b) < c->from) {
+    if (rec->len < 4u || !is_round_record(rec->type) || le32(b) < c->from ||
+        (rec->type == FD_REC_ROUND_SECRET &&
+         (le32(b) >= c->open || rec->secret_state != FD_JOURNAL_SECRET_AVAILABLE || rec->len < 8u))) {
         return FD_OK; /* S of an unrevealed round is never shown */
     }
     const uint32_t id = le32(b);
-    if (id != c->round) {
-        c->round = id;
+    if (id != c->group) {
+        c->group = id;
         c->cards = false;
-        c->opened = false;
+        put_field_u32(c->w, " | id=", id);
     }
     switch (rec->type) {
     case FD_REC_ROUND_OPENED:
         if (rec->len >= 56u) {
-            c->opened = true;
-            c->kind = (fd_deck_kind)b[5];
-            put_field_u32(c->w, " | id=", id);
             put_field(c->w, " mode=", mode_name(b[4]));
-            put_field(c->w, " shoe=", fd_deck_kind_name(c->kind));
+            put_field(c->w, " shoe=", fd_deck_kind_name((fd_deck_kind)b[5]));
             put_field_u32(c->w, ":", b[6]);
             put_field_u32(c->w, ":", b[7]);
             put(c->w, " commitment=");
@@ -781,28 +790,23 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
         }
         break;
     case FD_REC_CARDS_DEALT:
-        if (rec->len >= 16u && c->opened) {
+        if (rec->len >= 16u) {
             recall_dealt(c, b, rec->len);
         }
         break;
-    case FD_REC_REVEAL_DATA:
-        if (rec->len >= 8u && rec->len >= 8u + le16(b + 6)) {
-            put(c->w, b[4] == 0u ? " reveal=" : "");
-            put_hex(c->w, b + 8, le16(b + 6));
-        }
+    case FD_REC_ROUND_SECRET: /* part i of the revealed material: S, or salt and order */
+        put_field_u32(c->w, " reveal", b[4]);
+        put(c->w, "=");
+        put_hex(c->w, rec->secret, rec->secret_len);
         break;
-    case FD_REC_REVEAL:
+    default: /* FD_REC_REVEAL: the summary, kept longest */
         if (rec->len >= 76u) {
-            if (!c->opened) { /* only the summary is kept */
-                put_field_u32(c->w, " | id=", id);
-                put(c->w, " summary commitment=");
-                put_hex(c->w, b + 12, FD_SHA256_SIZE);
-            }
+            put(c->w, " revealed commitment=");
+            put_hex(c->w, b + 12, FD_SHA256_SIZE);
             put(c->w, " reveal_hash=");
             put_hex(c->w, b + 44, FD_SHA256_SIZE);
         }
         break;
-    default: break;
     }
     return FD_OK;
 }
@@ -814,7 +818,7 @@ static void cmd_recall(const request *r)
         return;
     }
     const uint32_t newest = r->d->round.id;
-    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, FD_DECK_FRENCH, false, false};
+    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, fd_dealer_round_open(r->d) ? newest : newest + 1u, false};
     if (!r->d->persist.attached || r->d->persist.status != FD_OK) {
         reply_journal(r->d, r->w);
         return;
@@ -891,12 +895,19 @@ static void cmd_log(const request *r)
     }
     /* the n-th newest event's seq, from the dealer's window of event seqs */
     log_walk c = {r->w, 0, 0};
+    uint32_t below = UINT32_MAX;
     for (uint32_t i = 1; i <= n; i++) {
-        const uint32_t seq = p->events[(p->event_next + FD_REC_EVENTS_KEPT - i) % FD_REC_EVENTS_KEPT];
-        if (seq == 0u) {
+        uint32_t next = 0; /* the i-th newest: the largest seq below the (i-1)-th */
+        for (unsigned k = 0; k < FD_REC_EVENTS_KEPT; k++) {
+            if (p->events[k] < below && p->events[k] > next) {
+                next = p->events[k];
+            }
+        }
+        if (next == 0u) {
             break;
         }
-        c.floor = seq;
+        c.floor = next;
+        below = next;
     }
     put_field_u32(r->w, "OK LOG n=", n);
     const fd_status st = c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c);

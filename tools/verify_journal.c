@@ -3,9 +3,10 @@
  * the device key: every record's tag and the chain (an edited, dropped or
  * reordered record is reported with its page, offset and seq), then each
  * revealed round still held in full: its commitment recomputed from the
- * revealed material (S and the round header, or salt and order), the reveal
- * hash, and every card the journal says was dealt is the order's card at
- * that position, no position twice. Layout: docs/RECORDS.md. */
+ * revealed material (S and the round header, or salt and order, in its
+ * ROUND_SECRET parts), the REVEAL's hash of it, and every card the journal
+ * says was dealt is the order's card at that position, no position twice.
+ * Layout: docs/RECORDS.md. */
 #include "verify_journal.h"
 
 #include <stdio.h>
@@ -19,68 +20,87 @@
 #include "fd_board_map.h"
 #include "host_storage.h"
 
-#define MATERIAL_MAX (FD_COMMIT_SALT_SIZE + 2u * FD_SHOE_MAX_CARDS)
-
 static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
 
 static uint32_t le32(const uint8_t *p) { return le16(p) | (le16(p + 2) << 16); }
 
-/* The round being followed through the walk. */
+/* One round as the journal holds it. The walk yields records in chain
+ * order, where compaction has moved older records after newer ones, so
+ * rounds are gathered first and checked after the walk. */
 typedef struct jround {
     uint32_t id;
-    bool opened;
+    bool opened, revealed;
     uint8_t mode;
     fd_round_header header;
     uint8_t commitment[FD_SHA256_SIZE];
     fd_round_seeds seeds;
     uint16_t count;
-    size_t material_len;
-    uint8_t material[MATERIAL_MAX];
+    uint8_t parts;
+    uint32_t have_parts; /* bit i: ROUND_SECRET part i read back */
+    size_t material_len; /* from ROUND_OPENED */
+    uint8_t material[FD_REC_MAX_PARTS * FD_REC_SECRET_PART];
+    uint8_t reveal[80]; /* the REVEAL summary */
     bool dealt_at[FD_SHOE_MAX_CARDS];
     fd_card dealt[FD_SHOE_MAX_CARDS];
 } jround;
 
+#define MAX_ROUNDS 512u
+
 typedef struct jwalk {
-    jround r;
     uint32_t records;
+    uint32_t rounds;
     uint32_t checked;
     char why[160];
 } jwalk;
 
-static fd_shoe shoe; /* large: static */
+static jround rounds[MAX_ROUNDS]; /* large: static */
+static fd_shoe shoe;
 
-static fd_status bad(jwalk *w, const char *why)
+static fd_status bad(jwalk *w, uint32_t id, const char *why)
 {
-    (void)snprintf(w->why, sizeof w->why, "round %lu: %s", (unsigned long)w->r.id, why);
+    (void)snprintf(w->why, sizeof w->why, "round %lu: %s", (unsigned long)id, why);
     return FD_ERR_CORRUPT;
 }
 
-/* The revealed round: commitment, reveal hash, dealt cards. */
-static fd_status check_reveal(jwalk *w, const uint8_t *b)
+static jround *round_of(jwalk *w, uint32_t id)
 {
-    jround *r = &w->r;
-    if (!r->opened) {
-        return FD_OK; /* only its summary is kept */
+    for (uint32_t i = 0; i < w->rounds; i++) {
+        if (rounds[i].id == id) {
+            return &rounds[i];
+        }
     }
+    if (w->rounds == MAX_ROUNDS) {
+        return NULL;
+    }
+    jround *r = &rounds[w->rounds++];
+    memset(r, 0, sizeof *r);
+    r->id = id;
+    return r;
+}
+
+/* A revealed round held in full: commitment from the material, reveal hash, dealt cards. */
+static fd_status check_round(jwalk *w, jround *r)
+{
+    const uint8_t *b = r->reveal;
     if (memcmp(b + 12, r->commitment, FD_SHA256_SIZE) != 0) {
-        return bad(w, "REVEAL's commitment is not ROUND_OPENED's");
+        return bad(w, r->id, "REVEAL's commitment is not ROUND_OPENED's");
     }
-    if (le16(b + 6) != r->material_len) {
-        return bad(w, "revealed material incomplete");
+    if (r->parts == 0u || r->have_parts != (1u << r->parts) - 1u || le16(b + 6) != r->material_len) {
+        return bad(w, r->id, "revealed material missing or incomplete");
     }
     uint8_t digest[FD_SHA256_SIZE];
     fd_sha256(r->material, r->material_len, digest);
     if (memcmp(digest, b + 44, FD_SHA256_SIZE) != 0) {
-        return bad(w, "reveal hash does not match the revealed material");
+        return bad(w, r->id, "reveal hash does not match the revealed material");
     }
     uint8_t commitment[FD_SHA256_SIZE];
     if (r->mode == FD_RECORD_MODE_ROUND) {
         if (fd_round_deal_order(&r->header, r->material, r->material_len, &r->seeds, &shoe, commitment) != FD_OK) {
-            return bad(w, "the revealed S does not derive an order");
+            return bad(w, r->id, "the revealed S does not derive an order");
         }
     } else {
         if (r->material_len != FD_COMMIT_SALT_SIZE + 2u * (size_t)r->count) {
-            return bad(w, "revealed order has the wrong length");
+            return bad(w, r->id, "revealed order has the wrong length");
         }
         shoe.count = r->count;
         for (uint16_t i = 0; i < r->count; i++) {
@@ -88,15 +108,15 @@ static fd_status check_reveal(jwalk *w, const uint8_t *b)
         }
         if (fd_shoe_order_check(r->header.kind, r->header.decks, r->header.jokers, shoe.order, r->count) != FD_OK ||
             fd_commit_compute(r->material, shoe.order, r->count, r->header.kind, commitment) != FD_OK) {
-            return bad(w, "revealed order is not a permutation of the shoe");
+            return bad(w, r->id, "revealed order is not a permutation of the shoe");
         }
     }
     if (memcmp(commitment, r->commitment, sizeof commitment) != 0) {
-        return bad(w, "commitment does not match its reveal");
+        return bad(w, r->id, "commitment does not match its reveal");
     }
     for (uint16_t i = 0; i < shoe.count; i++) {
         if (r->dealt_at[i] && r->dealt[i] != shoe.order[i]) {
-            return bad(w, "a card recorded as dealt is not the order's card at its position");
+            return bad(w, r->id, "a card recorded as dealt is not the order's card at its position");
         }
     }
     w->checked++;
@@ -106,22 +126,24 @@ static fd_status check_reveal(jwalk *w, const uint8_t *b)
 static fd_status visit(void *ctx, const fd_journal_record *rec)
 {
     jwalk *w = ctx;
-    jround *r = &w->r;
     const uint8_t *b = rec->payload;
     w->records++;
-    if (rec->type > FD_REC_SEED_FILE || rec->type == FD_REC_ROUND_SECRET || rec->type == FD_REC_SEED_FILE ||
-        rec->len < 4u || rec->type == FD_REC_POWER_ON || rec->type == FD_REC_TIME_SET || rec->type == FD_REC_FAULT ||
-        rec->type == FD_REC_SELFTEST) {
-        return FD_OK; /* events, secrets, the journal's own */
+    const bool round_record = rec->type == FD_REC_ROUND_OPENED || rec->type == FD_REC_ROUND_SECRET ||
+                              rec->type == FD_REC_CLIENT_SEED || rec->type == FD_REC_CARDS_DEALT ||
+                              rec->type == FD_REC_REVEAL;
+    if (!round_record || rec->len < 4u) {
+        return FD_OK; /* events, the seed file, the journal's own */
     }
-    if (le32(b) != r->id) {
-        memset(r, 0, sizeof *r);
-        r->id = le32(b);
+    const uint32_t id = le32(b);
+    jround *r = round_of(w, id);
+    if (r == NULL) {
+        return bad(w, id, "more rounds than the verifier holds");
     }
     switch (rec->type) {
-    case FD_REC_ROUND_OPENED: {
-        if (rec->len < 56u || rec->len < 56u + 4u * b[16] + b[13] || b[13] > FD_ROUND_DEVICE_ID_MAX) {
-            return bad(w, "malformed ROUND_OPENED");
+    case FD_REC_ROUND_OPENED:
+        if (rec->len < 56u || b[16] > FD_REC_MAX_PARTS || b[13] > FD_ROUND_DEVICE_ID_MAX ||
+            rec->len != 56u + 4u * b[16] + b[13] || le16(b + 8) > FD_SHOE_MAX_CARDS) {
+            return bad(w, id, "malformed ROUND_OPENED");
         }
         r->opened = true;
         r->mode = b[4];
@@ -131,50 +153,68 @@ static fd_status visit(void *ctx, const fd_journal_record *rec)
         r->count = (uint16_t)le16(b + 8);
         r->header.slot_mask = b[12];
         r->header.device_id_len = b[13];
+        r->material_len = le16(b + 14);
+        r->parts = b[16];
         memcpy(r->header.device_id, b + 56 + 4u * b[16], b[13]);
-        r->header.round_id = r->id;
+        r->header.round_id = id;
         r->header.beacon_slot = FD_ROUND_NO_BEACON;
         memcpy(r->commitment, b + 24, FD_SHA256_SIZE);
-        if (r->count > FD_SHOE_MAX_CARDS) {
-            return bad(w, "shoe too large");
+        return FD_OK;
+    case FD_REC_ROUND_SECRET:
+        if (rec->len >= 8u && b[4] < FD_REC_MAX_PARTS && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE) {
+            memcpy(r->material + (size_t)b[4] * FD_REC_SECRET_PART, rec->secret, rec->secret_len);
+            r->have_parts |= 1u << b[4];
         }
         return FD_OK;
-    }
     case FD_REC_CLIENT_SEED:
-        if (rec->len < 8u + b[5] || fd_round_seed_set(&r->seeds, &r->header, b[4], b + 8, b[5]) != FD_OK) {
-            return bad(w, "client seed malformed or repeated");
+        if (rec->len < 8u + b[5] || r->seeds.len[b[4] % FD_ROUND_SLOTS] != 0u || b[4] >= FD_ROUND_SLOTS || b[5] == 0u ||
+            b[5] > FD_ROUND_SEED_MAX) {
+            return bad(w, id, "client seed malformed or repeated");
         }
+        memcpy(r->seeds.seed[b[4]], b + 8, b[5]);
+        r->seeds.len[b[4]] = b[5];
         return FD_OK;
     case FD_REC_CARDS_DEALT: {
         const uint32_t n = b[10];
         if (rec->len < 16u + 2u * n) {
-            return bad(w, "malformed CARDS_DEALT");
+            return bad(w, id, "malformed CARDS_DEALT");
         }
         for (uint32_t i = 0; i < n; i++) {
             const uint32_t pos = le16(b + 4) + le16(b + 6) + i;
-            if (pos >= FD_SHOE_MAX_CARDS || (r->opened && pos >= r->count)) {
-                return bad(w, "card dealt beyond the shoe");
+            if (pos >= FD_SHOE_MAX_CARDS) {
+                return bad(w, id, "card dealt beyond the shoe");
             }
             if (r->dealt_at[pos]) {
-                return bad(w, "a card position dealt twice");
+                return bad(w, id, "a card position dealt twice");
             }
             r->dealt_at[pos] = true;
             r->dealt[pos] = (fd_card)le16(b + 16 + 2u * i);
         }
         return FD_OK;
     }
-    case FD_REC_REVEAL_DATA: {
-        const size_t n = le16(b + 6);
-        if (rec->len < 8u + n || r->material_len + n > sizeof r->material) {
-            return bad(w, "malformed REVEAL_DATA");
+    default: /* FD_REC_REVEAL */
+        if (rec->len < 76u) {
+            return bad(w, id, "malformed REVEAL");
         }
-        memcpy(r->material + r->material_len, b + 8, n);
-        r->material_len += n;
+        r->revealed = true;
+        memcpy(r->reveal, b, 76);
         return FD_OK;
     }
-    case FD_REC_REVEAL: return rec->len < 76u ? bad(w, "malformed REVEAL") : check_reveal(w, b);
-    default: return FD_OK;
+}
+
+/* After the walk: every revealed round held in full is checked. */
+static fd_status check_rounds(jwalk *w)
+{
+    for (uint32_t i = 0; i < w->rounds; i++) {
+        jround *r = &rounds[i];
+        if (r->opened && r->revealed) {
+            const fd_status st = check_round(w, r);
+            if (st != FD_OK) {
+                return st;
+            }
+        }
     }
+    return FD_OK;
 }
 
 static uint8_t image[1u << 20];
@@ -211,6 +251,9 @@ int fd_tool_verify_journal(const char *path, const uint8_t *key, size_t key_len)
     }
     if (st == FD_OK) {
         st = fd_journal_walk(&journal, visit, &walk, &rep);
+    }
+    if (st == FD_OK) {
+        st = check_rounds(&walk);
     }
     if (st != FD_OK) {
         if (walk.why[0] != '\0') {

@@ -346,6 +346,138 @@ static void test_cut_at_every_step(void **state)
            (unsigned long long)steps, ack.round, cuts);
 }
 
+/* ---- the micro:bit budget: 31 pages of 1 KiB ---- */
+
+typedef struct census {
+    uint32_t hands;     /* ROUND_OPENED records live (rounds held in full) */
+    uint32_t summaries; /* REVEAL records live */
+    uint32_t events;
+    uint32_t bytes; /* flash the live records take */
+} census;
+
+static fd_status count_live(void *ctx, const fd_journal_record *rec)
+{
+    census *c = ctx;
+    c->hands += rec->type == FD_REC_ROUND_OPENED;
+    c->summaries += rec->type == FD_REC_REVEAL;
+    c->events += rec->type == FD_REC_POWER_ON || rec->type == FD_REC_SELFTEST || rec->type == FD_REC_FAULT ||
+                 rec->type == FD_REC_TIME_SET;
+
+    c->bytes += fd_journal_record_size(rec->len, rec->secret_len, rec->seq != rec->orig_seq);
+    return FD_OK;
+}
+
+/* 400 rounds of a 4-seat table (52 cards, 2 cards each, then 5 board
+ * cards, a burn, a client seed every other round, TIME and SELFTEST every
+ * 25), restarted every 50: the ring holds the promised hands, summaries
+ * and events, RECALL 10 shows every card of the last 10 hands, LOG the
+ * events. Prints what it holds and what a round costs. */
+static void test_microbit_budget(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    uint64_t programs_at_100 = 0, erases_at_100 = 0;
+    for (int r = 1; r <= 400; r++) {
+        if (r % 50 == 0) {
+            assert_int_equal(power_on(), FD_OK);
+        }
+        if (r == 100) {
+            programs_at_100 = hf.programs;
+            erases_at_100 = hf.erases;
+        }
+        if (r % 2 == 0) {
+            assert_true(starts(cmd("SHUFFLE slots=1"), "OK SHUFFLE"));
+            assert_true(starts(cmd("SEED 0 0123456789abcdef"), "OK SEED"));
+        } else {
+            assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        }
+        assert_true(starts(cmd("DEAL 2 4"), "OK DEAL"));
+        assert_true(starts(cmd("BURN"), "OK BURN"));
+        assert_true(starts(cmd("DEAL 5"), "OK DEAL"));
+        if (!starts(cmd("REVEAL"), "OK REVEAL")) {
+            fail_msg("round %d: %s", r, out.text);
+        }
+        if (r % 25 == 0) {
+            assert_true(starts(cmd("TIME 1800000000"), "OK TIME"));
+            assert_true(starts(cmd("SELFTEST"), "OK SELFTEST"));
+        }
+    }
+    census c = {0, 0, 0, 0};
+    assert_int_equal(fd_dealer_journal_walk(&dealer, count_live, &c), FD_OK);
+    assert_true(c.hands >= FD_DEALER_KEEP_HANDS);
+    assert_true(c.summaries >= FD_DEALER_KEEP_SUMMARIES);
+    assert_true(c.events >= 20u);
+    /* RECALL 10: ten hands, each with its commitment, cards for every seat and its reveal */
+    const char *recall = cmd("RECALL 10");
+    assert_true(starts(recall, "OK RECALL newest=400 n=10"));
+    unsigned hands = 0;
+    for (unsigned id = 391; id <= 400; id++) {
+        /* a hand may come in several groups (compaction moves records): merge them */
+        char tag[16];
+        snprintf(tag, sizeof tag, " | id=%u ", id);
+        bool commitment = false, seat1 = false, seat4 = false, burn = false, reveal = false;
+        for (const char *p = strstr(recall, tag); p != NULL; p = strstr(p + 1, tag)) {
+            const char *end = strstr(p + 1, " | id=");
+            const size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+            char one[2048];
+            assert_true(len < sizeof one);
+            memcpy(one, p, len);
+            one[len] = '\0';
+            commitment = commitment || strstr(one, " commitment=") != NULL;
+            seat1 = seat1 || strstr(one, " cards=1:") != NULL;
+            seat4 = seat4 || strstr(one, ",4:") != NULL;
+            burn = burn || strstr(one, "burn:") != NULL;
+            reveal = reveal || strstr(one, " reveal0=") != NULL;
+        }
+        if (!(commitment && seat1 && seat4 && burn && reveal)) {
+            fail_msg("RECALL 10: hand %u incomplete: %s", id, recall);
+        }
+        hands++;
+    }
+    assert_int_equal(hands, 10);
+    assert_true(starts(cmd("LOG 20"), "OK LOG n=20 | seq="));
+    /* a long open round: its records are copied forward by compaction
+     * while it is open, and it still comes back whole after a restart */
+    assert_true(starts(cmd("NEW french 8"), "OK NEW"));
+    assert_true(starts(cmd("SHUFFLE slots=2"), "OK SHUFFLE"));
+    uint8_t commitment[FD_COMMIT_SIZE];
+    memcpy(commitment, dealer.round.commitment, sizeof commitment);
+    assert_true(starts(cmd("SEED 1 77"), "OK SEED"));
+    assert_true(starts(cmd("SEED 0 66"), "OK SEED"));
+    const uint64_t erases = hf.erases;
+    /* one-card deals until the round has used its share of the journal:
+     * DEAL then fails closed and says so, and the REVEAL still has room */
+    const uint32_t cap = dealer.persist.round_deals_max;
+    for (uint32_t i = 0; i < cap; i++) {
+        if (!starts(cmd("DEAL 1"), "OK DEAL")) {
+            fail_msg("deal %u of %u of the open round: %s", i, cap, out.text);
+        }
+    }
+    assert_true(starts(cmd("DEAL 1"), "ERR journal this round has used its share of the journal: REVEAL it"));
+    assert_true(starts(cmd("BURN"), "ERR journal this round"));
+    assert_true(hf.erases > erases); /* the ring went round under the open round */
+    fd_card dealt[FD_SHOE_MAX_CARDS];
+    memcpy(dealt, dealer.shoe.order, sizeof dealt);
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(dealer.persist.status, FD_OK);
+    assert_true(fd_dealer_round_open(&dealer) && dealer.round.id == 401u && dealer.shoe.position == cap);
+    assert_true(starts(cmd("DEAL 1"), "ERR journal this round")); /* the share survives the restart */
+    assert_memory_equal(dealer.round.commitment, commitment, sizeof commitment);
+    assert_memory_equal(dealer.shoe.order, dealt, cap * sizeof(fd_card));
+    if (!starts(cmd("REVEAL"), "OK REVEAL")) {
+        fail_msg("REVEAL of the long round: %s", out.text);
+    }
+    assert_non_null(strstr(out.text, " seeds=0:66;1:77 "));
+    uint32_t min = 0, max = 0;
+    uint64_t total = 0;
+    assert_int_equal(fd_journal_wear(&dealer.persist.journal, &min, &max, &total), FD_OK);
+    printf("micro:bit budget (%u pages of %u B): holds %u hands in full, %u summaries, %u events (%u B live); "
+           "per round %.1f programs, %.2f erases; erase counts %u..%u; %u deal records per round\n",
+           PAGES, PAGE, c.hands, c.summaries, c.events, c.bytes, (double)(hf.programs - programs_at_100) / 300.0,
+           (double)(hf.erases - erases_at_100) / 300.0, min, max, cap);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_seed_file_durable_and_old_one_wiped),
         cmocka_unit_test(test_seed_file_kept_through_rotation),
         cmocka_unit_test(test_cut_at_every_step),
+        cmocka_unit_test(test_microbit_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
