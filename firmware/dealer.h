@@ -122,7 +122,9 @@ typedef struct fd_dealer {
     fd_status fault_status; /* why the fault state was entered */
     fd_health_failure fault_health;
     bool quit;
-    fd_persist persist; /* the write-ahead journal (persist.h) */
+    /* The write-ahead journal (persist.h). It points into this struct: a
+     * dealer with storage is never copied (one without may be: tests). */
+    fd_persist persist;
 } fd_dealer;
 
 /* Bind the configuration, run the known-answer and start-up self-tests and
