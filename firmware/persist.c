@@ -66,7 +66,7 @@ static bool material_set(fd_dealer *d, uint8_t mode, size_t i, uint8_t v)
         return true;
     }
     i -= FD_COMMIT_SALT_SIZE;
-    if (i / 2u >= FD_SHOE_MAX_CARDS) {
+    if (i / 2u >= (size_t)FD_SHOE_MAX_CARDS) {
         return false;
     }
     fd_card *c = &d->shoe.order[i / 2u];
@@ -280,7 +280,7 @@ fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned p
         b[11] = (uint8_t)d->shoe.kind; /* self-contained: RECALL prints it without its ROUND_OPENED */
         put32(b + 12, d->persist.unix_s);
         for (unsigned i = 0; i < n; i++) {
-            put16(b + 16 + 2u * i, d->shoe.order[first + k + i]);
+            put16(b + 16 + (size_t)2u * i, d->shoe.order[first + k + i]);
         }
         st = append(d, FD_REC_CARDS_DEALT, b, 16u + 2u * n, NULL, 0, NULL);
         p->round_deals += st == FD_OK ? 1u : 0u;
@@ -421,7 +421,7 @@ static void replay_opened(replay *r, const fd_journal_record *rec)
     r->mode = b[4];
     r->parts = parts;
     for (unsigned i = 0; i < parts; i++) {
-        r->part_seq[i] = get32(b + 56 + 4u * i);
+        r->part_seq[i] = get32(b + 56 + (size_t)4u * i);
     }
     r->secret_len = get16(b + 14);
     d->round.id = r->newest_round;
@@ -436,7 +436,7 @@ static void replay_opened(replay *r, const fd_journal_record *rec)
     if (d->round.mode == FD_RECORD_MODE_ROUND) {
         fd_round_header *h = &d->round.header;
         h->device_id_len = dev_len;
-        memcpy(h->device_id, b + 56 + 4u * parts, dev_len);
+        memcpy(h->device_id, b + 56 + (size_t)4u * parts, dev_len);
         h->round_id = r->newest_round;
         h->kind = d->shoe.kind;
         h->decks = d->shoe.decks;
@@ -496,7 +496,7 @@ static fd_status replay_pass2(void *ctx, const fd_journal_record *rec)
             bool fits = r->part_seq[i] == rec->orig_seq && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
                         rec->len >= 8u && b[4] == i && b[6] == r->mode;
             for (size_t k = 0; fits && k < rec->secret_len; k++) {
-                fits = material_set(d, r->mode, i * FD_REC_SECRET_PART + k, rec->secret[k]);
+                fits = material_set(d, r->mode, (size_t)i * FD_REC_SECRET_PART + k, rec->secret[k]);
             }
             if (fits) {
                 r->available |= 1u << i;

@@ -745,7 +745,7 @@ static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
             put_u32(c->w, (offset + i) % players + 1u);
             put(c->w, ":");
         }
-        const fd_status st = fd_card_format((fd_card)le16(b + 16 + 2u * i), (fd_deck_kind)b[11], code);
+        const fd_status st = fd_card_format((fd_card)le16(b + 16 + (size_t)2u * i), (fd_deck_kind)b[11], code);
         put(c->w, st == FD_OK ? code : "?");
     }
 }
