@@ -200,9 +200,11 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     head[5] = (uint8_t)parts;
     head[6] = mode;
     fd_status st = FD_OK;
-    for (size_t i = 0; i < parts && st == FD_OK; i++) {
-        const size_t at = i * FD_REC_SECRET_PART;
-        const size_t n = len - at < FD_REC_SECRET_PART ? len - at : FD_REC_SECRET_PART;
+    for (size_t i = 0, at = 0; at < len && st == FD_OK; i++, at += FD_REC_SECRET_PART) {
+        size_t n = len - at;
+        if (n > FD_REC_SECRET_PART) {
+            n = FD_REC_SECRET_PART;
+        }
         for (size_t k = 0; k < n; k++) {
             part[k] = material_at(d, mode, salt, at + k);
         }
@@ -269,7 +271,10 @@ fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned p
     uint8_t b[16 + 2u * FD_REC_DEALT_MAX];
     fd_status st = FD_OK;
     for (unsigned k = 0; k < total && st == FD_OK; k += FD_REC_DEALT_MAX) {
-        const unsigned n = total - k < FD_REC_DEALT_MAX ? total - k : FD_REC_DEALT_MAX;
+        unsigned n = total - k;
+        if (n > FD_REC_DEALT_MAX) {
+            n = FD_REC_DEALT_MAX;
+        }
         memset(b, 0, 16);
         put32(b, d->round.id);
         put16(b + 4, first);
