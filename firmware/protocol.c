@@ -716,7 +716,6 @@ typedef struct recall {
     uint32_t from;  /* first round id shown */
     uint32_t group; /* id of the group being written; 0: none yet */
     uint32_t open;  /* rounds from this id on are not revealed: their S is never shown */
-    bool cards;     /* " cards=" written in this group */
 } recall;
 
 static const char *mode_name(uint8_t mode)
@@ -732,8 +731,8 @@ static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
     if (len < 16u + 2u * n) {
         return;
     }
-    put(c->w, c->cards ? "," : " cards=");
-    c->cards = true;
+    put_field_u32(c->w, " cards@", le16(b + 4) + offset); /* the position of its first card */
+    put(c->w, "=");
     for (uint32_t i = 0; i < n; i++) {
         char code[FD_CARD_CODE_SIZE];
         if (i > 0u) {
@@ -768,7 +767,6 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
     const uint32_t id = le32(b);
     if (id != c->group) {
         c->group = id;
-        c->cards = false;
         put_field_u32(c->w, " | id=", id);
     }
     switch (rec->type) {
@@ -780,6 +778,13 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
             put_field_u32(c->w, ":", b[7]);
             put(c->w, " commitment=");
             put_hex(c->w, b + 24, FD_SHA256_SIZE);
+            if (b[16] <= FD_REC_MAX_PARTS && rec->len >= 56u + 4u * b[16] + b[13]) {
+                put_field_u32(c->w, " parts=", b[16]);
+                put(c->w, " device=");
+                put_hex(c->w, b + 56 + (size_t)4u * b[16], b[13]);
+                put(c->w, " slots=");
+                put_hex(c->w, b + 12, 1);
+            }
         }
         break;
     case FD_REC_CLIENT_SEED:
@@ -801,7 +806,7 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
         break;
     default: /* FD_REC_REVEAL: the summary, kept longest */
         if (rec->len >= 76u) {
-            put(c->w, " revealed commitment=");
+            put(c->w, " revealed=");
             put_hex(c->w, b + 12, FD_SHA256_SIZE);
             put(c->w, " reveal_hash=");
             put_hex(c->w, b + 44, FD_SHA256_SIZE);
@@ -818,7 +823,7 @@ static void cmd_recall(const request *r)
         return;
     }
     const uint32_t newest = r->d->round.id;
-    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, fd_dealer_round_open(r->d) ? newest : newest + 1u, false};
+    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, fd_dealer_round_open(r->d) ? newest : newest + 1u};
     if (!r->d->persist.attached || r->d->persist.status != FD_OK) {
         reply_journal(r->d, r->w);
         return;

@@ -15,6 +15,8 @@
  *             (its --storage file, a flash dump): keyed chain, each revealed
  *             round's commitment and cards (tools/verify_journal.c); the
  *             key defaults to the journal key of the test device secret
+ *   verify    --recall FILE|-   a RECALL reply: each revealed hand's
+ *             commitment, reveal hash and cards (tools/verify_recall.c)
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -445,9 +447,25 @@ static int cmd_perms(int argc, char **argv)
 
 static int cmd_verify(int argc, char **argv)
 {
-    option opts[] = {
-        {"--transcript", true, NULL, false}, {"--journal", true, NULL, false}, {"--key", true, NULL, false}};
-    parse_options(argc, argv, opts, 3);
+    option opts[] = {{"--transcript", true, NULL, false},
+                     {"--journal", true, NULL, false},
+                     {"--key", true, NULL, false},
+                     {"--recall", true, NULL, false}};
+    parse_options(argc, argv, opts, 4);
+    if (opts[3].seen) {
+        if (opts[0].seen || opts[1].seen || opts[2].seen) {
+            usage_error("--recall excludes --transcript, --journal and --key");
+        }
+        FILE *rin = strcmp(opts[3].value, "-") == 0 ? stdin : fopen(opts[3].value, "r");
+        if (rin == NULL) {
+            usage_error("--recall: cannot open '%s'", opts[3].value);
+        }
+        const int rc = fd_tool_verify_recall(rin);
+        if (rin != stdin) {
+            (void)fclose(rin);
+        }
+        return rc;
+    }
     if (opts[1].seen) {
         if (opts[0].seen) {
             usage_error("--journal and --transcript exclude each other");

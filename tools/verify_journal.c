@@ -78,6 +78,31 @@ static jround *round_of(jwalk *w, uint32_t id)
     return r;
 }
 
+const char *fd_tool_revealed_order(uint8_t mode, const fd_round_header *header, const fd_round_seeds *seeds,
+                                   uint16_t count, const uint8_t *material, size_t len,
+                                   const uint8_t commitment[FD_SHA256_SIZE], fd_shoe *out)
+{
+    uint8_t got[FD_SHA256_SIZE];
+    if (mode == FD_RECORD_MODE_ROUND) {
+        if (fd_round_deal_order(header, material, len, seeds, out, got) != FD_OK) {
+            return "the revealed S does not derive an order";
+        }
+    } else {
+        if (count > FD_SHOE_MAX_CARDS || len != FD_COMMIT_SALT_SIZE + 2u * (size_t)count) {
+            return "revealed order has the wrong length";
+        }
+        out->count = count;
+        for (uint16_t i = 0; i < count; i++) {
+            out->order[i] = (fd_card)le16(material + FD_COMMIT_SALT_SIZE + (size_t)2u * i);
+        }
+        if (fd_shoe_order_check(header->kind, header->decks, header->jokers, out->order, count) != FD_OK ||
+            fd_commit_compute(material, out->order, count, header->kind, got) != FD_OK) {
+            return "revealed order is not a permutation of the shoe";
+        }
+    }
+    return memcmp(got, commitment, sizeof got) == 0 ? NULL : "commitment does not match its reveal";
+}
+
 /* A revealed round held in full: commitment from the material, reveal hash, dealt cards. */
 static fd_status check_round(jwalk *w, jround *r)
 {
@@ -93,26 +118,10 @@ static fd_status check_round(jwalk *w, jround *r)
     if (memcmp(digest, b + 44, FD_SHA256_SIZE) != 0) {
         return bad(w, r->id, "reveal hash does not match the revealed material");
     }
-    uint8_t commitment[FD_SHA256_SIZE];
-    if (r->mode == FD_RECORD_MODE_ROUND) {
-        if (fd_round_deal_order(&r->header, r->material, r->material_len, &r->seeds, &shoe, commitment) != FD_OK) {
-            return bad(w, r->id, "the revealed S does not derive an order");
-        }
-    } else {
-        if (r->material_len != FD_COMMIT_SALT_SIZE + 2u * (size_t)r->count) {
-            return bad(w, r->id, "revealed order has the wrong length");
-        }
-        shoe.count = r->count;
-        for (uint16_t i = 0; i < r->count; i++) {
-            shoe.order[i] = (fd_card)le16(r->material + FD_COMMIT_SALT_SIZE + 2u * i);
-        }
-        if (fd_shoe_order_check(r->header.kind, r->header.decks, r->header.jokers, shoe.order, r->count) != FD_OK ||
-            fd_commit_compute(r->material, shoe.order, r->count, r->header.kind, commitment) != FD_OK) {
-            return bad(w, r->id, "revealed order is not a permutation of the shoe");
-        }
-    }
-    if (memcmp(commitment, r->commitment, sizeof commitment) != 0) {
-        return bad(w, r->id, "commitment does not match its reveal");
+    const char *why = fd_tool_revealed_order(r->mode, &r->header, &r->seeds, r->count, r->material, r->material_len,
+                                             r->commitment, &shoe);
+    if (why != NULL) {
+        return bad(w, r->id, why);
     }
     for (uint16_t i = 0; i < shoe.count; i++) {
         if (r->dealt_at[i] && r->dealt[i] != shoe.order[i]) {

@@ -25,6 +25,25 @@ case $got in
 *) fail "untouched journal: $got" ;;
 esac
 
+# RECALL: every revealed hand recomputes its commitment and its cards (verify --recall);
+# a changed card, a changed byte of S, or a changed client seed is rejected
+printf 'RECALL\n' | "$dealer" --storage "$F" | tr -d '\r' >"$work/recall"
+got=$("$tool" verify --recall "$work/recall" 2>&1)
+[ "$got" = "OK recall hands=4 verified=3" ] && pass "RECALL verifies: $got" || fail "RECALL: $got"
+recall_rejects() { # WHAT SED_EXPRESSION
+  sed -E "$2" "$work/recall" >"$work/recall.bad"
+  if cmp -s "$work/recall" "$work/recall.bad"; then
+    fail "RECALL $1: the edit changed nothing"
+  elif got=$("$tool" verify --recall "$work/recall.bad" 2>&1); then
+    fail "RECALL with $1 accepted: $got"
+  else
+    pass "RECALL with $1 rejected: $got"
+  fi
+}
+recall_rejects "a card changed" 's/(cards@0=1:)(1?[0-9AKQJT])([SHDC])/\1\2X/'
+recall_rejects "S changed" 's/ reveal0=(.)/ reveal0=\1\1/; s/ reveal0=(..)(.)/ reveal0=\1/'
+recall_rejects "a client seed changed" 's/seed=0:abcd/seed=0:abce/'
+
 # Rewrite the file: edit / drop / swap records of page 0 (layout: docs/RELIABILITY.md).
 tamper() { # MODE OUT
   python3 - "$F" "$2" "$1" <<'EOF'

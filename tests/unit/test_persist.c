@@ -425,7 +425,7 @@ static void test_microbit_budget(void **state)
             memcpy(one, p, len);
             one[len] = '\0';
             commitment = commitment || strstr(one, " commitment=") != NULL;
-            seat1 = seat1 || strstr(one, " cards=1:") != NULL;
+            seat1 = seat1 || strstr(one, "=1:") != NULL;
             seat4 = seat4 || strstr(one, ",4:") != NULL;
             burn = burn || strstr(one, "burn:") != NULL;
             reveal = reveal || strstr(one, " reveal0=") != NULL;
