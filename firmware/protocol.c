@@ -206,22 +206,28 @@ static bool token_is(const token *t, const char *word)
     return true;
 }
 
-/* Decimal, 1 to 5 digits, no sign. */
-static bool parse_number(const token *t, uint32_t *value)
+/* Decimal, 1 to max_digits digits (at most 10), no sign, at most 2^32 - 1. */
+static bool parse_decimal(const token *t, size_t max_digits, uint32_t *value)
 {
-    if (t->len == 0u || t->len > 5u) {
+    if (t->len == 0u || t->len > max_digits) {
         return false;
     }
-    uint32_t v = 0;
+    uint64_t v = 0;
     for (size_t i = 0; i < t->len; i++) {
         if (t->text[i] < '0' || t->text[i] > '9') {
             return false;
         }
-        v = v * 10u + (uint32_t)(t->text[i] - '0');
+        v = v * 10u + (uint64_t)(t->text[i] - '0');
     }
-    *value = v;
+    if (v > 0xFFFFFFFFu) {
+        return false;
+    }
+    *value = (uint32_t)v;
     return true;
 }
+
+/* Decimal, 1 to 5 digits, no sign. */
+static bool parse_number(const token *t, uint32_t *value) { return parse_decimal(t, 5, value); }
 
 /* ---- commands: parse, call the core, format the result ---- */
 
@@ -656,30 +662,10 @@ static void cmd_quit(const request *r)
 
 /* ---- TIME, RECALL, LOG: the journal ---- */
 
-/* Decimal, 1 to 10 digits, at most 2^32 - 1. */
-static bool parse_u32(const token *t, uint32_t *value)
-{
-    if (t->len == 0u || t->len > 10u) {
-        return false;
-    }
-    uint64_t v = 0;
-    for (size_t i = 0; i < t->len; i++) {
-        if (t->text[i] < '0' || t->text[i] > '9') {
-            return false;
-        }
-        v = v * 10u + (uint64_t)(t->text[i] - '0');
-    }
-    if (v > 0xFFFFFFFFu) {
-        return false;
-    }
-    *value = (uint32_t)v;
-    return true;
-}
-
 static void cmd_time(const request *r)
 {
     uint32_t unix_s = 0;
-    if (r->n != 2u || !parse_u32(&r->t[1], &unix_s) || unix_s == 0u) {
+    if (r->n != 2u || !parse_decimal(&r->t[1], 10, &unix_s) || unix_s == 0u) {
         reply_err(r->w, "syntax", "usage: TIME <unix seconds, 1 to 4294967295>");
         return;
     }
@@ -816,6 +802,18 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
     return FD_OK;
 }
 
+/* The end of a RECALL or LOG line: the walk's error if it stopped (the
+ * journal no longer verifies), then the chain head. */
+static void end_walk_reply(const request *r, fd_status st)
+{
+    if (st != FD_OK) {
+        put(r->w, " | ERR ");
+        put(r->w, fd_status_name(st));
+    }
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
 static void cmd_recall(const request *r)
 {
     uint32_t n = 0;
@@ -830,13 +828,7 @@ static void cmd_recall(const request *r)
     }
     put_field_u32(r->w, "OK RECALL newest=", newest);
     put_field_u32(r->w, " n=", n);
-    const fd_status st = fd_dealer_journal_walk(r->d, recall_visit, &c);
-    if (st != FD_OK) {
-        put(r->w, " | ERR ");
-        put(r->w, fd_status_name(st));
-    }
-    put_chain(r->w, r->d);
-    put(r->w, "\r\n");
+    end_walk_reply(r, fd_dealer_journal_walk(r->d, recall_visit, &c));
 }
 
 typedef struct log_walk {
@@ -915,13 +907,7 @@ static void cmd_log(const request *r)
         below = next;
     }
     put_field_u32(r->w, "OK LOG n=", n);
-    const fd_status st = c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c);
-    if (st != FD_OK) {
-        put(r->w, " | ERR ");
-        put(r->w, fd_status_name(st));
-    }
-    put_chain(r->w, r->d);
-    put(r->w, "\r\n");
+    end_walk_reply(r, c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c));
 }
 
 typedef struct command {

@@ -10,11 +10,7 @@
 set -u
 dealer=$1
 tool=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+. "$(dirname "$0")/checks.sh"
 
 F=$work/journal.bin
 printf 'TIME 1700000000\nSHUFFLE slots=2\nSEED 0 abcd\nSEED 1 ef\nDEAL 2 3\nBURN\nREVEAL\nSHUFFLE drbg\nDEAL 3\nDEAL 3\nREVEAL\nSHUFFLE full\nDEAL 5 2\nREVEAL\nSHUFFLE\nDEAL 4\n' |
@@ -102,5 +98,4 @@ done
 got=$("$tool" verify --journal "$F" --key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f 2>&1)
 [ $? -eq 1 ] && pass "the wrong key verifies nothing: $got" || fail "wrong key: $got"
 
-[ $failures -eq 0 ] && echo "test_journal_tamper: all passed" || echo "test_journal_tamper: $failures failure(s)"
-exit $((failures != 0))
+finish test_journal_tamper

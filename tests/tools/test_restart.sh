@@ -11,11 +11,7 @@ set -u
 dealer=$1
 tool=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+. "$(dirname "$0")/checks.sh"
 
 F=$work/journal.bin
 mkfifo "$work/in"
@@ -63,5 +59,4 @@ printf 'SHUFFLE\n' | "$dealer" --storage "$F" | tr -d '\r' >"$work/out3"
 grep -q '^OK SHUFFLE mode=round device=[0-9a-f]* id=2 ' "$work/out3" && pass "ids continue: the next SHUFFLE is id 2" ||
   fail "third run: $(cat "$work/out3")"
 
-[ $failures -eq 0 ] && echo "test_restart: all passed" || echo "test_restart: $failures failure(s)"
-exit $((failures != 0))
+finish test_restart
