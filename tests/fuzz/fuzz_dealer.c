@@ -324,7 +324,10 @@ static void check_recovered(fd_drbg_kind kind)
         return;
     }
     FUZZ_CHECK(memcmp(after.round.commitment, journalled.round.commitment, FD_COMMIT_SIZE) == 0);
-    FUZZ_CHECK(memcmp(&after.round.seeds, &journalled.round.seeds, sizeof after.round.seeds) == 0);
+    FUZZ_CHECK(after.round.mode == journalled.round.mode);
+    if (after.round.mode == FD_RECORD_MODE_ROUND) { /* a drbg/full round leaves the last seeds in place, unused */
+        FUZZ_CHECK(memcmp(&after.round.seeds, &journalled.round.seeds, sizeof after.round.seeds) == 0);
+    }
     FUZZ_CHECK(after.shoe.position == journalled.shoe.position);
     FUZZ_CHECK(after.round.closed == journalled.round.closed);
     if (after.round.closed) {
