@@ -55,17 +55,18 @@ while off + 12 <= PAGE:
         break
     n, copy, slen = w0 >> 16, (w0 >> 8) & 1, w2 & 0xFFFF
     size = 12 + (8 if copy else 0) + pad4(n) + (32 if slen else 0) + pad4(slen) + 16 + 4
-    recs.append((off, size, w0 & 0xFF))
+    recs.append((off, size, w0 & 0xFF, 12 + (8 if copy else 0), n))
     off += size
 assert len(recs) >= 6, recs
-if mode == "edit":  # one payload byte of the 4th record (1 -> 0 bits need no key)
-    o = recs[3][0] + 12
-    data[o] &= 0xF0 if data[o] & 0x0F else 0x00
+if mode == "edit":  # one set bit of the 4th record's payload cleared (1 -> 0 bits need no key)
+    o, _, _, head, n = recs[3]
+    o = next(i for i in range(o + head, o + head + n) if data[i])
+    data[o] &= data[o] - 1
 elif mode == "drop":  # the 4th record removed, the rest moved down, the end erased
-    o, s, _ = recs[3]
+    o, s = recs[3][:2]
     data[o:PAGE] = data[o + s:PAGE] + b"\xff" * s
 else:  # two neighbouring records of the same size swapped
-    for (o1, s1, _), (o2, s2, _) in zip(recs, recs[1:]):
+    for (o1, s1, *_), (o2, s2, *_) in zip(recs, recs[1:]):
         if s1 == s2 and data[o1:o1 + s1] != data[o2:o2 + s2]:
             a, b = bytes(data[o1:o1 + s1]), bytes(data[o2:o2 + s2])
             data[o1:o1 + s1], data[o2:o2 + s2] = b, a
