@@ -393,6 +393,27 @@ static uint32_t record_at(const uint8_t *mem, uint32_t n, uint32_t *size)
     }
 }
 
+/* A RETIRE record naming page_seq victim as someone without the key can
+ * write it: header, its check, payload and commit word right, tag not. */
+static void plant_retire(uint8_t *at, uint32_t victim)
+{
+    const uint32_t size = fd_journal_record_size(4, 0, false);
+    memset(at, 0xA5, size);
+    put32(at, FD_JOURNAL_TYPE_RETIRE | 4u << 16);
+    put32(at + 4, 1);
+    put32(at + 12, victim);
+    uint32_t a = 1;
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < 12u; i++) { /* Fletcher-16 over the header but its check field */
+        if (i != 10u && i != 11u) {
+            a = (a + (i < 8u ? at[i] : 0u)) % 255u;
+            b = (b + a) % 255u;
+        }
+    }
+    put32(at + 8, (b << 8 | a) << 16);
+    put32(at + size - 4u, 0); /* committed */
+}
+
 static void test_tamper_detected(void **state)
 {
     (void)state;
@@ -440,6 +461,28 @@ static void test_tamper_detected(void **state)
     memset(r->mem, 0xFF, PAGE);
     assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
     assert_string_equal(rep.reason, "page missing from the live range");
+
+    /* a second copy of the newest page in a free page's place */
+    memcpy(r->mem, base_image, sizeof base_image);
+    assert_int_equal(remount_report(r, &rep), FD_OK);
+    uint32_t newest = r->j.cur_page;
+    uint32_t spare = (newest + 1u) % 8u;
+    assert_true(r->j.pages[spare].page_seq == 0u || r->j.pages[spare].page_seq < r->j.tail_page_seq);
+    memcpy(r->mem + spare * PAGE, r->mem + newest * PAGE, PAGE);
+    assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
+    assert_string_equal(rep.reason, "page sequence repeated");
+
+    /* the oldest page dropped by a RETIRE record planted in it (its header
+     * check right, its tag not: the walk then skips that page unverified) */
+    memcpy(r->mem, base_image, sizeof base_image);
+    assert_int_equal(remount_report(r, &rep), FD_OK);
+    uint32_t tail_page = 0;
+    while (r->j.pages[tail_page].page_seq != r->j.tail_page_seq) {
+        tail_page++;
+    }
+    plant_retire(r->mem + tail_page * PAGE + FD_JOURNAL_PAGE_HEADER, r->j.tail_page_seq);
+    assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
+    assert_string_equal(rep.reason, "retired page not retired in the chain");
 
     /* the wrong key: nothing verifies, and it is not taken for a blank area */
     memcpy(r->mem, base_image, sizeof base_image);
