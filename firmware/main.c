@@ -2,7 +2,9 @@
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
+#include "hal/reset.h"
 #include "hal/trng.h"
+#include "hal/watchdog.h"
 #include "protocol.h"
 
 #ifndef FD_DEALER_DRBG
@@ -33,12 +35,44 @@ static void console_write(void *ctx, const char *data, size_t len)
     hal_console_write(data, len);
 }
 
+/* The exit status of a dealer that refuses to start for want of its
+ * watchdog: the boards' own refusal status (FD_EXIT_BOARD, cortex_m.h). */
+#define EXIT_NO_WATCHDOG 98
+
+/* Started before anything that could hang (the TRNG's start-up tests):
+ * FD_WATCHDOG_TIMEOUT_MS covers the longest operation (the board's
+ * board.cmake says why). A board that must have it (FD_WATCHDOG_REQUIRED)
+ * and cannot start it does not deal. */
+static void watchdog_start(void)
+{
+    const fd_status st = hal_watchdog_start(FD_WATCHDOG_TIMEOUT_MS);
+    if (st != FD_OK && FD_WATCHDOG_REQUIRED) {
+        static const char refusal[] = "\r\nFATAL watchdog did not start\r\nDEALING STOPPED\r\n";
+        hal_console_write(refusal, sizeof refusal - 1u);
+        hal_board_exit(EXIT_NO_WATCHDOG);
+    }
+}
+
+/* Test images say why they (re)started, so a test sees a watchdog reset. */
+static void report_reset_cause(hal_reset_cause cause)
+{
+#if defined(FD_DEALER_TEST_COMMANDS)
+    char line[] = "RESET cause=0\r\n";
+    line[12] = (char)('0' + (int)cause);
+    hal_console_write(line, sizeof line - 1u);
+#else
+    (void)cause; /* for the journal's power-on record (fd_dealer_config.reset_cause) */
+#endif
+}
+
 /* Large state lives in .bss, not on the stack. */
 static fd_dealer dealer;
 static fd_console console;
 
 int main(void)
 {
+    const hal_reset_cause reset_cause = hal_reset_cause_read();
+    watchdog_start();
     const fd_dealer_config cfg = {
         .read_samples = read_raw_samples,
         .restart_source = restart_trng,
@@ -54,8 +88,10 @@ int main(void)
      * SELFTEST; a TRNG that fails to start leaves it in the fault state. */
     (void)fd_dealer_init(&dealer, &cfg);
     fd_console_init(&console, &dealer, console_write, NULL, hal_console_is_terminal(), FD_CONSOLE_ECHO != 0);
+    report_reset_cause(reset_cause);
     fd_console_start(&console);
     while (!dealer.quit) {
+        hal_watchdog_kick();
         uint8_t byte;
         const fd_status st = hal_console_read(&byte);
         if (st == FD_ERR_OVERRUN) {

@@ -603,6 +603,22 @@ static void cmd_quit(const request *r)
     }
 }
 
+#if defined(FD_DEALER_TEST_COMMANDS)
+/* Test images only (dealer_test, firmware/CMakeLists.txt; never built for
+ * release): HANG stops the dealer in a loop that never kicks the watchdog,
+ * so a QEMU test proves the watchdog resets it and it comes back
+ * (tests/qemu/watchdog_reset.sh). */
+static void cmd_hang(const request *r)
+{
+    if (!no_arguments(r, "usage: HANG")) {
+        return;
+    }
+    put(r->w, "OK HANG\r\n");
+    for (;;) {
+    }
+}
+#endif
+
 typedef struct command {
     const char *word;
     void (*run)(const request *r);
@@ -612,6 +628,9 @@ static const command commands[] = {
     {"HELP", cmd_help},         {"NEW", cmd_new},   {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
     {"BURN", cmd_burn},         {"CUT", cmd_cut},   {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
     {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit}, {"SEED", cmd_seed},       {"CLOSE", cmd_close},
+#if defined(FD_DEALER_TEST_COMMANDS)
+    {"HANG", cmd_hang},
+#endif
 };
 
 static void cmd_mode(fd_console *c, const request *r)
