@@ -1,11 +1,19 @@
 /* The dealer firmware's entry point: the same on every board. */
 #include "fd_trng_config.h"
 #include "hal/board.h"
+#include "fd_board_map.h"
 #include "hal/console.h"
 #include "hal/reset.h"
+#include "hal/storage.h"
 #include "hal/trng.h"
 #include "hal/watchdog.h"
 #include "protocol.h"
+
+#ifdef FD_HOST_ARGS
+#include <string.h>
+
+#include "host_storage.h"
+#endif
 
 #ifndef FD_DEALER_DRBG
 #define FD_DEALER_DRBG FD_DRBG_CHACHA20
@@ -53,7 +61,8 @@ static void watchdog_start(void)
     }
 }
 
-/* Test images say why they (re)started, so a test sees a watchdog reset. */
+/* Test images also print why they (re)started, so a test sees a watchdog
+ * reset before RECALL/LOG can show it from the journal's power-on record. */
 static void report_reset_cause(hal_reset_cause cause)
 {
 #if defined(FD_DEALER_TEST_COMMANDS)
@@ -61,16 +70,56 @@ static void report_reset_cause(hal_reset_cause cause)
     line[12] = (char)('0' + (int)cause);
     hal_console_write(line, sizeof line - 1u);
 #else
-    (void)cause; /* for the journal's power-on record (fd_dealer_config.reset_cause) */
+    (void)cause; /* release and normal images: only the power-on record has it */
 #endif
 }
 
 /* Large state lives in .bss, not on the stack. */
 static fd_dealer dealer;
 static fd_console console;
+static fd_flash storage;
 
+/* The journal's flash: the flash map's STORAGE area. When the driver
+ * refuses it the dealer reports the journal unusable and refuses to deal
+ * (it never runs without its write-ahead log). */
+static fd_status open_storage(void)
+{
+    static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
+    return hal_storage_open(&area, &storage);
+}
+
+#ifdef FD_HOST_ARGS
+/* The host dealer: `--storage PATH` keeps the journal in a file; without it
+ * the journal lives in memory and the banner says nothing survives. */
+static bool storage_in_memory = true;
+
+static int host_args(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--storage") == 0 && i + 1 < argc) {
+            host_storage_set_file(argv[++i]);
+            storage_in_memory = false;
+        } else {
+            static const char usage[] = "usage: dealer [--storage PATH]\n";
+            hal_console_write(usage, sizeof usage - 1u);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const int bad = host_args(argc, argv);
+    if (bad != 0) {
+        return bad;
+    }
+    const bool storage_volatile = storage_in_memory;
+#else
 int main(void)
 {
+    const bool storage_volatile = hal_storage_emulated();
+#endif
     const hal_reset_cause reset_cause = hal_reset_cause_read();
     watchdog_start();
     const fd_dealer_config cfg = {
@@ -83,6 +132,11 @@ int main(void)
         .board = hal_board_name(),
         .trng_name = hal_trng_name(),
         .emulation_only = hal_board_emulation_only(),
+        .storage = &storage,
+        .storage_status = open_storage(),
+        .storage_name = hal_storage_name(),
+        .storage_volatile = storage_volatile,
+        .reset_cause = (uint8_t)reset_cause,
     };
     /* The dealer starts the TRNG itself (restart_source), here and on every
      * SELFTEST; a TRNG that fails to start leaves it in the fault state. */

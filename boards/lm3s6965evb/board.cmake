@@ -14,7 +14,8 @@ set(FD_BOARD_SOURCES startup.c board.c uart.c)
 # /dev/urandom through semihosting. A release build is refused (FD_RELEASE).
 set(FD_EMULATION_ONLY ON)
 # EMULATED storage: QEMU does not implement this board's flash controller;
-# the journal runs on a RAM block with NOR semantics that a reset clears.
+# the journal runs on a RAM block with NOR semantics that survives a reset
+# (.noinit, as flash would) but not a power cut (a new QEMU process).
 set(FD_STORAGE_DRIVER ../common/cortex-m/ram_storage.c)
 set(FD_STORAGE_NAME "RAM (EMULATION ONLY)")
 set(FD_STORAGE_EMULATED ON)

@@ -1,9 +1,10 @@
 /* Emulation-only storage for QEMU boards without a flash controller model
  * (mps2-an386; lm3s6965evb's is not implemented): NOR semantics on a RAM
- * block (program ANDs, erase sets 0xFF), area.base ignored. It lives until
- * the next reset (the reset handler clears .bss), so it proves the driver
- * contract and the journal on target, not persistence. Its size is the
- * board's storage region (FD_FLASH_STORAGE_SIZE). */
+ * block (program ANDs, erase sets 0xFF), area.base ignored. It survives a
+ * reset (below) but not a power cut (a new QEMU process), so it proves the
+ * driver contract, the journal on target and recovery after a watchdog
+ * reset, not persistence. Its size is the board's storage region
+ * (FD_FLASH_STORAGE_SIZE). */
 #include <stdbool.h>
 #include <string.h>
 
@@ -11,7 +12,13 @@
 #include "hal/storage.h"
 #include "storage_area.h"
 
-static uint32_t ram_store[FD_STORAGE_SIZE / 4u];
+/* In .noinit (sections.ld): a reset, e.g. the watchdog's, keeps the store
+ * as it would keep flash (QEMU keeps RAM across a system reset). A power-up
+ * leaves RAM random (QEMU: zero), so a marker beside it says whether it
+ * holds a store at all; without one it starts erased. */
+static uint32_t ram_store[FD_STORAGE_SIZE / 4u] __attribute__((section(".noinit")));
+static uint32_t ram_marker[2] __attribute__((section(".noinit")));
+#define RAM_STORE_MAGIC 0x52414D53u /* "RAMS"; the second word is its complement */
 static hal_storage_area ram_area;
 
 static fd_status ram_erase(void *ctx, uint32_t page)
@@ -57,10 +64,12 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
         area->page_count > sizeof ram_store / area->page_size) {
         return FD_ERR_STATE;
     }
-    bool fresh = ram_area.page_size == 0u;
+    const bool first_open_since_reset = ram_area.page_size == 0u;
     ram_area = *area;
-    if (fresh) {
+    if (first_open_since_reset && !(ram_marker[0] == RAM_STORE_MAGIC && ram_marker[1] == ~RAM_STORE_MAGIC)) {
         memset(ram_store, 0xFF, sizeof ram_store);
+        ram_marker[0] = RAM_STORE_MAGIC;
+        ram_marker[1] = ~RAM_STORE_MAGIC;
     }
     fd_storage_bind(&ram_area, flash, ram_erase, ram_program, ram_read);
     return FD_OK;
