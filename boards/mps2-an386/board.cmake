@@ -11,7 +11,8 @@ set(FD_BOARD_SOURCES startup.c board.c uart.c)
 # is refused (FD_RELEASE) so this can never ship.
 set(FD_EMULATION_ONLY ON)
 # EMULATED storage: QEMU models no flash controller here; the journal runs
-# on a RAM block with NOR semantics that a reset clears.
+# on a RAM block with NOR semantics that survives a reset (.noinit, as
+# flash would) but not a power cut (a new QEMU process).
 set(FD_STORAGE_DRIVER ../common/cortex-m/ram_storage.c)
 set(FD_STORAGE_NAME "RAM (EMULATION ONLY)")
 set(FD_STORAGE_EMULATED ON)

@@ -6,8 +6,10 @@
 # banner. Driven through a pipe one step at a time: deal a round, HANG;
 # the same QEMU must then print a second banner with cause 3 (watchdog) by
 # itself, stay up while idle (3 s wall: under -icount sleep=off an idle
-# lm3s6965evb skips ahead in virtual time, so that is many timeouts), and
-# answer STATUS and QUIT after it. Also checked: the first boot does not
+# lm3s6965evb skips ahead in virtual time, so that is many timeouts), have
+# the round dealt before the hang recovered from its journal (the RAM store
+# is in .noinit: QEMU keeps RAM across the reset, as flash would keep it)
+# and revealed under its commitment, and continue the round ids. Also checked: the first boot does not
 # claim a watchdog reset, and no fault or refusal happened. The
 # wall time from HANG to the second banner is printed (the watchdog counts
 # virtual time: FD_WATCHDOG_TIMEOUT_MS in the board's board.cmake).
@@ -51,7 +53,7 @@ took=$(($(date +%s) - start))
 # idle: waiting for a command must keep the watchdog fed (no third boot)
 sleep 3
 [ "$(tr -d '\r' <"$work/raw" | grep -c '^RESET cause=')" -eq 2 ] || fail "reset again while idle"
-printf 'MODE machine\nSTATUS\nQUIT\n' >&3
+printf 'MODE machine\nSTATUS\nREVEAL\nSTATUS\nQUIT\n' >&3
 rc=0
 wait "$qpid" || rc=$?
 qpid=""
@@ -64,6 +66,14 @@ second=$(grep '^RESET cause=' "$work/out" | sed -n 2p)
 [ "$second" = "RESET cause=3" ] || fail "after HANG: '$second', not 'RESET cause=3' (watchdog)"
 grep -q '^OK DEAL' "$work/out" || fail "the round before HANG was not dealt"
 grep -q '^OK STATUS' "$work/out" || fail "no STATUS reply after the reset"
+# the journal (RAM in .noinit on these boards) survived the reset: the round
+# dealt before HANG is recovered and revealed with the commitment it was
+# shuffled under, and ids continue
+committed=$(grep '^OK SHUFFLE' "$work/out" | sed -n 's/.* id=1 .*commitment=\([0-9a-f]*\).*/\1/p')
+[ -n "$committed" ] || fail "no round 1 commitment before HANG"
+grep -q 'RECOVERED open round id=1' "$work/out" || fail "the open round was not recovered after the reset"
+grep -q "^OK REVEAL .* id=1 .*commitment=$committed" "$work/out" || fail "round 1 not revealed with its commitment"
+grep '^OK STATUS' "$work/out" | sed -n 1p | grep -q ' next_id=2 ' || fail "round ids do not continue after the reset"
 grep -q '^OK BYE' "$work/out" || fail "no QUIT reply after the reset"
 if grep -E '^(FAULT|FATAL)' "$work/out"; then fail "a fault or refusal instead of a clean reset"; fi
 echo "watchdog_reset: $machine: HANG -> watchdog reset -> banner again in ${took} s wall; $first, then $second"
