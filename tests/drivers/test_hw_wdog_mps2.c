@@ -114,14 +114,24 @@ static void tx_stuck(uintptr_t a, volatile uint32_t *s)
     *s = UART_STATE_TX_FULL;
 }
 
-static unsigned busy_polls;
-static void tx_busy_for_a_while(uintptr_t a, volatile uint32_t *s)
+/* STATE reads `counting` for the next polls_left reads, then `done`. */
+static unsigned polls_left;
+static uint32_t counting, done;
+static void state_after_countdown(uintptr_t a, volatile uint32_t *s)
 {
     (void)a;
-    *s = busy_polls > 0u ? UART_STATE_TX_FULL : 0u;
-    if (busy_polls > 0u) {
-        busy_polls--;
+    *s = polls_left > 0u ? counting : done;
+    if (polls_left > 0u) {
+        polls_left--;
     }
+}
+
+static void tx_busy_for(unsigned polls)
+{
+    polls_left = polls;
+    counting = UART_STATE_TX_FULL;
+    done = 0u;
+    fake_reg_hook(A_UART_STATE, state_after_countdown);
 }
 
 static void a_stuck_transmitter_drops_and_counts(void **state)
@@ -136,15 +146,14 @@ static void a_stuck_transmitter_drops_and_counts(void **state)
     assert_int_equal(hal_console_tx_dropped() - before, 3u);
 
     /* still busy: one poll, dropped */
-    busy_polls = 1000u;
-    fake_reg_hook(A_UART_STATE, tx_busy_for_a_while);
+    tx_busy_for(1000u);
     hal_console_write("d", 1u);
     assert_int_equal(hal_console_tx_dropped() - before, 4u);
     /* it recovers: the byte goes, and a later busy spell gets the full bound again */
-    busy_polls = 0u;
+    tx_busy_for(0u);
     hal_console_write("e", 1u);
     assert_int_equal(fake_reg_peek(A_UART_DATA), 'e');
-    busy_polls = 1000u;
+    tx_busy_for(1000u);
     hal_console_write("f", 1u);
     assert_int_equal(fake_reg_peek(A_UART_DATA), 'f');
     assert_int_equal(accesses[1], 2u);
@@ -155,31 +164,22 @@ static void a_slow_transmitter_loses_nothing(void **state)
 {
     (void)state;
     const uint32_t before = hal_console_tx_dropped();
-    busy_polls = 0u;
-    fake_reg_hook(A_UART_STATE, tx_busy_for_a_while);
+    tx_busy_for(0u);
     hal_console_write("x", 1u); /* clears a stuck state left by an earlier test */
-    busy_polls = FD_UART_TX_POLLS - 1u;
+    tx_busy_for(FD_UART_TX_POLLS - 1u);
     hal_console_write("y", 1u);
     assert_int_equal(fake_reg_peek(A_UART_DATA), 'y');
     assert_int_equal(hal_console_tx_dropped(), before);
 }
 
 /* ---- receive: waiting for a command kicks the watchdog ---- */
-static unsigned empty_polls;
-static void rx_after_a_while(uintptr_t a, volatile uint32_t *s)
-{
-    (void)a;
-    *s = empty_polls > 0u ? 0u : UART_STATE_RX_FULL;
-    if (empty_polls > 0u) {
-        empty_polls--;
-    }
-}
-
 static void the_receive_wait_kicks(void **state)
 {
     (void)state;
-    empty_polls = 50u;
-    fake_reg_hook(A_UART_STATE, rx_after_a_while);
+    polls_left = 50u;
+    counting = 0u;
+    done = UART_STATE_RX_FULL;
+    fake_reg_hook(A_UART_STATE, state_after_countdown);
     fake_reg_poke(A_UART_DATA, 'Q');
     fake_reg_hook(A_WDOG(APB_WDOG_INTCLR), count_intclr);
     uint8_t byte = 0;
