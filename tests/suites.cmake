@@ -39,7 +39,7 @@ function(fd_register_board_tests board bindir)
     endif()
     if(FD_WATCHDOG_QEMU) # HANG in the dealer test image: the watchdog resets it, it comes back
       fd_add_qemu_test(${board}.watchdog.reset ${qemu}/watchdog_reset.sh ${FD_QEMU_MACHINE}
-        ${bindir}/firmware/dealer_test.elf)
+        ${bindir}/firmware/dealer_test.elf ${bindir}/firmware/dealer.elf)
     endif()
     if(FD_QEMU_SERIAL_BREAK)
       fd_add_qemu_test(${board}.console.break ${qemu}/console_break.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf)

@@ -13,11 +13,14 @@
 # claim a watchdog reset, and no fault or refusal happened. The
 # wall time from HANG to the second banner is printed (the watchdog counts
 # virtual time: FD_WATCHDOG_TIMEOUT_MS in the board's board.cmake).
-# usage: watchdog_reset.sh MACHINE DEALER_TEST.elf
+# First, the production image (DEALER.elf) must not know HANG: a line from
+# the wire cannot stop a real dealer.
+# usage: watchdog_reset.sh MACHINE DEALER_TEST.elf DEALER.elf
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 machine=$1
 image=$2
+production=$3
 work=$(mktemp -d)
 qpid=""
 trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -26,6 +29,12 @@ fail() {
   tr -d '\r' <"$work/raw" 2>/dev/null || true
   exit 1
 }
+
+printf 'MODE machine\nHANG\nQUIT\n' >"$work/prod.in"
+"$here/run.sh" "$machine" "$production" "$work/prod.in" >"$work/raw" 2>&1 || fail "the production dealer did not quit cleanly"
+tr -d '\r' <"$work/raw" | grep -q '^ERR unknown' || fail "the production dealer does not refuse HANG"
+tr -d '\r' <"$work/raw" | grep -q '^OK HANG' && fail "the production dealer knows HANG"
+: >"$work/raw"
 
 mkfifo "$work/in"
 FD_QEMU_TIMEOUT=${FD_QEMU_TIMEOUT:-240} "$here/run.sh" "$machine" "$image" "$work/in" >"$work/raw" 2>&1 &
