@@ -18,13 +18,6 @@
 #define A_ICER0 ((uintptr_t)FD_SCS_BASE + 0x180u)
 #define A_WDT(off) ((uintptr_t)WDT0_BASE + (off))
 
-static int setup(void **state)
-{
-    (void)state;
-    fake_regs_reset();
-    return 0;
-}
-
 static void resc_names_the_most_fundamental_cause_and_is_cleared(void **state)
 {
     (void)state;
@@ -87,9 +80,9 @@ static void start_gates_the_clock_and_opens_the_interrupt(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(resc_names_the_most_fundamental_cause_and_is_cleared, setup),
-        cmocka_unit_test_setup(qemu_zero_resc_falls_back_to_the_note_hardware_wins, setup),
-        cmocka_unit_test_setup(start_gates_the_clock_and_opens_the_interrupt, setup),
+        cmocka_unit_test_setup(resc_names_the_most_fundamental_cause_and_is_cleared, fake_regs_setup),
+        cmocka_unit_test_setup(qemu_zero_resc_falls_back_to_the_note_hardware_wins, fake_regs_setup),
+        cmocka_unit_test_setup(start_gates_the_clock_and_opens_the_interrupt, fake_regs_setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,12 +24,10 @@ static void count_data(uintptr_t a, volatile uint32_t *s) { (void)a, (void)s, ac
 
 static int setup(void **state)
 {
-    (void)state;
-    fake_regs_reset();
     for (size_t i = 0; i < sizeof accesses / sizeof accesses[0]; i++) {
         accesses[i] = 0;
     }
-    return 0;
+    return fake_regs_setup(state);
 }
 
 /* The driver keeps "running" across tests (one watchdog per boot): the

@@ -13,13 +13,6 @@
 #define A_RESETREAS 0x40000400u
 #define A_WDT(off) ((uintptr_t)NRF_WDT_BASE + (off))
 
-static int setup(void **state)
-{
-    (void)state;
-    fake_regs_reset();
-    return 0;
-}
-
 static void resetreas_decodes_and_writes_back_what_it_read(void **state)
 {
     (void)state;
@@ -79,9 +72,9 @@ static void starts_with_the_timeout_in_lfclk_ticks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(resetreas_decodes_and_writes_back_what_it_read, setup),
-        cmocka_unit_test_setup(absent_wdt_is_not_ready, setup),
-        cmocka_unit_test_setup(starts_with_the_timeout_in_lfclk_ticks, setup),
+        cmocka_unit_test_setup(resetreas_decodes_and_writes_back_what_it_read, fake_regs_setup),
+        cmocka_unit_test_setup(absent_wdt_is_not_ready, fake_regs_setup),
+        cmocka_unit_test_setup(starts_with_the_timeout_in_lfclk_ticks, fake_regs_setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
