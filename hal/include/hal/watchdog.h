@@ -14,8 +14,8 @@ extern "C" {
  * @brief Start the watchdog: from now on the chip resets when
  * hal_watchdog_kick() is not called for timeout_ms milliseconds.
  *
- * Once started it cannot be stopped (the hardware forbids it on every
- * board) and a second call fails. The timeout is met on the nominal
+ * Once started it is never stopped (the nRF5x, STM32 IWDG and Stellaris
+ * blocks cannot be; the CMSDK one is left locked) and a second call fails. The timeout is met on the nominal
  * watchdog clock; boards whose clock has a wide tolerance (STM32 LSI)
  * round so that the shortest possible timeout is still timeout_ms.
  * Errors: FD_ERR_EMPTY (timeout_ms 0), FD_ERR_TOO_LARGE (beyond the
