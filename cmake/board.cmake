@@ -69,9 +69,11 @@ macro(fd_load_board fd_board_arg)
       "(${FD_WATCHDOG_TIMEOUT_MS}) must be a positive number of milliseconds")
   endif()
   # A dealer image must run with its watchdog, or refuse to start: on
-  # hardware, and under QEMU where QEMU models it; the host has none, and
-  # the micro:bit's is not modelled (its non-release images run without).
-  if(FD_BOARD_KIND STREQUAL "hardware" OR FD_WATCHDOG_QEMU OR (FD_BOARD_KIND STREQUAL "qemu" AND FD_RELEASE))
+  # hardware boards, and under QEMU where QEMU models it. The host has none;
+  # the micro:bit's is not modelled, so its images (release ones too: the
+  # release tests run under QEMU) go on without one when it does not start
+  # (on a real nRF51 it always does).
+  if(FD_BOARD_KIND STREQUAL "hardware" OR FD_WATCHDOG_QEMU)
     set(FD_WATCHDOG_REQUIRED 1)
   else()
     set(FD_WATCHDOG_REQUIRED 0)

@@ -48,7 +48,8 @@ set(FD_STACK_SIZE 4096)
 # longest operation is a 432-card combined-source shuffle, ~2.0 s
 # (4,675,798 instructions plus 2,560 RNG samples at 660 us), and a journal
 # mount (10.9 M instructions, 0.7 s) at boot: 8 s is four times the longest.
-# QEMU does not model the WDT: non-release images run without it.
+# QEMU does not model the WDT: the images go on without it when it does
+# not start (cmake/board.cmake, FD_WATCHDOG_REQUIRED).
 set(FD_WATCHDOG_DRIVER ../common/nrf5x/watchdog.c)
 set(FD_WATCHDOG_NAME "nRF51 WDT (not modelled by QEMU)")
 set(FD_WATCHDOG_TIMEOUT_MS 8000)
