@@ -9,7 +9,8 @@
 # lm3s6965evb skips ahead in virtual time, so that is many timeouts), have
 # the round dealt before the hang recovered from its journal (the RAM store
 # is in .noinit: QEMU keeps RAM across the reset, as flash would keep it)
-# and revealed under its commitment, and continue the round ids. Also checked: the first boot does not
+# and revealed under its commitment, continue the round ids, and log the
+# second power-on with cause watchdog in the journal (LOG). Also checked: the first boot does not
 # claim a watchdog reset, and no fault or refusal happened. The
 # wall time from HANG to the second banner is printed (the watchdog counts
 # virtual time: FD_WATCHDOG_TIMEOUT_MS in the board's board.cmake).
@@ -62,7 +63,7 @@ took=$(($(date +%s) - start))
 # idle: waiting for a command must keep the watchdog fed (no third boot)
 sleep 3
 [ "$(tr -d '\r' <"$work/raw" | grep -c '^RESET cause=')" -eq 2 ] || fail "reset again while idle"
-printf 'MODE machine\nSTATUS\nREVEAL\nSTATUS\nQUIT\n' >&3
+printf 'MODE machine\nSTATUS\nREVEAL\nSTATUS\nLOG\nQUIT\n' >&3
 rc=0
 wait "$qpid" || rc=$?
 qpid=""
@@ -83,6 +84,10 @@ committed=$(grep '^OK SHUFFLE' "$work/out" | sed -n 's/.* id=1 .*commitment=\([0
 grep -q 'RECOVERED open round id=1' "$work/out" || fail "the open round was not recovered after the reset"
 grep -q "^OK REVEAL .* id=1 .*commitment=$committed" "$work/out" || fail "round 1 not revealed with its commitment"
 grep '^OK STATUS' "$work/out" | sed -n 1p | grep -q ' next_id=2 ' || fail "round ids do not continue after the reset"
+# the journal's power-on records: the first boot's cause, then the watchdog
+log=$(grep '^OK LOG' "$work/out") || fail "no LOG reply"
+echo "$log" | grep -q '| seq=[0-9]* power-on cause=[a-z-]* |.*| seq=[0-9]* power-on cause=watchdog ' ||
+  fail "the journal's power-on record after the reset does not say watchdog: $log"
 grep -q '^OK BYE' "$work/out" || fail "no QUIT reply after the reset"
 if grep -E '^(FAULT|FATAL)' "$work/out"; then fail "a fault or refusal instead of a clean reset"; fi
 echo "watchdog_reset: $machine: HANG -> watchdog reset -> banner again in ${took} s wall; $first, then $second"
