@@ -25,18 +25,6 @@ static uint32_t get32(const uint8_t *p) { return get16(p) | ((uint32_t)get16(p +
 
 /* ---- the key ---- */
 
-fd_status dealer_journal_key(uint8_t key[FD_SHA256_SIZE])
-{
-    if (key == NULL) {
-        return FD_ERR_NULL;
-    }
-    /* TODO(entropy): HMAC of the provisioned device secret (device_secret.h) */
-    static const char dev_secret[] = "fairdeal development device secret";
-    static const char purpose[] = "fairdeal/journal-key";
-    fd_hmac_sha256(dev_secret, sizeof dev_secret - 1u, purpose, sizeof purpose - 1u, key);
-    return FD_OK;
-}
-
 /* ---- a round's reveal material: S, or the salt and the order ---- */
 
 static size_t material_len(uint8_t mode, size_t secret_len, uint16_t count)
@@ -581,8 +569,9 @@ bool persist_mount(fd_dealer *d)
     p->rules.rounds.summaries = FD_DEALER_KEEP_SUMMARIES;
     uint8_t key[FD_SHA256_SIZE];
     fd_status st = d->cfg.storage_status;
-    if (st == FD_OK) {
-        st = dealer_journal_key(key);
+    if (st == FD_OK && fd_device_key(&d->secret, "journal", key) != FD_OK) {
+        report(p, FD_ERR_NOT_READY, "no device secret: no journal key");
+        return false;
     }
     if (st == FD_OK && p->flash.geometry.page_count > FD_DEALER_JOURNAL_PAGES) {
         st = FD_ERR_TOO_LARGE;

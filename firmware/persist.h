@@ -62,12 +62,6 @@ typedef struct fd_persist {
     fd_journal_page pages[FD_DEALER_JOURNAL_PAGES];
 } fd_persist;
 
-/* The journal's HMAC key. The one place it is derived: from the device
- * secret once firmware/device_secret.h lands; until then a development key
- * that is the same on every device (it detects damage, not an attacker
- * who has read this source). FD_OK or FD_ERR_NULL. */
-FD_MUST_CHECK fd_status dealer_journal_key(uint8_t key[FD_SHA256_SIZE]);
-
 /* ---- hooks for dealer.c (d non-NULL, fd_dealer_init has bound cfg) ---- */
 
 /* Mount cfg.storage and replay it: round ids, the open round (restored into

@@ -64,6 +64,9 @@ static void reply_err(const writer *w, const char *code, const char *message)
 
 static const char *fault_reason(const fd_dealer *d)
 {
+    if (d->cfg.release && d->seed_file == FD_SEED_FILE_UNSAVED) {
+        return "seed file not saved or unreadable (release builds fail closed)";
+    }
     switch (d->fault_status) {
     case FD_ERR_HEALTH:
         return d->fault_health == FD_HEALTH_RCT   ? "health test failed (repetition count)"
@@ -256,7 +259,7 @@ static void cmd_help(const request *r)
     }
     put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8|drbg|full] | "
               "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE "
-              "<human|machine> | "
+              "<human|machine> | PROVISION <64 hex> | LAB <raw|cards> <n> [bound] | "
               "HELP | QUIT\r\n");
 }
 
@@ -330,6 +333,133 @@ static void put_round_state(const writer *w, const fd_dealer *d)
     }
 }
 
+/* ---- the device secret and lab mode (issue 18) ---- */
+
+/* True when rounds may be drawn, else the reply says why. */
+static bool secret_ready(const request *r)
+{
+    switch (fd_dealer_secret_ready(r->d)) {
+    case FD_OK: return true;
+    case FD_ERR_CORRUPT:
+        reply_err(r->w, "secret", "secret page damaged: dealing disabled (erase it with a programmer, then PROVISION)");
+        return false;
+    case FD_ERR_STATE: reply_err(r->w, "secret", "secret provisioned: restart the device to use it"); return false;
+    default: reply_err(r->w, "secret", "not provisioned: PROVISION <64 hex> first (release build)"); return false;
+    }
+}
+
+static void put_device_id(const writer *w, const fd_dealer *d)
+{
+    if (fd_device_secret_usable(&d->secret)) {
+        put_hex(w, d->secret.id, sizeof d->secret.id);
+    } else {
+        put(w, "none");
+    }
+}
+
+static void cmd_provision(const request *r)
+{
+    uint8_t secret[FD_DEVICE_SECRET_BYTES];
+    size_t len = 0;
+    if (r->n != 2u || fd_hex_decode(r->t[1].text, r->t[1].len, secret, sizeof secret, &len) != FD_OK ||
+        len != sizeof secret) {
+        fd_wipe(secret, sizeof secret);
+        reply_err(r->w, "syntax", "usage: PROVISION <64 hex digits: the 32-byte device secret>");
+        return;
+    }
+    uint8_t id[FD_DEVICE_ID_BYTES];
+    const fd_status st = fd_dealer_provision(r->d, secret, id);
+    fd_wipe(secret, sizeof secret);
+    switch (st) {
+    case FD_OK:
+        put(r->w, "OK PROVISION device=");
+        put_hex(r->w, id, sizeof id);
+        put(r->w, " restart=required\r\n");
+        break;
+    case FD_ERR_STATE:
+        reply_err(r->w, "state",
+                  fd_dealer_round_open(r->d) ? "round open: REVEAL first" : "already provisioned: written once only");
+        break;
+    case FD_ERR_EMPTY: reply_err(r->w, "range", "a secret of all 00 or all ff bytes is refused"); break;
+    case FD_ERR_NOT_READY: reply_err(r->w, "state", "no secret page on this board"); break;
+    case FD_ERR_CORRUPT: reply_err(r->w, "secret", "secret page damaged: erase it with a programmer"); break;
+    default: reply_err(r->w, "storage", fd_status_name(st)); break;
+    }
+}
+
+/* Lab chunk: raw samples or indices per call (the micro:bit's stack). */
+#define LAB_CHUNK 64u
+/* Most samples / indices per LAB line: a reply line stays under 8 KiB. */
+#define LAB_RAW_MAX 2048u
+#define LAB_CARDS_MAX 1024u
+
+/* LAB RAW <n>: "OK LAB RAW n=<n> hex=<2n hex digits> end=ok" on one line
+ * (end=<status> if the source failed part way; the capture is then void). */
+static void lab_raw(const request *r, uint32_t n)
+{
+    uint8_t chunk[LAB_CHUNK];
+    fd_status st = FD_OK;
+    put_field_u32(r->w, "OK LAB RAW n=", n);
+    put(r->w, " hex=");
+    for (uint32_t done = 0; done < n && st == FD_OK; done += LAB_CHUNK) {
+        const size_t take = n - done < LAB_CHUNK ? n - done : LAB_CHUNK;
+        st = fd_dealer_lab_raw(r->d, chunk, take);
+        if (st == FD_OK) {
+            put_hex(r->w, chunk, take);
+        }
+    }
+    put(r->w, " end=");
+    put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
+    put(r->w, "\r\n");
+}
+
+/* LAB CARDS <n> [bound]: n indices uniform in [0, bound) (default: the
+ * shoe's cards) from the default source, comma-separated decimal. */
+static void lab_cards(const request *r, uint32_t n, uint32_t bound)
+{
+    uint16_t chunk[LAB_CHUNK];
+    fd_status st = FD_OK;
+    put_field_u32(r->w, "OK LAB CARDS n=", n);
+    put_field_u32(r->w, " bound=", bound);
+    put(r->w, " idx=");
+    for (uint32_t i = 0; i < n && st == FD_OK; i++) {
+        if (i % LAB_CHUNK == 0u) {
+            st = fd_dealer_lab_cards(r->d, bound, chunk, n - i < LAB_CHUNK ? n - i : LAB_CHUNK);
+        }
+        if (st == FD_OK) {
+            put(r->w, i > 0u ? "," : "");
+            put_u32(r->w, chunk[i % LAB_CHUNK]);
+        }
+    }
+    fd_wipe(chunk, sizeof chunk);
+    put(r->w, " end=");
+    put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
+    put(r->w, "\r\n");
+}
+
+static void cmd_lab(const request *r)
+{
+    const bool raw = r->n == 3u && token_is(&r->t[1], "raw");
+    const bool cards = (r->n == 3u || r->n == 4u) && token_is(&r->t[1], "cards");
+    uint32_t n = 0;
+    uint32_t bound = r->d->shoe.count;
+    if ((!raw && !cards) || !parse_number(&r->t[2], &n) || (r->n == 4u && !parse_number(&r->t[3], &bound))) {
+        reply_err(r->w, "syntax", "usage: LAB RAW <n> | LAB CARDS <n> [bound]");
+    } else if (n < 1u || n > (raw ? LAB_RAW_MAX : LAB_CARDS_MAX) || bound < 1u || bound > 65535u) {
+        reply_err(r->w, "range", "n must be 1 to 2048 (RAW) or 1024 (CARDS), bound 1 to 65535");
+    } else if (r->d->cfg.release) {
+        reply_err(r->w, "state", "lab mode is refused in release builds");
+    } else if (fd_dealer_round_open(r->d)) {
+        reply_err(r->w, "state", "round open: REVEAL first");
+    } else if (raw) {
+        lab_raw(r, n);
+    } else if (fd_dealer_in_fault(r->d)) {
+        reply_fault(r->d, r->w);
+    } else if (secret_ready(r)) {
+        lab_cards(r, n, bound);
+    }
+}
+
 /* "slots=N": N seed slots, 0..8. */
 static bool parse_slots(const token *t, uint32_t *slots)
 {
@@ -354,6 +484,9 @@ static void cmd_shuffle(const request *r)
     }
     if (slots > FD_ROUND_SLOTS) {
         reply_err(r->w, "range", "slots must be 0 to 8");
+        return;
+    }
+    if (fd_dealer_transition(fd_dealer_get_state(r->d), FD_CMD_SHUFFLE)->verdict == FD_ALLOW && !secret_ready(r)) {
         return;
     }
     if (full || drbg) {
@@ -620,6 +753,11 @@ static void cmd_status(const request *r)
     put_field(w, " drbg=", drbg_name(d->cfg.drbg_kind));
     put_field_u32(w, " revealed=", d->round.revealed_rounds);
     put_field_u32(w, " unrevealed=", fd_dealer_unrevealed_rounds(d));
+    put_field(w, " secret=", fd_device_secret_origin_name(d->secret.origin));
+    put(w, " device=");
+    put_device_id(w, d);
+    static const char *const seed_file_names[] = {"none", "saved", "unsaved"};
+    put_field(w, " seedfile=", seed_file_names[d->seed_file]);
     if (d->persist.attached) {
         put_field_u32(w, " next_id=", d->round.id + 1u);
         put(w, d->persist.status == FD_OK ? " journal=ok" : " journal=failed");
@@ -658,9 +796,10 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"HELP", cmd_help},         {"NEW", cmd_new},   {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
-    {"BURN", cmd_burn},         {"CUT", cmd_cut},   {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
-    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit}, {"SEED", cmd_seed},       {"CLOSE", cmd_close},
+    {"HELP", cmd_help},           {"NEW", cmd_new},   {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
+    {"BURN", cmd_burn},           {"CUT", cmd_cut},   {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
+    {"SELFTEST", cmd_selftest},   {"QUIT", cmd_quit}, {"SEED", cmd_seed},       {"CLOSE", cmd_close},
+    {"PROVISION", cmd_provision}, {"LAB", cmd_lab},
 };
 
 static void cmd_mode(fd_console *c, const request *r)
@@ -763,6 +902,16 @@ void fd_console_start(const fd_console *c)
     put(&w, "/");
     put_u32(&w, d->cfg.health.apt_window);
     put(&w, "\r\n");
+    put_field(&w, "device: ", fd_device_secret_origin_name(d->secret.origin));
+    put(&w, " secret, id ");
+    put_device_id(&w, d);
+    put(&w, "\r\n");
+    if (d->secret.origin == FD_SECRET_TEST) {
+        put(&w, "*** secret=test: the public development secret, not provisioned. Never use this build at a table. "
+                "***\r\n");
+    } else if (!fd_device_secret_usable(&d->secret)) {
+        put(&w, "*** NO DEVICE SECRET: dealing is disabled until the device is provisioned. ***\r\n");
+    }
     if (d->cfg.emulation_only) {
         put(&w, "*** EMULATION ONLY: entropy is the host's, read through semihosting. "
                 "Not a hardware TRNG: never use this build at a table. ***\r\n");

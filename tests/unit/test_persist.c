@@ -85,36 +85,46 @@ static void test_seed_file_without_journal(void **state)
     assert_int_equal(fd_dealer_seed_file_write(&dealer, buf, 32), FD_ERR_NOT_READY);
 }
 
+/* The dealer itself writes a seed file at every power-on (and every
+ * FD_DEALER_SEED_FILE_PERIOD rounds: dealer_sources.c); these check the
+ * store underneath: durable, newest kept, the previous one wiped. */
 static void test_seed_file_durable_and_old_one_wiped(void **state)
 {
     (void)state;
     fresh_flash();
     assert_int_equal(power_on(), FD_OK);
-    uint8_t a[32], b[40], got[64];
+    uint8_t a[32], b[40], got[64], boot[64];
     memset(a, 0xA5, sizeof a);
     memset(b, 0x3C, sizeof b);
     size_t len = 0;
-    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_ERR_EMPTY);
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, boot, sizeof boot, &len), FD_OK); /* written at power-on */
+    assert_int_equal(len, 32u);
     /* bad input changes nothing */
     assert_int_equal(fd_dealer_seed_file_write(&dealer, NULL, 32), FD_ERR_NULL);
     assert_int_equal(fd_dealer_seed_file_write(&dealer, a, 0), FD_ERR_EMPTY);
     assert_int_equal(fd_dealer_seed_file_write(&dealer, a, FD_DEALER_SEED_FILE_MAX + 1u), FD_ERR_TOO_LARGE);
-    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_ERR_EMPTY);
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
+    assert_memory_equal(got, boot, 32);
 
     assert_int_equal(fd_dealer_seed_file_write(&dealer, a, sizeof a), FD_OK);
-    assert_int_equal(power_on(), FD_OK);
     assert_int_equal(fd_dealer_seed_file_read(&dealer, got, 31, &len), FD_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
     assert_int_equal(len, sizeof a);
     assert_memory_equal(got, a, sizeof a);
     assert_non_null(memmem(mem, sizeof mem, a, sizeof a)); /* on flash */
+    assert_null(memmem(mem, sizeof mem, boot, 32));        /* its predecessor wiped */
 
     assert_int_equal(fd_dealer_seed_file_write(&dealer, b, sizeof b), FD_OK);
     assert_null(memmem(mem, sizeof mem, a, sizeof a)); /* the old one is gone from flash */
-    assert_int_equal(power_on(), FD_OK);
     assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
     assert_int_equal(len, sizeof b);
     assert_memory_equal(got, b, sizeof b);
+    /* the next power-up reads b (mixed into the DRBG) and replaces it at once */
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
+    assert_int_equal(len, 32u);
+    assert_memory_not_equal(got, b, 32);
+    assert_null(memmem(mem, sizeof mem, b, sizeof b));
 }
 
 /* The newest seed file survives compaction however many rounds follow. */
@@ -123,21 +133,21 @@ static void test_seed_file_kept_through_rotation(void **state)
     (void)state;
     fresh_flash();
     assert_int_equal(power_on(), FD_OK);
-    uint8_t a[32], got[64];
-    memset(a, 0x5A, sizeof a);
+    uint8_t newest[64];
     size_t len = 0;
-    assert_int_equal(fd_dealer_seed_file_write(&dealer, a, sizeof a), FD_OK);
     for (int i = 0; i < 150; i++) {
         assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
         assert_true(starts(cmd("DEAL 2 4"), "OK DEAL"));
         assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
     }
     assert_true(hf.erases > 0u); /* the ring went round */
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, newest, sizeof newest, &len), FD_OK);
+    assert_int_equal(len, 32u);
+    assert_non_null(memmem(mem, sizeof mem, newest, len)); /* durable through the compactions */
     assert_int_equal(power_on(), FD_OK);
-    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
-    assert_memory_equal(got, a, sizeof a);
     assert_true(starts(cmd("STATUS"), "OK STATUS"));
     assert_non_null(strstr(out.text, " next_id=151 "));
+    assert_non_null(strstr(out.text, " seedfile=saved"));
 }
 
 int main(void)
