@@ -156,7 +156,9 @@ typedef struct fd_dealer {
     uint32_t seed_files_written;     /* since power-on */
     uint32_t rounds_since_seed_file; /* rounds begun since the last seed-file write */
     bool restart_required;           /* PROVISION wrote a secret: it takes effect at the next start */
-    fd_persist persist;              /* the write-ahead journal (persist.h) */
+    /* The write-ahead journal (persist.h). It points into this struct: a
+     * dealer with storage is never copied (one without may be: tests). */
+    fd_persist persist;
 } fd_dealer;
 
 /* Bind the configuration, run the known-answer and start-up self-tests and

@@ -136,6 +136,8 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
 {
     if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
         reply_journal(d, w);
+    } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
+        reply_err(w, "journal", "this round has used its share of the journal: REVEAL it, then SHUFFLE");
     } else if (st == FD_ERR_STATE) {
         reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {
@@ -207,22 +209,28 @@ static bool token_is(const token *t, const char *word)
     return true;
 }
 
-/* Decimal, 1 to 5 digits, no sign. */
-static bool parse_number(const token *t, uint32_t *value)
+/* Decimal, 1 to max_digits digits (at most 10), no sign, at most 2^32 - 1. */
+static bool parse_decimal(const token *t, size_t max_digits, uint32_t *value)
 {
-    if (t->len == 0u || t->len > 5u) {
+    if (t->len == 0u || t->len > max_digits) {
         return false;
     }
-    uint32_t v = 0;
+    uint64_t v = 0;
     for (size_t i = 0; i < t->len; i++) {
         if (t->text[i] < '0' || t->text[i] > '9') {
             return false;
         }
-        v = v * 10u + (uint32_t)(t->text[i] - '0');
+        v = v * 10u + (uint64_t)(t->text[i] - '0');
     }
-    *value = v;
+    if (v > 0xFFFFFFFFu) {
+        return false;
+    }
+    *value = (uint32_t)v;
     return true;
 }
+
+/* Decimal, 1 to 5 digits, no sign. */
+static bool parse_number(const token *t, uint32_t *value) { return parse_decimal(t, 5, value); }
 
 /* ---- commands: parse, call the core, format the result ---- */
 
@@ -259,7 +267,8 @@ static void cmd_help(const request *r)
     }
     put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8|drbg|full] | "
               "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE "
-              "<human|machine> | PROVISION <64 hex> | LAB <raw|cards> <n> [bound] | "
+              "<human|machine> | PROVISION <64 hex> | LAB <raw|cards> <n> [bound] | TIME <unix seconds> | "
+              "RECALL [hands] | LOG [events] | "
               "HELP | QUIT\r\n");
 }
 
@@ -790,16 +799,268 @@ static void cmd_quit(const request *r)
     }
 }
 
+/* ---- TIME, RECALL, LOG: the journal ---- */
+
+static void cmd_time(const request *r)
+{
+    uint32_t unix_s = 0;
+    if (r->n != 2u || !parse_decimal(&r->t[1], 10, &unix_s) || unix_s == 0u) {
+        reply_err(r->w, "syntax", "usage: TIME <unix seconds, 1 to 4294967295>");
+        return;
+    }
+    const fd_status st = fd_dealer_time(r->d, unix_s);
+    if (st != FD_OK) {
+        reply_status(r->d, FD_CMD_STATUS, st, r->w);
+        return;
+    }
+    put_field_u32(r->w, "OK TIME unix=", unix_s);
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
+/* An optional count argument: dflt when absent, 1..max. */
+static bool parse_count(const request *r, uint32_t dflt, uint32_t max, const char *usage, uint32_t *n)
+{
+    *n = dflt;
+    if (r->n > 2u || (r->n == 2u && (!parse_number(&r->t[1], n) || *n < 1u || *n > max))) {
+        reply_err(r->w, "syntax", usage);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
+
+static uint32_t le32(const uint8_t *p) { return le16(p) | (le16(p + 2) << 16); }
+
+/* RECALL's walk. Records come in chain order, where compaction has moved a
+ * hand's older records after newer ones: a hand can show as several
+ * groups with the same id (docs/PROTOCOL.md); every record prints alone. */
+typedef struct recall {
+    const writer *w;
+    uint32_t from;  /* first round id shown */
+    uint32_t group; /* id of the group being written; 0: none yet */
+    uint32_t open;  /* rounds from this id on are not revealed: their S is never shown */
+} recall;
+
+static const char *mode_name(uint8_t mode)
+{
+    return mode == FD_RECORD_MODE_ROUND ? "round" : mode == FD_RECORD_MODE_FULL ? "full" : "drbg";
+}
+
+static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
+{
+    const uint32_t players = b[8] == 0u ? 1u : b[8];
+    const uint32_t offset = le16(b + 6);
+    const uint32_t n = b[10];
+    if (len < 16u + 2u * n) {
+        return;
+    }
+    put_field_u32(c->w, " cards@", le16(b + 4) + offset); /* the position of its first card */
+    put(c->w, "=");
+    for (uint32_t i = 0; i < n; i++) {
+        char code[FD_CARD_CODE_SIZE];
+        if (i > 0u) {
+            put(c->w, ",");
+        }
+        if (b[9] != 0u) {
+            put(c->w, "burn:");
+        } else {
+            put_u32(c->w, (offset + i) % players + 1u);
+            put(c->w, ":");
+        }
+        const fd_status st = fd_card_format((fd_card)le16(b + 16 + (size_t)2u * i), (fd_deck_kind)b[11], code);
+        put(c->w, st == FD_OK ? code : "?");
+    }
+}
+
+static bool is_round_record(uint8_t type)
+{
+    return type == FD_REC_ROUND_OPENED || type == FD_REC_ROUND_SECRET || type == FD_REC_CLIENT_SEED ||
+           type == FD_REC_CARDS_DEALT || type == FD_REC_REVEAL;
+}
+
+static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
+{
+    recall *c = ctx;
+    const uint8_t *b = rec->payload;
+    if (rec->len < 4u || !is_round_record(rec->type) || le32(b) < c->from ||
+        (rec->type == FD_REC_ROUND_SECRET &&
+         (le32(b) >= c->open || rec->secret_state != FD_JOURNAL_SECRET_AVAILABLE || rec->len < 8u))) {
+        return FD_OK; /* S of an unrevealed round is never shown */
+    }
+    const uint32_t id = le32(b);
+    if (id != c->group) {
+        c->group = id;
+        put_field_u32(c->w, " | id=", id);
+    }
+    switch (rec->type) {
+    case FD_REC_ROUND_OPENED:
+        if (rec->len >= 56u) {
+            put_field(c->w, " mode=", mode_name(b[4]));
+            put_field(c->w, " shoe=", fd_deck_kind_name((fd_deck_kind)b[5]));
+            put_field_u32(c->w, ":", b[6]);
+            put_field_u32(c->w, ":", b[7]);
+            put(c->w, " commitment=");
+            put_hex(c->w, b + 24, FD_SHA256_SIZE);
+            if (b[16] <= FD_REC_MAX_PARTS && rec->len >= 56u + 4u * b[16] + b[13]) {
+                put_field_u32(c->w, " parts=", b[16]);
+                put(c->w, " device=");
+                put_hex(c->w, b + 56 + (size_t)4u * b[16], b[13]);
+                put(c->w, " slots=");
+                put_hex(c->w, b + 12, 1);
+            }
+        }
+        break;
+    case FD_REC_CLIENT_SEED:
+        if (rec->len >= 8u + b[5]) {
+            put_field_u32(c->w, " seed=", b[4]);
+            put(c->w, ":");
+            put_hex(c->w, b + 8, b[5]);
+        }
+        break;
+    case FD_REC_CARDS_DEALT:
+        if (rec->len >= 16u) {
+            recall_dealt(c, b, rec->len);
+        }
+        break;
+    case FD_REC_ROUND_SECRET: /* part i of the revealed material: S, or salt and order */
+        put_field_u32(c->w, " reveal", b[4]);
+        put(c->w, "=");
+        put_hex(c->w, rec->secret, rec->secret_len);
+        break;
+    default: /* FD_REC_REVEAL: the summary, kept longest */
+        if (rec->len >= 76u) {
+            put(c->w, " revealed=");
+            put_hex(c->w, b + 12, FD_SHA256_SIZE);
+            put(c->w, " reveal_hash=");
+            put_hex(c->w, b + 44, FD_SHA256_SIZE);
+        }
+        break;
+    }
+    return FD_OK;
+}
+
+/* The end of a RECALL or LOG line: the walk's error if it stopped (the
+ * journal no longer verifies), then the chain head. */
+static void end_walk_reply(const request *r, fd_status st)
+{
+    if (st != FD_OK) {
+        put(r->w, " | ERR ");
+        put(r->w, fd_status_name(st));
+    }
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
+static void cmd_recall(const request *r)
+{
+    uint32_t n = 0;
+    if (!parse_count(r, FD_DEALER_KEEP_HANDS, FD_DEALER_KEEP_SUMMARIES, "usage: RECALL [hands 1-100]", &n)) {
+        return;
+    }
+    const uint32_t newest = r->d->round.id;
+    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, fd_dealer_round_open(r->d) ? newest : newest + 1u};
+    if (!r->d->persist.attached || r->d->persist.status != FD_OK) {
+        reply_journal(r->d, r->w);
+        return;
+    }
+    put_field_u32(r->w, "OK RECALL newest=", newest);
+    put_field_u32(r->w, " n=", n);
+    end_walk_reply(r, fd_dealer_journal_walk(r->d, recall_visit, &c));
+}
+
+typedef struct log_walk {
+    const writer *w;
+    uint32_t floor;  /* first event seq shown */
+    uint32_t unix_s; /* the last TIME of the power-on being walked */
+} log_walk;
+
+static const char *const reset_causes[] = {"unknown", "power-on", "pin", "watchdog", "software", "brown-out", "lockup"};
+
+static fd_status log_visit(void *ctx, const fd_journal_record *rec)
+{
+    log_walk *c = ctx;
+    const uint8_t *b = rec->payload;
+    if (rec->type == FD_REC_POWER_ON) {
+        c->unix_s = 0; /* a TIME holds for the power-on it was sent in */
+    }
+    if (rec->type == FD_REC_TIME_SET && rec->len >= 4u) {
+        c->unix_s = le32(b);
+    }
+    if (rec->orig_seq < c->floor || rec->len < 8u) {
+        return FD_OK;
+    }
+    switch (rec->type) {
+    case FD_REC_POWER_ON:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put_field(c->w, " power-on cause=", b[0] < 7u ? reset_causes[b[0]] : "?");
+        break;
+    case FD_REC_TIME_SET:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put_field_u32(c->w, " time-set unix=", le32(b));
+        return FD_OK;
+    case FD_REC_FAULT:
+    case FD_REC_SELFTEST:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
+        put(c->w, le16(b) == 0u ? "ok" : fd_status_name((fd_status)le16(b)));
+        if (rec->type == FD_REC_FAULT) {
+            put_field_u32(c->w, " detail=", le16(b + 2));
+        }
+        break;
+    default: return FD_OK;
+    }
+    /* events carry the last TIME sent since power-on: the event is not older */
+    if (le32(b + 4) != 0u) {
+        put_field_u32(c->w, " time>=", le32(b + 4));
+    }
+    return FD_OK;
+}
+
+static void cmd_log(const request *r)
+{
+    uint32_t n = 0;
+    if (!parse_count(r, 20u, FD_REC_EVENTS_KEPT, "usage: LOG [events 1-32]", &n)) {
+        return;
+    }
+    const fd_persist *p = &r->d->persist;
+    if (!p->attached || p->status != FD_OK) {
+        reply_journal(r->d, r->w);
+        return;
+    }
+    /* the n-th newest event's seq, from the dealer's window of event seqs */
+    log_walk c = {r->w, 0, 0};
+    uint32_t below = UINT32_MAX;
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t next = 0; /* the i-th newest: the largest seq below the (i-1)-th */
+        for (unsigned k = 0; k < FD_REC_EVENTS_KEPT; k++) {
+            if (p->events[k] < below && p->events[k] > next) {
+                next = p->events[k];
+            }
+        }
+        if (next == 0u) {
+            break;
+        }
+        c.floor = next;
+        below = next;
+    }
+    put_field_u32(r->w, "OK LOG n=", n);
+    end_walk_reply(r, c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c));
+}
+
 typedef struct command {
     const char *word;
     void (*run)(const request *r);
 } command;
 
 static const command commands[] = {
-    {"HELP", cmd_help},           {"NEW", cmd_new},   {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
-    {"BURN", cmd_burn},           {"CUT", cmd_cut},   {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
-    {"SELFTEST", cmd_selftest},   {"QUIT", cmd_quit}, {"SEED", cmd_seed},       {"CLOSE", cmd_close},
-    {"PROVISION", cmd_provision}, {"LAB", cmd_lab},
+    {"HELP", cmd_help},           {"NEW", cmd_new},       {"SHUFFLE", cmd_shuffle},
+    {"DEAL", cmd_deal},           {"BURN", cmd_burn},     {"CUT", cmd_cut},
+    {"REVEAL", cmd_reveal},       {"STATUS", cmd_status}, {"SELFTEST", cmd_selftest},
+    {"QUIT", cmd_quit},           {"SEED", cmd_seed},     {"CLOSE", cmd_close},
+    {"PROVISION", cmd_provision}, {"LAB", cmd_lab},       {"TIME", cmd_time},
+    {"RECALL", cmd_recall},       {"LOG", cmd_log},
 };
 
 static void cmd_mode(fd_console *c, const request *r)
