@@ -19,9 +19,10 @@ endfunction()
 
 set(FD_BOARD_FACTS_ALL FD_BOARD_TITLE FD_BOARD_KIND FD_BOARD_SOURCES FD_TRNG_DRIVER FD_TRNG_H_BITS FD_TRNG_NAME
   FD_EMULATION_ONLY FD_STORAGE_DRIVER FD_STORAGE_NAME FD_STORAGE_EMULATED FD_FLASH_BASE FD_FLASH_SIZE FD_FLASH_PAGE_SIZE FD_FLASH_SLOT_A_SIZE FD_FLASH_SLOT_B_SIZE
-  FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE)
+  FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE
+  FD_WATCHDOG_DRIVER FD_WATCHDOG_NAME FD_WATCHDOG_TIMEOUT_MS)
 set(FD_BOARD_FACTS_CORTEX_M FD_BOARD_CPU_FLAGS FD_CPU_HZ FD_RAM_BASE FD_RAM_SIZE FD_STACK_SIZE)
-set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS)
+set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS FD_WATCHDOG_QEMU)
 # FD_TIMEBASE_DRIVER: the time base (fd_timebase_* in cortex_m.h), relative
 # to the board folder like FD_TRNG_DRIVER; SysTick when unset.
 set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK FD_TIMEBASE_DRIVER)
@@ -62,6 +63,20 @@ macro(fd_load_board fd_board_arg)
   endif()
   if(FD_EMULATION_ONLY AND NOT FD_BOARD_KIND STREQUAL "qemu")
     message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: an emulation-only board must be a qemu board")
+  endif()
+  if(NOT FD_WATCHDOG_TIMEOUT_MS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: FD_WATCHDOG_TIMEOUT_MS "
+      "(${FD_WATCHDOG_TIMEOUT_MS}) must be a positive number of milliseconds")
+  endif()
+  # A dealer image must run with its watchdog, or refuse to start: on
+  # hardware boards, and under QEMU where QEMU models it. The host has none;
+  # the micro:bit's is not modelled, so its images (release ones too: the
+  # release tests run under QEMU) go on without one when it does not start
+  # (on a real nRF51 it always does).
+  if(FD_BOARD_KIND STREQUAL "hardware" OR FD_WATCHDOG_QEMU)
+    set(FD_WATCHDOG_REQUIRED 1)
+  else()
+    set(FD_WATCHDOG_REQUIRED 0)
   endif()
   if(FD_STORAGE_EMULATED AND NOT FD_BOARD_KIND STREQUAL "qemu")
     message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: an emulated store (FD_STORAGE_EMULATED) "
@@ -106,19 +121,24 @@ function(fd_add_board_library)
   set(common ${FD_SOURCE_ROOT}/boards/common)
   set(gen ${PROJECT_BINARY_DIR}/generated)
   list(TRANSFORM FD_BOARD_SOURCES PREPEND ${dir}/)
-  set(sources ${FD_BOARD_SOURCES} ${dir}/${FD_TRNG_DRIVER} ${dir}/${FD_STORAGE_DRIVER} ${common}/board_facts.c)
+  set(watchdog ${FD_WATCHDOG_DRIVER})
+  list(TRANSFORM watchdog PREPEND ${dir}/)
+  set(sources ${FD_BOARD_SOURCES} ${dir}/${FD_TRNG_DRIVER} ${dir}/${FD_STORAGE_DRIVER} ${watchdog} ${common}/board_facts.c)
   if(NOT FD_BOARD_KIND STREQUAL "host")
     set(timebase ${common}/cortex-m/systick.c)
     if(FD_TIMEBASE_DRIVER)
       set(timebase ${dir}/${FD_TIMEBASE_DRIVER})
     endif()
     list(APPEND sources ${common}/cortex-m/reset.c ${common}/cortex-m/fault.c ${timebase}
-      ${common}/cortex-m/semihost.c ${common}/cortex-m/exit_counter.c ${common}/cortex-m/terminal.c)
+      ${common}/cortex-m/semihost.c ${common}/cortex-m/exit_counter.c ${common}/cortex-m/terminal.c
+      ${common}/uart/tx_bound.c)
   endif()
   add_library(fd_board OBJECT ${sources})
   target_include_directories(fd_board PUBLIC ${dir} ${gen})
   target_link_libraries(fd_board PUBLIC fd_hal)
   target_compile_definitions(fd_board PRIVATE ${FD_BOARD_DEFINITIONS})
+  target_compile_definitions(fd_board PUBLIC FD_WATCHDOG_TIMEOUT_MS=${FD_WATCHDOG_TIMEOUT_MS}u
+    FD_WATCHDOG_REQUIRED=${FD_WATCHDOG_REQUIRED})
   set(emulation_only false)
   if(FD_EMULATION_ONLY)
     set(emulation_only true)
@@ -129,7 +149,8 @@ function(fd_add_board_library)
   endif()
   set_property(SOURCE ${common}/board_facts.c APPEND PROPERTY COMPILE_DEFINITIONS
     "FD_BOARD_NAME=\"${FD_BOARD}\"" "FD_TRNG_NAME=\"${FD_TRNG_NAME}\"" "FD_EMULATION_ONLY=${emulation_only}"
-    "FD_STORAGE_NAME=\"${FD_STORAGE_NAME}\"" "FD_STORAGE_EMULATED=${storage_emulated}")
+    "FD_STORAGE_NAME=\"${FD_STORAGE_NAME}\"" "FD_STORAGE_EMULATED=${storage_emulated}"
+    "FD_WATCHDOG_NAME=\"${FD_WATCHDOG_NAME}\"")
 
   set(map "/* Generated from boards/${FD_BOARD}/board.cmake by cmake/board.cmake: do not edit. */\n")
   string(APPEND map "#ifndef FD_BOARD_MAP_H\n#define FD_BOARD_MAP_H\n\n")

@@ -3,8 +3,10 @@
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
+#include "hal/reset.h"
 #include "hal/storage.h"
 #include "hal/trng.h"
+#include "hal/watchdog.h"
 #include "protocol.h"
 
 #ifdef FD_HOST_ARGS
@@ -45,6 +47,37 @@ static void console_write(void *ctx, const char *data, size_t len)
 {
     (void)ctx;
     hal_console_write(data, len);
+}
+
+/* The exit status of a dealer that refuses to start for want of its
+ * watchdog: the boards' own refusal status (FD_EXIT_BOARD, cortex_m.h). */
+#define EXIT_NO_WATCHDOG 98
+
+/* Started before anything that could hang (the TRNG's start-up tests):
+ * FD_WATCHDOG_TIMEOUT_MS covers the longest operation (the board's
+ * board.cmake says why). A board that must have it (FD_WATCHDOG_REQUIRED)
+ * and cannot start it does not deal. */
+static void watchdog_start(void)
+{
+    const fd_status st = hal_watchdog_start(FD_WATCHDOG_TIMEOUT_MS);
+    if (st != FD_OK && FD_WATCHDOG_REQUIRED) {
+        static const char refusal[] = "\r\nFATAL watchdog did not start\r\nDEALING STOPPED\r\n";
+        hal_console_write(refusal, sizeof refusal - 1u);
+        hal_board_exit(EXIT_NO_WATCHDOG);
+    }
+}
+
+/* Test images also print why they (re)started, so a test sees a watchdog
+ * reset before RECALL/LOG can show it from the journal's power-on record. */
+static void report_reset_cause(hal_reset_cause cause)
+{
+#if defined(FD_DEALER_TEST_COMMANDS)
+    char line[] = "RESET cause=0\r\n";
+    line[12] = (char)('0' + (int)cause);
+    hal_console_write(line, sizeof line - 1u);
+#else
+    (void)cause; /* release and normal images: only the power-on record has it */
+#endif
 }
 
 /* Large state lives in .bss, not on the stack. */
@@ -102,6 +135,8 @@ int main(void)
 {
     const bool storage_volatile = hal_storage_emulated();
 #endif
+    const hal_reset_cause reset_cause = hal_reset_cause_read();
+    watchdog_start();
     const fd_dealer_config cfg = {
         .read_samples = read_raw_samples,
         .restart_source = restart_trng,
@@ -116,7 +151,7 @@ int main(void)
         .storage_status = open_storage(),
         .storage_name = hal_storage_name(),
         .storage_volatile = storage_volatile,
-        .reset_cause = 0, /* TODO(wdog): hal_reset_cause_read() */
+        .reset_cause = (uint8_t)reset_cause,
         .secret_page = open_secret_page(),
         .release = FD_DEALER_RELEASE != 0,
     };
@@ -124,8 +159,10 @@ int main(void)
      * SELFTEST; a TRNG that fails to start leaves it in the fault state. */
     (void)fd_dealer_init(&dealer, &cfg);
     fd_console_init(&console, &dealer, console_write, NULL, hal_console_is_terminal(), FD_CONSOLE_ECHO != 0);
+    report_reset_cause(reset_cause);
     fd_console_start(&console);
     while (!dealer.quit) {
+        hal_watchdog_kick();
         uint8_t byte;
         const fd_status st = hal_console_read(&byte);
         if (st == FD_ERR_OVERRUN) {

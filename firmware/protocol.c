@@ -1049,6 +1049,22 @@ static void cmd_log(const request *r)
     end_walk_reply(r, c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c));
 }
 
+#if defined(FD_DEALER_TEST_COMMANDS)
+/* Test images only (dealer_test, firmware/CMakeLists.txt; never built for
+ * release): HANG stops the dealer in a loop that never kicks the watchdog,
+ * so a QEMU test proves the watchdog resets it and it comes back
+ * (tests/qemu/watchdog_reset.sh). */
+static void cmd_hang(const request *r)
+{
+    if (!no_arguments(r, "usage: HANG")) {
+        return;
+    }
+    put(r->w, "OK HANG\r\n");
+    for (;;) {
+    }
+}
+#endif
+
 typedef struct command {
     const char *word;
     void (*run)(const request *r);
@@ -1061,6 +1077,9 @@ static const command commands[] = {
     {"QUIT", cmd_quit},           {"SEED", cmd_seed},     {"CLOSE", cmd_close},
     {"PROVISION", cmd_provision}, {"LAB", cmd_lab},       {"TIME", cmd_time},
     {"RECALL", cmd_recall},       {"LOG", cmd_log},
+#if defined(FD_DEALER_TEST_COMMANDS)
+    {"HANG", cmd_hang},
+#endif
 };
 
 static void cmd_mode(fd_console *c, const request *r)

@@ -41,6 +41,10 @@ function(fd_register_board_tests board bindir)
     else()
       set(image ${bindir}/tests/test_deck.elf)
     endif()
+    if(FD_WATCHDOG_QEMU) # HANG in the dealer test image: the watchdog resets it, it comes back
+      fd_add_qemu_test(${board}.watchdog.reset ${qemu}/watchdog_reset.sh ${FD_QEMU_MACHINE}
+        ${bindir}/firmware/dealer_test.elf ${bindir}/firmware/dealer.elf)
+    endif()
     if(FD_QEMU_SERIAL_BREAK)
       fd_add_qemu_test(${board}.console.break ${qemu}/console_break.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf)
     endif()
@@ -83,7 +87,10 @@ function(fd_register_board_fact_tests)
     "missing_storage|-DBOARD=host,-DDROP=FD_FLASH_STORAGE_SIZE|boards/host/board.cmake misses FD_FLASH_STORAGE_SIZE"
     "release_emulation_only|-DBOARD=mps2-an386,-DFD_RELEASE=ON|mps2-an386 is emulation-only .* must never be built for release"
     "flash_overflow|-DBOARD=microbit,-DSET=FD_FLASH_SLOT_B_SIZE 128*1024|the flash map .* needs more than FD_FLASH_SIZE"
-    "misaligned_storage|-DBOARD=microbit,-DSET=FD_FLASH_STORAGE_SIZE 1000|FD_FLASH_STORAGE_SIZE .1000. must be a positive multiple")
+    "misaligned_storage|-DBOARD=microbit,-DSET=FD_FLASH_STORAGE_SIZE 1000|FD_FLASH_STORAGE_SIZE .1000. must be a positive multiple"
+    "missing_watchdog|-DBOARD=stm32f407-discovery,-DDROP=FD_WATCHDOG_DRIVER|boards/stm32f407-discovery/board.cmake misses FD_WATCHDOG_DRIVER"
+    "missing_watchdog_qemu|-DBOARD=lm3s6965evb,-DDROP=FD_WATCHDOG_QEMU|boards/lm3s6965evb/board.cmake misses FD_WATCHDOG_QEMU"
+    "zero_watchdog_timeout|-DBOARD=microbit,-DSET=FD_WATCHDOG_TIMEOUT_MS 0|FD_WATCHDOG_TIMEOUT_MS .0. must be a positive number")
   foreach(case IN LISTS cases)
     string(REPLACE "|" ";" fields "${case}")
     list(GET fields 0 name)

@@ -4,9 +4,10 @@
 #include "hal/board.h"
 #include "hal/storage.h"
 #include "hal/trng.h"
+#include "hal/watchdog.h"
 
 #if !defined(FD_BOARD_NAME) || !defined(FD_TRNG_NAME) || !defined(FD_EMULATION_ONLY) || !defined(FD_STORAGE_NAME) ||   \
-    !defined(FD_STORAGE_EMULATED)
+    !defined(FD_STORAGE_EMULATED) || !defined(FD_WATCHDOG_NAME)
 #error "board facts missing: build through cmake/board.cmake"
 #endif
 
@@ -19,3 +20,5 @@ const char *hal_trng_name(void) { return FD_TRNG_NAME; }
 const char *hal_storage_name(void) { return FD_STORAGE_NAME; }
 
 bool hal_storage_emulated(void) { return FD_STORAGE_EMULATED; }
+
+const char *hal_watchdog_name(void) { return FD_WATCHDOG_NAME; }

@@ -28,3 +28,8 @@ set(FD_FLASH_SLOT_B_SIZE "104 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
 set(FD_FLASH_STORAGE_SIZE "31 * 1024")
 set(FD_FLASH_SECRET_SIZE 1024)
+# No watchdog and no reset-reason register (boards/host/watchdog.c says
+# why); the timeout is unused.
+set(FD_WATCHDOG_DRIVER watchdog.c)
+set(FD_WATCHDOG_NAME "none (a host process)")
+set(FD_WATCHDOG_TIMEOUT_MS 1000)

@@ -9,6 +9,8 @@ void hal_console_write(const char *data, size_t len)
     (void)fflush(stdout);
 }
 
+uint32_t hal_console_tx_dropped(void) { return 0u; }
+
 fd_status hal_console_read(uint8_t *byte)
 {
     if (byte == NULL) {

@@ -6,7 +6,17 @@
 
 #include "cortex_m.h"
 
-/* System control: run-mode clock gating. */
+/* System control: run-mode clock gating and the reset cause (RESC: each
+ * bit set by its reset, cleared by writing 0). */
+#define SYSCTL_RESC FD_REG32(0x400FE05Cu)
+#define SYSCTL_RESC_EXT (1u << 0)
+#define SYSCTL_RESC_POR (1u << 1)
+#define SYSCTL_RESC_BOR (1u << 2)
+#define SYSCTL_RESC_WDT (1u << 3)
+#define SYSCTL_RESC_SW (1u << 4)
+#define SYSCTL_RESC_LDO (1u << 5)
+#define SYSCTL_RCGC0 FD_REG32(0x400FE100u)
+#define SYSCTL_RCGC0_WDT (1u << 3)
 #define SYSCTL_RCGC1 FD_REG32(0x400FE104u)
 #define SYSCTL_RCGC1_UART0 (1u << 0)
 #define SYSCTL_RCGC2 FD_REG32(0x400FE108u)
@@ -43,7 +53,13 @@
 #define UART_INT_RX (1u << 4)
 #define UART0_IRQN 5u
 
+/* Watchdog timer 0: the Stellaris variant of the CMSDK APB watchdog
+ * (apb_watchdog.h), on the system clock, interrupt IRQ 18. */
+#define WDT0_BASE 0x40000000u
+#define WDT0_IRQN 18u
+
 void lm3s_uart0_init(void);
+void lm3s_watchdog_irq_handler(void);
 void lm3s_uart0_irq_handler(void);
 
 #endif

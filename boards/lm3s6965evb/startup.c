@@ -1,6 +1,6 @@
 /* LM3S6965 vector table: 16 core entries and the 64 IRQ lines QEMU's NVIC
- * has for this machine (the chip uses 0-43). Only SysTick and UART0 are
- * expected; every other entry reports a fault. */
+ * has for this machine (the chip uses 0-43). Only SysTick, UART0 and the
+ * watchdog are expected; every other entry reports a fault. */
 #include "lm3s6965.h"
 
 extern uint32_t fd_stack_top[];
@@ -32,11 +32,18 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 6
     F,
     F,
     F,
-    lm3s_uart0_irq_handler,
+    lm3s_uart0_irq_handler, /* IRQ 5: UART0 */
     F,
-    F, /* IRQ 5: UART0 */
+    F,
     F8,
-    F8,
+    F,
+    F,
+    lm3s_watchdog_irq_handler, /* IRQ 18: the watchdog's first stage */
+    F,
+    F,
+    F,
+    F,
+    F,
     F8,
     F8,
     F8,

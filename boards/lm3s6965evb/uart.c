@@ -8,7 +8,9 @@
 #include <stdbool.h>
 
 #include "hal/console.h"
+#include "hal/watchdog.h"
 #include "lm3s6965.h"
+#include "../common/uart/tx_bound.h"
 
 #define CONSOLE_BAUD 115200u
 #define RX_RING_SIZE 128u /* entries; a power of two, indices wrap with a mask */
@@ -72,12 +74,14 @@ void lm3s_uart0_irq_handler(void)
     }
 }
 
+static bool tx_ready(void) { return (UART0_FR & UART_FR_TXFF) == 0u; }
+
 void hal_console_write(const char *data, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        while ((UART0_FR & UART_FR_TXFF) != 0u) {
+        if (fd_uart_tx_wait(tx_ready, 1u)) {
+            UART0_DR = (uint8_t)data[i];
         }
-        UART0_DR = (uint8_t)data[i];
     }
 }
 
@@ -88,6 +92,7 @@ fd_status hal_console_read(uint8_t *byte)
     }
     __asm volatile("cpsid i" ::: "memory");
     while (rx_head == rx_tail) {
+        hal_watchdog_kick(); /* waiting for a command is not a hang; SysTick wakes the sleep */
         fd_sleep_masked();
     }
     const uint32_t tail = rx_tail;

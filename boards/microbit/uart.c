@@ -3,8 +3,10 @@
  * error (ERRORSRC: overrun, parity, framing, break) is latched where it
  * happened and reported in order (boards/common/uart/rx_ring.h). */
 #include "hal/console.h"
+#include "hal/watchdog.h"
 #include "nrf51.h"
 #include "../common/uart/rx_ring.h"
+#include "../common/uart/tx_bound.h"
 
 static fd_rx_ring rx;
 
@@ -45,13 +47,16 @@ void nrf51_uart_irq_handler(void)
     }
 }
 
+static bool tx_done(void) { return UART_EVENTS_TXDRDY != 0u; }
+
+/* The nRF51 UART raises TXDRDY when a byte has left TXD; a byte whose
+ * TXDRDY does not come in time counts as dropped (it may have gone). */
 void hal_console_write(const char *data, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
         UART_EVENTS_TXDRDY = 0u;
         UART_TXD = (uint8_t)data[i];
-        while (UART_EVENTS_TXDRDY == 0u) {
-        }
+        (void)fd_uart_tx_wait(tx_done, 1u); /* false: counted as dropped, go on */
     }
 }
 
@@ -63,7 +68,8 @@ fd_status hal_console_read(uint8_t *byte)
     fd_irq_disable();
     fd_status st = fd_rx_ring_get(&rx, byte);
     while (st == FD_ERR_EXHAUSTED) {
-        fd_sleep_masked(); /* no byte can slip in between the check and the sleep */
+        hal_watchdog_kick(); /* waiting for a command is not a hang (the WDT pauses in sleep) */
+        fd_sleep_masked();   /* no byte can slip in between the check and the sleep */
         st = fd_rx_ring_get(&rx, byte);
     }
     fd_irq_enable();

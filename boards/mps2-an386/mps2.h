@@ -1,5 +1,6 @@
-/* The few MPS2 AN386 registers this board uses: CMSDK APB UART0 (Arm
- * Cortex-M System Design Kit TRM) and the DWT cycle counter. */
+/* The few MPS2 AN386 registers this board uses: CMSDK APB UART0 and the
+ * CMSDK APB watchdog (Arm Cortex-M System Design Kit TRM; the watchdog's
+ * interrupt is the NMI, AN386 and QEMU's hw/arm/mps2.c alike). */
 #ifndef MPS2_H
 #define MPS2_H
 
@@ -16,6 +17,9 @@
 #define UART_CTRL_RX_EN 0x2u
 #define UART0_BAUDDIV FD_REG32(UART0_BASE + 0x10u)
 
+#define WDOG_BASE 0x40008000u
+
 void mps2_uart_init(void);
+void mps2_nmi_handler(void);
 
 #endif

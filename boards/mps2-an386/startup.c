@@ -11,7 +11,7 @@ typedef void (*vector_fn)(void);
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 32] = {
     (vector_fn)(uintptr_t)fd_stack_top,
     fd_reset_handler,
-    F,
+    mps2_nmi_handler, /* NMI: the watchdog's first stage */
     F,
     F,
     F,

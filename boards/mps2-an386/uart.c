@@ -2,7 +2,9 @@
  * arrived while the one-byte buffer was full, so the new one was lost) is
  * latched and reported after the byte that was kept. */
 #include "hal/console.h"
+#include "hal/watchdog.h"
 #include "mps2.h"
+#include "../common/uart/tx_bound.h"
 
 static bool rx_overrun; /* reported on the next read */
 
@@ -12,12 +14,14 @@ void mps2_uart_init(void)
     UART0_CTRL = UART_CTRL_TX_EN | UART_CTRL_RX_EN;
 }
 
+static bool tx_ready(void) { return (UART0_STATE & UART_STATE_TX_FULL) == 0u; }
+
 void hal_console_write(const char *data, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        while ((UART0_STATE & UART_STATE_TX_FULL) != 0u) {
+        if (fd_uart_tx_wait(tx_ready, 1u)) {
+            UART0_DATA = (uint8_t)data[i];
         }
-        UART0_DATA = (uint8_t)data[i];
     }
 }
 
@@ -31,6 +35,7 @@ fd_status hal_console_read(uint8_t *byte)
         return FD_ERR_OVERRUN;
     }
     while ((UART0_STATE & UART_STATE_RX_FULL) == 0u) {
+        hal_watchdog_kick(); /* waiting for a command is not a hang */
     }
     *byte = (uint8_t)UART0_DATA;
     if ((UART0_STATE & UART_STATE_RX_OVERRUN) != 0u) {

@@ -32,3 +32,10 @@ set(FD_FLASH_SECRET_SIZE 4096)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "256 * 1024")
 set(FD_STACK_SIZE 8192)
+# The nRF52840 WDT (boards/common/nrf5x/watchdog.c), running in sleep too
+# (SysTick wakes the console's wait every 0.26 s). Timeout: the longest
+# operation, a 432-card combined-source shuffle, is ~0.5 s here (2.48 M
+# instructions at 64 MHz plus 2,560 RNG samples); 4 s is eight times that.
+set(FD_WATCHDOG_DRIVER ../common/nrf5x/watchdog.c)
+set(FD_WATCHDOG_NAME "nRF52840 WDT")
+set(FD_WATCHDOG_TIMEOUT_MS 4000)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "hal/console.h"
+#include "../common/uart/tx_bound.h"
 #include "nrf52840.h"
 #include "../common/uart/rx_ring_wait.h"
 
@@ -56,6 +57,9 @@ void nrf52_uarte_irq_handler(void)
     }
 }
 
+static bool tx_done(void) { return UARTE_EVENTS_ENDTX != 0u; }
+
+/* A chunk whose ENDTX does not come in time counts as dropped whole. */
 void hal_console_write(const char *data, size_t len)
 {
     while (len > 0u) {
@@ -70,7 +74,8 @@ void hal_console_write(const char *data, size_t len)
         UARTE_TXD_MAXCNT = (uint32_t)chunk;
         UARTE_EVENTS_ENDTX = 0u;
         UARTE_TASKS_STARTTX = 1u;
-        while (UARTE_EVENTS_ENDTX == 0u) {
+        if (!fd_uart_tx_wait(tx_done, (uint32_t)chunk)) {
+            UARTE_TASKS_STOPTX = 1u; /* release tx_buf before it is reused */
         }
         data += chunk;
         len -= chunk;

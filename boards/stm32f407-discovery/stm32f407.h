@@ -73,6 +73,37 @@
 /* The core runs from the Discovery's 8 MHz HSE crystal (board.c). */
 #define STM32_HCLK_HZ FD_CPU_HZ
 
+/* RCC_CSR (RM0090 "RCC clock control & status register"): the reset flags
+ * accumulate until RMVF is written 1. */
+#define RCC_CSR FD_REG32(RCC_BASE + 0x74u)
+#define RCC_CSR_RMVF (1u << 24)
+#define RCC_CSR_BORRSTF (1u << 25)
+#define RCC_CSR_PINRSTF (1u << 26)
+#define RCC_CSR_PORRSTF (1u << 27)
+#define RCC_CSR_SFTRSTF (1u << 28)
+#define RCC_CSR_IWDGRSTF (1u << 29)
+#define RCC_CSR_WWDGRSTF (1u << 30)
+#define RCC_CSR_LPWRRSTF (1u << 31)
+
+/* IWDG (RM0090 "Independent watchdog"): a 12-bit down-counter on the LSI
+ * RC oscillator behind a prescaler of 4 << PR; KR takes keys only. PR and
+ * RLR cross into the LSI domain: SR's PVU/RVU stay set until they have. */
+#define IWDG_BASE 0x40003000u
+#define IWDG_KR FD_REG32(IWDG_BASE + 0x00u)
+#define IWDG_KEY_RELOAD 0xAAAAu
+#define IWDG_KEY_ACCESS 0x5555u
+#define IWDG_KEY_START 0xCCCCu
+#define IWDG_PR FD_REG32(IWDG_BASE + 0x04u)
+#define IWDG_PR_MAX 6u /* divide by 256 */
+#define IWDG_RLR FD_REG32(IWDG_BASE + 0x08u)
+#define IWDG_RLR_MAX 0xFFFu
+#define IWDG_SR FD_REG32(IWDG_BASE + 0x0Cu)
+#define IWDG_SR_PVU (1u << 0)
+#define IWDG_SR_RVU (1u << 1)
+/* LSI frequency over temperature and supply (STM32F407 datasheet, "LSI
+ * oscillator characteristics"): 17 to 47 kHz, 32 kHz typical. */
+#define LSI_MAX_HZ 47000u
+
 /* Console on USART2 at 115200 8N1 from PCLK1 = HCLK; brr is one of the
  * USART_BRR_115200_* values for the clock the core runs on. */
 void stm32_usart2_init(uint32_t brr);

@@ -3,6 +3,7 @@
  * interrupt-driven receive into a ring, errors reported per
  * hal/include/hal/console.h. */
 #include "hal/console.h"
+#include "../common/uart/tx_bound.h"
 #include "../common/uart/rx_ring_wait.h"
 #include "stm32f407.h"
 
@@ -48,12 +49,14 @@ void stm32_usart2_irq_handler(void)
     }
 }
 
+static bool tx_ready(void) { return (USART2_SR & USART_SR_TXE) != 0u; }
+
 void hal_console_write(const char *data, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        while ((USART2_SR & USART_SR_TXE) == 0u) {
+        if (fd_uart_tx_wait(tx_ready, 1u)) {
+            USART2_DR = (uint8_t)data[i];
         }
-        USART2_DR = (uint8_t)data[i];
     }
 }
 

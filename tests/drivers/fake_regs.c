@@ -71,6 +71,13 @@ void fake_regs_reset(void)
     fake_refusal = NULL;
 }
 
+int fake_regs_setup(void **state)
+{
+    (void)state;
+    fake_regs_reset();
+    return 0;
+}
+
 void fake_wait_irq(void)
 {
     assert_non_null(fake_irq); /* a driver waiting for a byte nobody sends */

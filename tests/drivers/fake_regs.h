@@ -23,6 +23,8 @@ uint32_t fake_reg_peek(uintptr_t addr);
 void fake_reg_poke(uintptr_t addr, uint32_t value);
 /* Forget every register and hook. */
 void fake_regs_reset(void);
+/* fake_regs_reset as a cmocka setup function. */
+int fake_regs_setup(void **state);
 
 /* SysTick as a counter that moves (100 clocks per access), as present but
  * frozen, or as absent (RAZ/WI, like the nRF51's SCS). */

@@ -32,6 +32,10 @@
 #define A_RXD_MAXCNT A(UARTE0_BASE, 0x538u)
 #define A_RXD_AMOUNT A(UARTE0_BASE, 0x53Cu)
 #define A_CONFIG A(UARTE0_BASE, 0x56Cu)
+#define A_STARTTX A(UARTE0_BASE, 0x008u)
+#define A_STOPTX A(UARTE0_BASE, 0x00Cu)
+#define A_ENDTX A(UARTE0_BASE, 0x120u)
+#define A_TXD_MAXCNT A(UARTE0_BASE, 0x548u)
 
 #define ERR_OVERRUN 1u
 #define ERR_PARITY 2u
@@ -177,6 +181,29 @@ static void test_uarte_read_sleeps_until_the_interrupt(void **state)
     fake_console_expect("k");
 }
 
+/* ENDTX follows STARTTX: the DMA finishes as soon as it is started. */
+static void endtx_follows_starttx(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    *slot = fake_reg_peek(A_STARTTX);
+}
+
+static void test_uarte_stuck_transmit_is_bounded_and_counted(void **state)
+{
+    (void)state;
+    boot();
+    const uint32_t before = hal_console_tx_dropped();
+    hal_console_write("stuck", 5u); /* ENDTX never comes */
+    assert_int_equal(hal_console_tx_dropped() - before, 5u);
+    assert_int_equal(fake_reg_peek(A_STOPTX), 1u); /* the buffer is released before reuse */
+    fake_reg_poke(A_STOPTX, 0u);
+    fake_reg_hook(A_ENDTX, endtx_follows_starttx);
+    hal_console_write("ok", 2u);
+    assert_int_equal(fake_reg_peek(A_TXD_MAXCNT), 2u);
+    assert_int_equal(fake_reg_peek(A_STOPTX), 0u);
+    assert_int_equal(hal_console_tx_dropped() - before, 5u);
+}
+
 static void test_board_refuses_without_systick(void **state)
 {
     (void)state;
@@ -198,6 +225,7 @@ int main(void)
         cmocka_unit_test_setup(test_uarte_bytes_arrive_in_order, setup),
         cmocka_unit_test_setup(test_uarte_errors_are_losses_never_data, setup),
         cmocka_unit_test_setup(test_uarte_read_sleeps_until_the_interrupt, setup),
+        cmocka_unit_test_setup(test_uarte_stuck_transmit_is_bounded_and_counted, setup),
         cmocka_unit_test_setup(test_board_refuses_without_systick, setup),
         cmocka_unit_test_setup(test_board_refuses_without_crystal, setup),
     };

@@ -20,7 +20,12 @@ pid=$!
 exec 3>"$work/in" # keeps the dealer's stdin open: it is killed, it does not exit
 printf 'SHUFFLE\nDEAL 5\n' >&3
 i=0
-while ! grep -q '^OK DEAL' "$work/run1" && [ $i -lt 300 ]; do
+# the DEAL reply whole: it is written in pieces, and a kill between them
+# would leave half a line (nothing follows it until more input comes)
+deal_replied() {
+  grep -q '^OK DEAL' "$work/run1" && [ "$(tail -c 1 "$work/run1" | od -An -c | tr -d ' ')" = '\n' ]
+}
+while ! deal_replied && [ $i -lt 300 ]; do
   sleep 0.1
   i=$((i + 1))
 done

@@ -1,8 +1,9 @@
 /* Emulation-only storage for QEMU boards without a flash controller model
  * (mps2-an386; lm3s6965evb's is not implemented): NOR semantics on a RAM
- * block (program ANDs, erase sets 0xFF). It lives until the next reset
- * (the reset handler clears .bss), so it proves the driver contract and the
- * journal on target, not persistence. The block mirrors the board's storage
+ * block (program ANDs, erase sets 0xFF). It survives a reset (below) but
+ * not a power cut (a new QEMU process), so it proves the driver contract,
+ * the journal on target and recovery after a watchdog reset, not
+ * persistence. The block mirrors the board's storage
  * region (FD_FLASH_STORAGE_SIZE), then its secret page(s): an area at
  * FD_SECRET_ADDR is the latter, any other base the former. */
 #include <stdbool.h>
@@ -12,7 +13,13 @@
 #include "hal/storage.h"
 #include "storage_area.h"
 
-static uint32_t ram_store[(FD_STORAGE_SIZE + FD_SECRET_SIZE) / 4u];
+/* In .noinit (sections.ld): a reset, e.g. the watchdog's, keeps the store
+ * as it would keep flash (QEMU keeps RAM across a system reset). A power-up
+ * leaves RAM random (QEMU: zero), so a marker beside it says whether it
+ * holds a store at all; without one it starts erased. */
+static uint32_t ram_store[(FD_STORAGE_SIZE + FD_SECRET_SIZE) / 4u] __attribute__((section(".noinit")));
+static uint32_t ram_marker[2] __attribute__((section(".noinit")));
+#define RAM_STORE_MAGIC 0x52414D53u /* "RAMS"; the second word is its complement */
 static hal_storage_area ram_areas[FD_STORAGE_MAX_AREAS];
 
 /* The RAM that stands for area's first byte. */
@@ -66,13 +73,15 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
         area->page_count > room / area->page_size) {
         return FD_ERR_STATE;
     }
-    bool fresh = ram_areas[0].page_size == 0u && ram_areas[1].page_size == 0u;
+    const bool first_open_since_reset = ram_areas[0].page_size == 0u && ram_areas[1].page_size == 0u;
     const hal_storage_area *bound = fd_storage_slot(ram_areas, area);
     if (bound == NULL) {
         return FD_ERR_STATE;
     }
-    if (fresh) {
+    if (first_open_since_reset && !(ram_marker[0] == RAM_STORE_MAGIC && ram_marker[1] == ~RAM_STORE_MAGIC)) {
         memset(ram_store, 0xFF, sizeof ram_store);
+        ram_marker[0] = RAM_STORE_MAGIC;
+        ram_marker[1] = ~RAM_STORE_MAGIC;
     }
     fd_storage_bind(bound, flash, ram_erase, ram_program, ram_read);
     return FD_OK;

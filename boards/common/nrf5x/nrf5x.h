@@ -24,6 +24,33 @@
 #define RNG_CONFIG_DERCEN 0x1u
 #define RNG_VALUE FD_REG32(NRF_RNG_BASE + 0x508u)
 
+/* POWER.RESETREAS: one bit per reset source, kept until written back
+ * as 1 (nRF51 Series RM v3.0 and nRF52840 PS v1.7, POWER chapter). No
+ * bit set means the power-on reset or the brown-out reset, which the chip
+ * does not tell apart. OFF, LPCOMP, DIF (and the nRF52's NFC, VBUS) are
+ * wake-ups from System OFF, which the dealer never enters. */
+#define POWER_RESETREAS FD_REG32(0x40000400u)
+#define RESETREAS_RESETPIN (1u << 0)
+#define RESETREAS_DOG (1u << 1)
+#define RESETREAS_SREQ (1u << 2)
+#define RESETREAS_LOCKUP (1u << 3)
+
+/* WDT (the same two documents, WDT chapter): counts CRV + 1
+ * ticks of the 32.768 kHz LFCLK, which it starts itself (the RC
+ * oscillator) if nothing else runs it; configuration is locked once it
+ * runs, and only a reset stops it. */
+#define NRF_WDT_BASE 0x40010000u
+#define WDT_TASKS_START FD_REG32(NRF_WDT_BASE + 0x000u)
+#define WDT_RUNSTATUS FD_REG32(NRF_WDT_BASE + 0x400u)
+#define WDT_CRV FD_REG32(NRF_WDT_BASE + 0x504u)
+#define WDT_RREN FD_REG32(NRF_WDT_BASE + 0x508u)
+#define WDT_CONFIG FD_REG32(NRF_WDT_BASE + 0x50Cu)
+#define WDT_CONFIG_SLEEP_RUN (1u << 0) /* 0: paused while the CPU sleeps */
+#define WDT_CONFIG_HALT_RUN (1u << 3)  /* 0: paused while a debugger halts the CPU */
+#define WDT_RR0 FD_REG32(NRF_WDT_BASE + 0x600u)
+#define WDT_RR_RELOAD 0x6E524635u
+#define WDT_LFCLK_HZ 32768u
+
 /* Start the crystal oscillator (HFXO: 16 MHz on the micro:bit, 32 MHz on
  * the nRF52840-DK) and switch HFCLK to it: the
  * UART baud rate and the time base are then crystal-accurate instead of

@@ -12,8 +12,15 @@
 extern "C" {
 #endif
 
-/* Write len bytes; blocks until they are queued to the line. */
+/* Write len bytes; blocks until they are queued to the line. Boards bound
+ * each wait for the transmitter (boards/common/uart/tx_bound.h): a byte it
+ * does not take in time is dropped and counted, so a stuck UART cannot
+ * hang the caller. */
 void hal_console_write(const char *data, size_t len);
+
+/* Bytes hal_console_write dropped since boot because the transmitter
+ * stayed busy past the bound. Host: 0 (stdout blocks in the OS). */
+uint32_t hal_console_tx_dropped(void);
 
 /* Wait for one received byte. Errors: FD_ERR_EXHAUSTED when the input has
  * ended for good (host: end of file); boards never return it.
