@@ -14,26 +14,67 @@
 #   equivalent, not in the score]
 # --from-results skips the run and rebuilds the table (and, with --report,
 # the RELIABILITY.md section) from the last results.tsv.
-# usage: scripts/mutation.sh [--report] [--from-results] [list...]
+# --keep-killed reuses a "killed" verdict of the last results.tsv for a
+# mutant whose list line and target file are byte for byte the same (the
+# key column): tests are only ever added, so a killed mutant stays killed;
+# everything else runs again. --check only checks that every anchor occurs
+# exactly once (seconds; run it after merging changes to lib/ or firmware/).
+# usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...]
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
-report=0 from_results=0
+report=0 from_results=0 keep_killed=0 check=0
+if [ "${1:-}" = --check ]; then check=1; shift; fi
 if [ "${1:-}" = --report ]; then report=1; shift; fi
 if [ "${1:-}" = --from-results ]; then from_results=1; shift; fi
+if [ "${1:-}" = --keep-killed ]; then keep_killed=1; shift; fi
 [ $# -gt 0 ] || set -- tests/mutation/*.mutants
+# Applies one list line to the file at path (a copy of the tree's file);
+# with "check", only counts the anchor.
+apply_mutant() {
+  python3 - "$@" <<'PY'
+import sys
+path, line = sys.argv[1], sys.argv[2]
+fields = line.split("\t")
+unescape = lambda s: s.replace("\\n", "\n").replace("\\t", "\t")
+anchor, repl = unescape(fields[1]), unescape(fields[2])
+text = open(path).read()
+if text.count(anchor) != 1:
+    sys.stderr.write("mutation: anchor occurs %d times in %s: %r\n" % (text.count(anchor), path, anchor))
+    sys.exit(1)
+if len(sys.argv) < 4:
+    open(path, "w").write(text.replace(anchor, repl))
+PY
+}
+if [ $check = 1 ]; then
+  bad=0 total=0
+  for list in "$@"; do
+    while IFS= read -r line || [ -n "$line" ]; do
+      case $line in ''|'#'*) continue ;; esac
+      total=$((total + 1))
+      apply_mutant "$(printf '%s' "$line" | cut -f1)" "$line" check || bad=$((bad + 1))
+    done <"$list"
+  done
+  echo "mutation: $total mutants, $bad with a missing or repeated anchor" >&2
+  [ $bad = 0 ]
+  exit
+fi
 scripts/deps.sh mutation
 work=$root/build/mutation
 src=$work/src
 results=$work/results.tsv
 if [ $from_results = 0 ]; then
+start=$(date +%s)
+mkdir -p "$work"
+previous=$work/previous.tsv
+if [ $keep_killed = 1 ] && [ -f "$results" ]; then cp "$results" "$previous"; else : >"$previous"; fi
 rm -rf "$src" && mkdir -p "$src" "$work/build"
 # the tree as it is now (tracked and new files, with uncommitted edits)
 git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
 cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
 tests='^host\.(unit\..*|tool)$'
-# the executables those tests run: host.unit.X is test_X, host.tool runs fairdeal-tool
-targets=$(cd "$work/build" && ctest -N -R "$tests" | sed -n 's/.*Test *#[0-9]*: host\.unit\.\([a-z_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool/p' | tr '\n' ' ')
+# the executables those tests run: host.unit.X is test_X (host.unit.test_X is test_X), host.tool runs fairdeal-tool and the host dealer
+targets=$(cd "$work/build" && ctest -N -R "$tests" | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool dealer/p' | tr '\n' ' ')
 run_tests() {
   # shellcheck disable=SC2086
   nice cmake --build "$work/build" -j2 --target $targets >"$work/build.log" 2>&1 || return 2
@@ -45,7 +86,7 @@ run_tests() {
 }
 echo "mutation: building the unmutated tree" >&2
 run_tests || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
-printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\n' >"$results"
+printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\tkey\n' >"$results"
 for list in "$@"; do
   lineno=0
   while IFS= read -r line || [ -n "$line" ]; do
@@ -55,19 +96,15 @@ for list in "$@"; do
     note=$(printf '%s' "$line" | cut -f4)
     why=$(printf '%s' "$line" | cut -f5)
     cp "$src/$file" "$work/original"
-    if ! python3 - "$src/$file" "$line" <<'PY'
-import sys
-path, line = sys.argv[1], sys.argv[2]
-fields = line.split("\t")
-unescape = lambda s: s.replace("\\n", "\n").replace("\\t", "\t")
-anchor, repl = unescape(fields[1]), unescape(fields[2])
-text = open(path).read()
-if text.count(anchor) != 1:
-    sys.stderr.write("mutation: anchor occurs %d times in %s: %r\n" % (text.count(anchor), path, anchor))
-    sys.exit(1)
-open(path, "w").write(text.replace(anchor, repl))
-PY
-    then
+    key=$({ printf '%s\n' "$line"; cat "$work/original"; } | sha1sum | cut -c1-16)
+    kept=$(awk -F'\t' -v k="$key" '$4 == "killed" && $7 == k { print $6; exit }' "$previous")
+    if [ -n "$kept" ]; then
+      verdict=killed
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$kept" "$key" >>"$results"
+      echo "mutation: $list:$lineno $file: killed, kept from the last run ($note)" >&2
+      continue
+    fi
+    if ! apply_mutant "$src/$file" "$line"; then
       verdict=bad-anchor
     else
       status=0
@@ -83,12 +120,13 @@ PY
     cp "$work/original" "$src/$file"
     detail=$why
     [ $verdict = killed ] && detail="by $(cat "$work/failed")"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$detail" >>"$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$detail" "$key" >>"$results"
     echo "mutation: $list:$lineno $file: $verdict ($note)" >&2
   done <"$list"
 done
 # restore the build of the unmutated tree for whoever looks next
 nice cmake --build "$work/build" -j2 >/dev/null 2>&1 || true
+echo "mutation: run took $(( $(date +%s) - start )) s" >&2
 fi
 table=$work/score.md
 awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {

@@ -596,6 +596,51 @@ static void test_selftest_restarts_the_source(void **state)
     assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
 }
 
+/* The full-entropy draw state keeps source bytes and a partial range (z, m)
+ * between shuffles. Bits read before a fault, or before SELFTEST restarts
+ * the source, must never be spent after it: both leave the state as
+ * fd_fullentropy_init does (buffer wiped and empty, z = 0, m = 1). */
+static void assert_full_entropy_state_fresh(void)
+{
+    static const uint8_t zeros[sizeof dealer.full.buffer];
+    assert_memory_equal(dealer.full.buffer, zeros, sizeof zeros);
+    assert_int_equal(dealer.full.buffer_pos, sizeof dealer.full.buffer);
+    assert_true(dealer.full.z == 0u);
+    assert_true(dealer.full.m == 1u);
+}
+
+static void assert_full_entropy_state_in_use(void)
+{
+    assert_true(dealer.full.m > 1u || dealer.full.buffer_pos < sizeof dealer.full.buffer);
+}
+
+static void test_fault_and_selftest_forget_buffered_bits(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("SHUFFLE full"), "OK SHUFFLE id=1 mode=full");
+    assert_full_entropy_state_in_use();
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=1");
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    assert_full_entropy_state_fresh();
+    assert_reply_starts(cmd("SHUFFLE full"), "OK SHUFFLE id=2 mode=full");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=2");
+    assert_full_entropy_state_in_use();
+    /* the source sticks: a DRBG reseed faults, not a full-entropy draw (the
+     * first reseeds may still use blocks pooled from healthy windows) */
+    trng.switch_at = trng.delivered;
+    trng.later_mode = FAKE_TRNG_STUCK;
+    trng.value = 0x55;
+    const char *r = cmd("SHUFFLE drbg");
+    for (unsigned i = 0; i < FD_ENTROPY_POOL_BLOCKS && starts_with(r, "OK SHUFFLE"); i++) {
+        assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
+        assert_full_entropy_state_in_use();
+        r = cmd("SHUFFLE drbg");
+    }
+    assert_reply_starts(r, "ERR entropy health test failed (repetition count)");
+    assert_full_entropy_state_fresh();
+}
+
 static void test_fault_at_power_on(void **state)
 {
     (void)state;
@@ -1431,6 +1476,7 @@ int main(void)
         cmocka_unit_test(test_fault_inside_full_entropy_shuffle),
         cmocka_unit_test(test_fault_during_reseed_and_timeouts),
         cmocka_unit_test(test_selftest_restarts_the_source),
+        cmocka_unit_test(test_fault_and_selftest_forget_buffered_bits),
         cmocka_unit_test(test_fault_at_power_on),
         cmocka_unit_test(test_fault_matrix),
         cmocka_unit_test(test_emulation_banner_and_null_config),
