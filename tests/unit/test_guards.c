@@ -167,6 +167,24 @@ static void test_predictor_fails_at_exactly_the_window_cutoff(void **state)
     }
 }
 
+/* A guess that repeats the last sample is not scored: a stuck source is the
+ * RCT's even when the predictor's run cutoff (2) is far below the RCT's. */
+static void test_stuck_source_is_the_rcts_whatever_the_run_cutoff(void **state)
+{
+    (void)state;
+    fd_health_config cfg = h2;
+    cfg.predict_run_cutoff = 2;
+    static const uint8_t values[3] = {0x00, 0x55, 0xFF};
+    for (size_t v = 0; v < sizeof values; v++) {
+        uint8_t s[64];
+        memset(s, values[v], sizeof s);
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &cfg), FD_OK);
+        assert_int_equal(feed(&h, s, sizeof s), cfg.rct_cutoff);
+        assert_int_equal(h.failure, FD_HEALTH_RCT);
+    }
+}
+
 /* ---- entropy pipeline: blocks wiped once served, and on a fault ---- */
 
 static void pipeline(fd_entropy *e, fake_trng *t)
@@ -195,9 +213,12 @@ static void test_entropy_pool_wiped_after_use_fault_and_startup(void **state)
     t.switch_at = t.delivered + 400u;
     t.later_mode = FAKE_TRNG_STUCK;
     t.value = 0x42;
+    assert_int_equal(e.failures, 0);
     assert_int_equal(fd_entropy_get(&e, block), FD_ERR_HEALTH);
     assert_int_equal(e.state, FD_ENTROPY_FAILED);
     assert_true(all_zero(e.pool, sizeof e.pool));
+    assert_int_equal(e.failures, 1); /* each latched fault counted once */
+    assert_int_equal(e.startups_passed, 2);
 }
 
 /* ---- full-entropy generator ---- */
@@ -461,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_window_boundary_follows_the_apt_window),
         cmocka_unit_test(test_health_needs_1024_startup_samples),
         cmocka_unit_test(test_predictor_fails_at_exactly_the_window_cutoff),
+        cmocka_unit_test(test_stuck_source_is_the_rcts_whatever_the_run_cutoff),
         cmocka_unit_test(test_entropy_pool_wiped_after_use_fault_and_startup),
         cmocka_unit_test(test_fullentropy_wipes_spent_bytes_and_clears_state),
         cmocka_unit_test(test_fullentropy_fill_reaches_byte_255),
