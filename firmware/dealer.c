@@ -156,6 +156,7 @@ static void enter_fault(fd_dealer *d, fd_status why)
     fd_fullentropy_clear(&d->full);
     fd_drbg_uninstantiate(&d->drbg);
     seal(d, open ? FD_DEALER_FAULT_ROUND_OPEN : FD_DEALER_FAULT);
+    persist_event(d, FD_REC_FAULT, why, (uint16_t)d->fault_health);
 }
 
 static fd_status entropy_block(void *ctx, uint8_t out[32]) { return fd_entropy_get(ctx, out); }
@@ -190,6 +191,9 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     d->cfg = *cfg;
     /* cannot fail: constant, valid arguments */
     (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0);
+    /* ids, the open round (state and shoe), the seed file: before anything
+     * draws entropy or the transport says a word */
+    const bool resumed = persist_mount(d);
     fd_status st = fd_entropy_init(&d->entropy, cfg->read_samples, cfg->read_ctx, &cfg->health, cfg->samples_per_block);
     if (st == FD_OK) {
         const fd_rng bytes = fd_entropy_rng(&d->entropy);
@@ -197,11 +201,12 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
         (void)fd_fullentropy_init(&d->full, &bytes);
         st = run_selftest(d);
     }
+    persist_power_on(d, st);
     if (st != FD_OK) {
         enter_fault(d, st);
         return st;
     }
-    seal(d, FD_DEALER_FACTORY);
+    seal(d, resumed ? d->round.state : FD_DEALER_FACTORY);
     return FD_OK;
 }
 
@@ -247,13 +252,24 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
         enter_fault(d, st);
         return st;
     }
+    const uint8_t mode = full ? FD_RECORD_MODE_FULL : FD_RECORD_MODE_DRBG;
+    uint8_t commitment[FD_COMMIT_SIZE];
+    /* cannot fail: the shoe was just shuffled and checked */
+    (void)fd_commit_compute(salt, d->shoe.order, d->shoe.count, d->shoe.kind, commitment);
+    st = persist_round_opened(d, d->round.id + 1u, mode, NULL, 0, salt, commitment);
+    if (st != FD_OK) {
+        /* not journalled, so never committed: the order is dropped */
+        fd_wipe(salt, sizeof salt);
+        (void)fd_shoe_invalidate(&d->shoe); /* cannot fail: d->shoe is never NULL */
+        seal(d, d->round.state);
+        return st;
+    }
     d->round.id++;
-    d->round.mode = full ? FD_RECORD_MODE_FULL : FD_RECORD_MODE_DRBG;
+    d->round.mode = mode;
     d->round.closed = true;
     memcpy(d->round.salt, salt, sizeof salt);
     fd_wipe(salt, sizeof salt);
-    /* cannot fail: the shoe was just shuffled and checked */
-    (void)fd_commit_compute(d->round.salt, d->shoe.order, d->shoe.count, d->shoe.kind, d->round.commitment);
+    memcpy(d->round.commitment, commitment, sizeof commitment);
     seal(d, t->next);
     return FD_OK;
 }
@@ -308,6 +324,13 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
         enter_fault(d, st);
         return st;
     }
+    st = persist_round_opened(d, h.round_id, FD_RECORD_MODE_ROUND, &h, secret_len, NULL, d->round.commitment);
+    if (st != FD_OK) {
+        /* not journalled, so never committed: S goes, the state stays */
+        fd_wipe(d->round.secret, sizeof d->round.secret);
+        seal(d, d->round.state);
+        return st;
+    }
     d->round.id = h.round_id;
     d->round.mode = FD_RECORD_MODE_ROUND;
     d->round.closed = false;
@@ -356,18 +379,22 @@ fd_status fd_dealer_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_
         enter_fault(d, FD_ERR_CORRUPT);
         return FD_ERR_CORRUPT;
     }
+    if (len == 0u) {
+        return FD_ERR_EMPTY;
+    }
+    if (len > FD_ROUND_SEED_MAX) {
+        return FD_ERR_TOO_LARGE;
+    }
+    const fd_status logged = persist_client_seed(d, slot, seed, len);
+    if (logged != FD_OK) {
+        return logged;
+    }
     const fd_status set = fd_round_seed_set(&d->round.seeds, &d->round.header, slot, seed, len);
     if (set != FD_OK) {
-        return set; /* FD_ERR_EMPTY, FD_ERR_TOO_LARGE: nothing changed */
-    }
-    bool all = true;
-    for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
-        if ((d->round.header.slot_mask & (1u << i)) != 0u && d->round.seeds.len[i] == 0u) {
-            all = false;
-        }
+        return set; /* unreachable: slot and length were checked above */
     }
     seal(d, t->next);
-    return all ? fd_dealer_close(d) : FD_OK;
+    return persist_seeds_complete(&d->round) ? fd_dealer_close(d) : FD_OK;
 }
 
 fd_status fd_dealer_close(fd_dealer *d)
@@ -380,6 +407,13 @@ fd_status fd_dealer_close(fd_dealer *d)
     if (fd_dealer_check(d) != FD_OK) {
         enter_fault(d, FD_ERR_CORRUPT);
         return FD_ERR_CORRUPT;
+    }
+    if (!persist_seeds_complete(&d->round)) {
+        /* the replay knows a full set of seeds closes by itself */
+        st = persist_seeds_closed(d);
+        if (st != FD_OK) {
+            return st;
+        }
     }
     st = derive_order(d);
     if (st != FD_OK) {
@@ -424,6 +458,10 @@ fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_
     if (count * players > fd_shoe_remaining(&d->shoe)) {
         return FD_ERR_EXHAUSTED;
     }
+    st = persist_dealt(d, d->shoe.position, count * players, players, false);
+    if (st != FD_OK) {
+        return st;
+    }
     *first = d->shoe.position;
     for (unsigned k = 0; k < count * players; k++) {
         fd_card dealt;
@@ -440,6 +478,12 @@ fd_status fd_dealer_burn(fd_dealer *d)
     fd_status st = admit(d, FD_CMD_BURN, &t);
     if (st == FD_OK) {
         st = check_before_deal(d);
+    }
+    if (st == FD_OK && fd_shoe_remaining(&d->shoe) == 0u) {
+        st = FD_ERR_EXHAUSTED;
+    }
+    if (st == FD_OK) {
+        st = persist_dealt(d, d->shoe.position, 1, 1, true);
     }
     if (st != FD_OK) {
         return st;
@@ -468,7 +512,12 @@ fd_status fd_dealer_cut(fd_dealer *d, uint16_t cut)
 fd_status fd_dealer_reveal(fd_dealer *d)
 {
     const fd_transition *t;
-    const fd_status st = admit(d, FD_CMD_REVEAL, &t);
+    fd_status st = admit(d, FD_CMD_REVEAL, &t);
+    if (st != FD_OK) {
+        return st;
+    }
+    /* the material is the same before and after the order is derived */
+    st = persist_reveal(d);
     if (st != FD_OK) {
         return st;
     }
@@ -495,6 +544,7 @@ fd_status fd_dealer_selftest(fd_dealer *d, uint32_t *samples)
     }
     const uint32_t before = d->entropy.raw_samples;
     st = run_selftest(d);
+    persist_event(d, FD_REC_SELFTEST, st, 0);
     if (st != FD_OK) {
         enter_fault(d, st);
         return st;

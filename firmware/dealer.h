@@ -18,6 +18,7 @@
 #include "fairdeal/entropy.h"
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/round.h"
+#include "persist.h"
 
 #define FD_DEALER_MAX_PLAYERS 8u
 #define FD_DEALER_VERSION "0.2.0"
@@ -39,6 +40,16 @@ typedef struct fd_dealer_config {
     const char *board;
     const char *trng_name;
     bool emulation_only;
+    /* The journal's flash (hal_storage_open of the board's STORAGE area):
+     * mounted and replayed by fd_dealer_init. NULL: the dealer keeps
+     * nothing (library tests and benchmarks only; firmware always has one). */
+    const fd_flash *storage;
+    fd_status storage_status; /* hal_storage_open's: not FD_OK fails every round closed */
+    const char *storage_name; /* for the banner */
+    bool storage_volatile;    /* the store does not survive power-off: the banner says so */
+    /* Why the chip last reset, for the POWER_ON record: 0 unknown, 1 power-on,
+     * 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup. */
+    uint8_t reset_cause;
 } fd_dealer_config;
 
 /* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only
@@ -111,6 +122,7 @@ typedef struct fd_dealer {
     fd_status fault_status; /* why the fault state was entered */
     fd_health_failure fault_health;
     bool quit;
+    fd_persist persist; /* the write-ahead journal (persist.h) */
 } fd_dealer;
 
 /* Bind the configuration, run the known-answer and start-up self-tests and
@@ -194,6 +206,30 @@ fd_status fd_dealer_check(const fd_dealer *d);
 
 /* Card at position i of the shoe's order (i < count). */
 fd_card fd_dealer_card_at(const fd_dealer *d, uint16_t i);
+
+/* TIME: the controller's wall clock (unix seconds, > 0), journalled; later
+ * events carry it. Errors: FD_ERR_EMPTY (0), FD_ERR_NOT_READY (journal). */
+FD_MUST_CHECK fd_status fd_dealer_time(fd_dealer *d, uint32_t unix_s);
+
+/* The seed file (docs/ENTROPY.md): the newest one the journal held at
+ * power-on, or the last written since. FD_OK with *len; errors:
+ * FD_ERR_NULL, FD_ERR_NOT_READY (no journal), FD_ERR_EMPTY (none stored),
+ * FD_ERR_BUFFER_TOO_SMALL. */
+FD_MUST_CHECK fd_status fd_dealer_seed_file_read(const fd_dealer *d, uint8_t *out, size_t size, size_t *len);
+
+/* Append a new seed file (1..FD_DEALER_SEED_FILE_MAX bytes) as the
+ * journal's erasable secret; FD_OK means durable, and the previous one is
+ * then wiped. Errors: FD_ERR_NULL, FD_ERR_EMPTY, FD_ERR_TOO_LARGE,
+ * FD_ERR_NOT_READY (no journal, or a write failed: nothing acknowledged). */
+FD_MUST_CHECK fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t len);
+
+/* The journal's chain head and next seq (STATUS, REVEAL). Errors:
+ * FD_ERR_NULL, FD_ERR_NOT_READY (no journal mounted). */
+FD_MUST_CHECK fd_status fd_dealer_journal_head(const fd_dealer *d, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq);
+
+/* Verify the journal and visit its live records, oldest first (RECALL,
+ * LOG). Errors: FD_ERR_NOT_READY (no journal mounted), the walk's. */
+FD_MUST_CHECK fd_status fd_dealer_journal_walk(fd_dealer *d, fd_journal_visit_fn visit, void *ctx);
 
 fd_dealer_state fd_dealer_get_state(const fd_dealer *d);
 bool fd_dealer_in_fault(const fd_dealer *d);

@@ -78,6 +78,46 @@ static const char *fault_reason(const fd_dealer *d)
     }
 }
 
+/* The journal's failure in words: the mount's finding or the write's status. */
+static void put_journal_problem(const fd_dealer *d, const writer *w)
+{
+    const fd_persist *p = &d->persist;
+    put(w, fd_status_name(p->status));
+    if (p->report.status != FD_OK && p->report.reason != NULL) {
+        put(w, " (");
+        put(w, p->report.reason);
+        put_field_u32(w, " at seq ", p->report.seq);
+        put_field_u32(w, " page ", p->report.page);
+        put(w, ")");
+    }
+}
+
+/* ERR journal: nothing was carried out because it could not be journalled. */
+static void reply_journal(const fd_dealer *d, const writer *w)
+{
+    put(w, "ERR journal ");
+    put_journal_problem(d, w);
+    put(w, ": not carried out (nothing shown that is not journalled); restart the dealer\r\n");
+}
+
+/* " seq=<next seq> head=<chain head>": what a verifier compares with the
+ * stored journal, so a dropped tail shows. */
+static void put_chain(const writer *w, const fd_dealer *d)
+{
+    if (!d->persist.attached) {
+        return; /* a dealer without storage (library tests) */
+    }
+    uint8_t head[FD_SHA256_SIZE];
+    uint32_t seq = 0;
+    if (fd_dealer_journal_head(d, head, &seq) == FD_OK) {
+        put_field_u32(w, " seq=", seq);
+        put(w, " head=");
+        put_hex(w, head, sizeof head);
+    } else {
+        put(w, " seq=none");
+    }
+}
+
 /* ERR entropy (or ERR corrupt) with what to do next. */
 static void reply_fault(const fd_dealer *d, const writer *w)
 {
@@ -91,7 +131,9 @@ static void reply_fault(const fd_dealer *d, const writer *w)
  * command found), the fault otherwise. */
 static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, const writer *w)
 {
-    if (st == FD_ERR_STATE) {
+    if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
+        reply_journal(d, w);
+    } else if (st == FD_ERR_STATE) {
         reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {
         reply_err(w, "selftest", "known-answer test failed; dealing disabled");
@@ -504,6 +546,7 @@ static void reveal_round(const writer *w, const fd_dealer *d)
         }
         put_u32(w, fd_dealer_card_at(d, i));
     }
+    put_chain(w, d);
     put_label(w, d);
     put(w, "\r\n");
 }
@@ -523,6 +566,7 @@ static void cmd_reveal(const request *r)
     }
     put(r->w, "OK REVEAL id=");
     put_u32(r->w, d->round.id);
+    put_chain(r->w, d); /* before the order: order_text runs to the end of the line */
     put(r->w, " salt=");
     put_hex(r->w, d->round.salt, sizeof d->round.salt);
     put(r->w, " order=");
@@ -576,6 +620,11 @@ static void cmd_status(const request *r)
     put_field(w, " drbg=", drbg_name(d->cfg.drbg_kind));
     put_field_u32(w, " revealed=", d->round.revealed_rounds);
     put_field_u32(w, " unrevealed=", fd_dealer_unrevealed_rounds(d));
+    if (d->persist.attached) {
+        put_field_u32(w, " next_id=", d->round.id + 1u);
+        put(w, d->persist.status == FD_OK ? " journal=ok" : " journal=failed");
+        put_chain(w, d);
+    }
     put(w, "\r\n");
 }
 
@@ -673,6 +722,30 @@ static void prompt(const fd_console *c)
     }
 }
 
+static void put_journal_banner(const writer *w, const fd_dealer *d)
+{
+    const fd_persist *p = &d->persist;
+    if (!p->attached) {
+        return;
+    }
+    put(w, "journal: ");
+    put(w, d->cfg.storage_name != NULL ? d->cfg.storage_name : "?");
+    put_chain(w, d);
+    put(w, "\r\n");
+    if (d->cfg.storage_volatile) {
+        put(w, "*** JOURNAL IN MEMORY ONLY: nothing survives a power cut or exit. ***\r\n");
+    }
+    if (p->status != FD_OK) {
+        put(w, "*** JOURNAL FAILED: ");
+        put_journal_problem(d, w);
+        put(w, ". Rounds are refused. ***\r\n");
+    } else if (p->recovered) {
+        put_field_u32(w, "*** RECOVERED open round id=", d->round.id);
+        put_field_u32(w, " after a power cut at card ", p->recovered_position);
+        put(w, ": DEAL continues, REVEAL reveals. ***\r\n");
+    }
+}
+
 void fd_console_start(const fd_console *c)
 {
     const writer w = {c->out, c->out_ctx};
@@ -694,6 +767,7 @@ void fd_console_start(const fd_console *c)
         put(&w, "*** EMULATION ONLY: entropy is the host's, read through semihosting. "
                 "Not a hardware TRNG: never use this build at a table. ***\r\n");
     }
+    put_journal_banner(&w, d);
     if (fd_dealer_in_fault(d)) {
         put(&w, "*** ENTROPY FAULT: ");
         put(&w, fault_reason(d));

@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-3600}
 [ $# -gt 0 ] && shift
-targets=${*:-dealer library drbg cards}
+targets=${*:-dealer library drbg cards journal}
 scripts/deps.sh test
 cmake --preset host-sanitize >/dev/null
 cmake --build --preset host-sanitize

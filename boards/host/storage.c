@@ -206,7 +206,7 @@ fd_status host_flash_flip(host_flash *hf, uint64_t bit)
 
 /* The HAL's one store: a file named by --storage, else memory. */
 static const char *storage_path;
-static host_flash hal_store;
+static host_flash hal_store = {.fd = -1}; /* not 0: closing it would close stdin */
 static uint8_t hal_mem[1u << 20];
 
 void host_storage_set_file(const char *path) { storage_path = path; }

@@ -341,9 +341,13 @@ int main(void)
     say(" |\r\n");
 
     uint32_t lcg = 1;
-    const fd_dealer_config cfg = {
-        pattern_samples, NULL,      &lcg, FD_TRNG_HEALTH_CONFIG, FD_TRNG_SAMPLES_PER_BLOCK, FD_DRBG_CHACHA20,
-        "bench",         "pattern", false};
+    const fd_dealer_config cfg = {.read_samples = pattern_samples,
+                                  .read_ctx = &lcg,
+                                  .health = FD_TRNG_HEALTH_CONFIG,
+                                  .samples_per_block = FD_TRNG_SAMPLES_PER_BLOCK,
+                                  .drbg_kind = FD_DRBG_CHACHA20,
+                                  .board = "bench",
+                                  .trng_name = "pattern"};
     paint_stack();
     /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_dealer_init(&dealer, &cfg);

@@ -220,13 +220,15 @@ if [ -n "$dealer" ]; then
   # machine mode when piped: the banner's documented lines, then exactly one
   # reply line per command line, each OK or ERR; no prompt, no echo
   printf 'SHUFFLE\nDEAL 5\nREVEAL\n' | "$dealer" | tr -d '\r' >"$work/piped"
-  head -3 "$work/piped" >"$work/banner"
+  head -5 "$work/piped" >"$work/banner"
   if grep -q '^fairdeal dealer ' "$work/banner" && grep -q '^entropy: ' "$work/banner" &&
-    [ "$(sed -n 3p "$work/banner")" = "Type HELP for commands." ] && [ "$(wc -l <"$work/piped")" -eq 6 ] &&
-    sed -n 4p "$work/piped" | grep -q '^OK SHUFFLE mode=round device=[0-9a-f]* id=1 ' &&
-    sed -n 5p "$work/piped" | grep -q '^OK DEAL ' &&
-    sed -n 6p "$work/piped" | grep -q '^OK REVEAL device=[0-9a-f]* id=1 ' && ! grep -q '>' "$work/piped"; then
-    pass "piped dealer: 3 banner lines, then one reply line per command"
+    grep -q '^journal: .* seq=[0-9]* head=[0-9a-f]\{64\}$' "$work/banner" &&
+    grep -q '^\*\*\* JOURNAL IN MEMORY ONLY' "$work/banner" &&
+    [ "$(sed -n 5p "$work/banner")" = "Type HELP for commands." ] && [ "$(wc -l <"$work/piped")" -eq 8 ] &&
+    sed -n 6p "$work/piped" | grep -q '^OK SHUFFLE mode=round device=[0-9a-f]* id=1 ' &&
+    sed -n 7p "$work/piped" | grep -q '^OK DEAL ' &&
+    sed -n 8p "$work/piped" | grep -q '^OK REVEAL device=[0-9a-f]* id=1 ' && ! grep -q '>' "$work/piped"; then
+    pass "piped dealer: 5 banner lines (journal in memory), then one reply line per command"
   else
     fail "piped dealer output: $(cat "$work/piped")"
   fi

@@ -858,6 +858,81 @@ static void test_rotation(void **state)
                   (unsigned long long)r->hf.programs, reveals, opened, min_summaries, min_hands);
 }
 
+/* fuzz_journal's first find (corpus/journal/journal-seq-not-past-acked-*),
+ * step by step: two records on a fresh journal; bit 0 of byte 71 (the first
+ * record's length) and bit 4 of byte 32 (the page header's prev_head)
+ * flipped. Either flip alone is caught at mount, as is every other single
+ * flip in the page header and the first record's header. Both together leave
+ * a page whose header does not verify and whose first record does not parse:
+ * what a cut while claiming a page leaves too, so it mounts as a journal
+ * truncated to before that page. That shows from outside only, as the next
+ * seq and head exported before it (journal.h); the fuzzer checks its
+ * invariants with at most one flip. */
+static void damaged_two_records(rig *r, const uint32_t *flip_bits, size_t flips, uint8_t head[32], uint32_t *next)
+{
+    rig_open(r, 6, 10, 100);
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    uint8_t payload[58];
+    uint8_t secret[32];
+    memset(payload, 0x5A, sizeof payload);
+    memset(secret, 0x33, sizeof secret);
+    uint32_t seq = 0;
+    assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, payload, 4, secret, sizeof secret, &seq), FD_OK);
+    assert_int_equal(seq, 1);
+    for (size_t i = 0; i < flips; i++) {
+        assert_int_equal(host_flash_flip(&r->hf, flip_bits[i]), FD_OK);
+    }
+    assert_int_equal(fd_journal_append(&r->j, 9, payload, sizeof payload, secret, sizeof secret, &seq), FD_OK);
+    assert_int_equal(seq, 2);
+    assert_int_equal(fd_journal_head(&r->j, head, next), FD_OK);
+}
+
+static void test_damaged_newest_page(void **state)
+{
+    (void)state;
+    rig *r = &r1;
+    const uint32_t first_record_len = 71u * 8u;
+    const uint32_t page_prev_head = 32u * 8u + 4u;
+    uint8_t head[32];
+    uint32_t next = 0;
+    fd_journal_report rep;
+
+    damaged_two_records(r, &page_prev_head, 1, head, &next);
+    assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
+    assert_string_equal(rep.reason, "records under a damaged page header");
+    damaged_two_records(r, &first_record_len, 1, head, &next);
+    assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
+    assert_string_equal(rep.reason, "record fails its check");
+
+    /* every single flip in the header and the first record's header */
+    damaged_two_records(r, NULL, 0, head, &next);
+    memcpy(base_image, r->mem, 6u * PAGE);
+    unsigned caught = 0;
+    for (uint32_t bit = 0; bit < (FD_JOURNAL_PAGE_HEADER + 12u) * 8u; bit++) {
+        memcpy(r->mem, base_image, 6u * PAGE);
+        assert_int_equal(host_flash_flip(&r->hf, bit), FD_OK);
+        fd_status st = remount_report(r, &rep);
+        if (st == FD_ERR_CORRUPT) {
+            caught++;
+            continue;
+        }
+        fail_msg("bit %u flipped: mount %d, not caught", (unsigned)bit, (int)st);
+    }
+    assert_int_equal(caught, (FD_JOURNAL_PAGE_HEADER + 12u) * 8u);
+
+    /* both: the page reads as half claimed; the exported seq and head
+     * go back, which is how the outside sees it */
+    const uint32_t both[2] = {first_record_len, page_prev_head};
+    damaged_two_records(r, both, 2, head, &next);
+    assert_int_equal(next, 3);
+    assert_int_equal(remount_report(r, &rep), FD_OK);
+    uint8_t head2[32];
+    uint32_t next2 = 0;
+    assert_int_equal(fd_journal_head(&r->j, head2, &next2), FD_OK);
+    assert_int_equal(next2, 1);
+    assert_memory_not_equal(head, head2, 32);
+}
+
 /* Live records that no longer fit fail closed: nothing written, an error. */
 static void test_full_of_live_records(void **state)
 {
@@ -894,7 +969,7 @@ int main(void)
         cmocka_unit_test(test_secret_wipe),          cmocka_unit_test(test_tamper_detected),
         cmocka_unit_test(test_replay_detected),      cmocka_unit_test(test_power_cut_every_step),
         cmocka_unit_test(test_bit_flips_detected),   cmocka_unit_test(test_rotation),
-        cmocka_unit_test(test_full_of_live_records),
+        cmocka_unit_test(test_full_of_live_records), cmocka_unit_test(test_damaged_newest_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,111 @@
+/* The dealer's write-ahead journal (docs/RECORDS.md, docs/PROTOCOL.md
+ * "Power loss"): what the dealer keeps on the board's storage area so that a
+ * power cut loses no acknowledged round, card or event. dealer.c calls the
+ * persist_* hooks BEFORE it changes its state or the transport replies; a
+ * hook that fails leaves the dealer as it was, latches the journal's error
+ * (persist.status) and the command fails closed with FD_ERR_NOT_READY.
+ * A dealer without storage (cfg.storage NULL: library tests, benchmarks)
+ * keeps nothing and every hook succeeds. */
+#ifndef FD_PERSIST_H
+#define FD_PERSIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fairdeal/journal.h"
+#include "fairdeal/records.h"
+#include "fairdeal/round.h"
+
+/* Most erase pages of a storage area the dealer journals on (the board's
+ * FD_STORAGE_PAGES; firmware/CMakeLists.txt sets it per board). */
+#ifndef FD_DEALER_JOURNAL_PAGES
+#define FD_DEALER_JOURNAL_PAGES 64u
+#endif
+/* Kept through compaction: full hands and round summaries (docs/RECORDS.md). */
+#define FD_DEALER_KEEP_HANDS 10u
+#define FD_DEALER_KEEP_SUMMARIES 100u
+/* Largest seed file (the journal's largest erasable secret). */
+#define FD_DEALER_SEED_FILE_MAX FD_JOURNAL_MAX_SECRET
+
+struct fd_dealer;
+struct fd_round;
+
+/* The journal's state inside fd_dealer. */
+typedef struct fd_persist {
+    /* FD_OK, or why the journal takes no more records: the mount's error
+     * (FD_ERR_CORRUPT: see report) or the first failed write (sticky until
+     * the next power-on). */
+    fd_status status;
+    /* Mount's findings: the first bad record when status is FD_ERR_CORRUPT. */
+    fd_journal_report report;
+    /* A storage area was given (cfg.storage). */
+    bool attached;
+    /* The open round was recovered from the journal at power-on. */
+    bool recovered;
+    /* Cards the journal recorded as dealt of the recovered round. */
+    uint16_t recovered_position;
+    /* The open round's ROUND_SECRET seqs, wiped after its REVEAL. */
+    uint8_t parts;
+    uint32_t part_seq[FD_REC_MAX_PARTS];
+    /* Last TIME this power-on (unix seconds); 0: none yet. */
+    uint32_t unix_s;
+    /* The newest seed file (a secret, like the DRBG state). */
+    uint8_t seed_file_len;
+    uint8_t seed_file[FD_DEALER_SEED_FILE_MAX];
+    /* seqs of the last FD_REC_EVENTS_KEPT events, oldest overwritten. */
+    uint32_t events[FD_REC_EVENTS_KEPT];
+    uint8_t event_next;
+    fd_records_rules rules;
+    fd_flash flash;
+    fd_journal journal;
+    fd_journal_page pages[FD_DEALER_JOURNAL_PAGES];
+} fd_persist;
+
+/* The journal's HMAC key. The one place it is derived: from the device
+ * secret once firmware/device_secret.h lands; until then a development key
+ * that is the same on every device (it detects damage, not an attacker
+ * who has read this source). FD_OK or FD_ERR_NULL. */
+FD_MUST_CHECK fd_status dealer_journal_key(uint8_t key[FD_SHA256_SIZE]);
+
+/* ---- hooks for dealer.c (d non-NULL, fd_dealer_init has bound cfg) ---- */
+
+/* Mount cfg.storage and replay it: round ids, the open round (restored into
+ * d->round and d->shoe, dealing after the last journalled card), the seed
+ * file and the event window. Returns true when an open round was restored. */
+bool persist_mount(struct fd_dealer *d);
+
+/* POWER_ON (reset cause) and the start-up SELFTEST result, after mount. */
+void persist_power_on(struct fd_dealer *d, fd_status selftest);
+
+/* An event (FD_REC_FAULT, FD_REC_SELFTEST): a status and a detail. Best
+ * effort: a failure latches persist.status like any failed write. */
+void persist_event(struct fd_dealer *d, uint8_t type, fd_status st, uint16_t detail);
+
+/* Before SHUFFLE replies: the round's reveal material (ROUND: S in
+ * d->round.secret; DRBG/FULL: salt and d->shoe's order) as ROUND_SECRET
+ * parts, then ROUND_OPENED. header is the verifiable round's, NULL for
+ * DRBG/FULL. */
+FD_MUST_CHECK fd_status persist_round_opened(struct fd_dealer *d, uint32_t round_id, uint8_t mode,
+                                             const fd_round_header *header, size_t secret_len, const uint8_t salt[16],
+                                             const uint8_t commitment[FD_SHA256_SIZE]);
+
+/* Before SEED replies: the client seed. */
+FD_MUST_CHECK fd_status persist_client_seed(struct fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len);
+
+/* Before CLOSE fixes the order with slots unfilled. */
+FD_MUST_CHECK fd_status persist_seeds_closed(struct fd_dealer *d);
+
+/* Before DEAL/BURN replies: cards [first, first + total) of d->shoe's order,
+ * card k to seat k mod players (burn: one card, seat 0). */
+FD_MUST_CHECK fd_status persist_dealt(struct fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn);
+
+/* True when every slot of the verifiable round's slot_mask holds a seed
+ * (the order is then fixed without a CLOSE). */
+bool persist_seeds_complete(const struct fd_round *r);
+
+/* Before REVEAL replies: REVEAL_DATA parts with the published material,
+ * REVEAL (the summary), then the ROUND_SECRET parts are wiped. */
+FD_MUST_CHECK fd_status persist_reveal(struct fd_dealer *d);
+
+#endif
