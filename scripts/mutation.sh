@@ -3,7 +3,8 @@
 # in the lists (tests/mutation/*.mutants by default) is applied to a copy of
 # the tree, the host tree is rebuilt and the host unit tests and the tool
 # test run; a mutant is killed when the build's tests fail (or time out:
-# after 300 s, marked "(timeout)" in the report; a loaded machine can slow
+# after 120 s in the quick pass, 300 s in the full one, marked "(timeout)"
+# in the report; a loaded machine can slow
 # a test tenfold, so a kill by timeout alone deserves a second look),
 # survives when they all pass, and is "stillborn" when it does not compile
 # (-Werror; not counted). Long run (a few seconds per killed mutant, ~20 s
@@ -81,11 +82,12 @@ all_tests='^host\.(unit\..*|tool)$'
 targets_for() {
   (cd "$work/build" && ctest -N -R "$1") | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool dealer/p' | tr '\n' ' '
 }
-# Builds and runs the tests matching $1: 0 all pass, 1 one fails, 2 no build.
+# Builds and runs the tests matching $1 (each given $2 seconds): 0 all pass,
+# 1 one fails, 2 no build.
 run_tests() {
   # shellcheck disable=SC2086
   nice cmake --build "$work/build" -j2 --target $(targets_for "$1") >"$work/build.log" 2>&1 || return 2
-  if ! (cd "$work/build" && ctest -R "$1" -j2 --timeout 300 >"$work/test.log" 2>&1); then
+  if ! (cd "$work/build" && ctest -R "$1" -j2 --timeout "$2" >"$work/test.log" 2>&1); then
     sed -n 's/^[[:space:]]*[0-9]* - \(host\.[^ ]*\) (Timeout)/\1(timeout)/p; t; s/^[[:space:]]*[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
     return 1
   fi
@@ -113,7 +115,7 @@ direct_tests() {
   echo "^host\.unit\.($s)\$"
 }
 echo "mutation: building the unmutated tree" >&2
-run_tests "$all_tests" || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
+run_tests "$all_tests" 300 || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
 printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\tkey\n' >"$results"
 for list in "$@"; do
   lineno=0
@@ -137,8 +139,8 @@ for list in "$@"; do
     else
       status=0
       : >"$work/failed"
-      run_tests "$(direct_tests "$file")" || status=$?
-      if [ $status = 0 ]; then run_tests "$all_tests" || status=$?; fi
+      run_tests "$(direct_tests "$file")" 120 || status=$?
+      if [ $status = 0 ]; then run_tests "$all_tests" 300 || status=$?; fi
       case $status in
         0) verdict=SURVIVED ;;
         1) verdict=killed ;;
