@@ -8,10 +8,11 @@ cmake_minimum_required(VERSION 3.25)
 get_filename_component(FD_SOURCE_ROOT ${CMAKE_CURRENT_LIST_DIR} DIRECTORY)
 include(${FD_SOURCE_ROOT}/cmake/board.cmake)
 
-function(fd_board_title_kind board out_title out_kind)
+function(fd_board_title_kind board out_title out_kind out_emulation)
   fd_load_board(${board})
   set(${out_title} "${FD_BOARD_TITLE}" PARENT_SCOPE)
   set(${out_kind} "${FD_BOARD_KIND}" PARENT_SCOPE)
+  set(${out_emulation} "${FD_EMULATION_ONLY}" PARENT_SCOPE)
 endfunction()
 
 fd_board_list(boards)
@@ -19,7 +20,7 @@ set(configure "")
 set(build "")
 set(test "")
 foreach(board IN LISTS boards)
-  fd_board_title_kind(${board} title kind)
+  fd_board_title_kind(${board} title kind emulation)
   if(kind STREQUAL "host")
     string(APPEND configure [[
     {
@@ -61,6 +62,17 @@ foreach(board IN LISTS boards)
     string(APPEND build [[
     {"name": "@board@", "configurePreset": "@board@", "jobs": 2},
 ]])
+    if(NOT emulation)
+      # a release build (FD_RELEASE): provisioned device secret, durable seed
+      # file, no lab mode, no semihosting (docs/ENTROPY.md)
+      string(APPEND configure [[
+    {"name": "@board@-release", "inherits": "cross-base", "displayName": "@title@: release build",
+     "cacheVariables": {"FD_BOARD": "@board@", "FD_RELEASE": "ON"}},
+]])
+      string(APPEND build [[
+    {"name": "@board@-release", "configurePreset": "@board@-release", "jobs": 2},
+]])
+    endif()
     if(kind STREQUAL "qemu")
       string(APPEND test [[
     {"name": "@board@", "configurePreset": "@board@", "output": {"outputOnFailure": true}},

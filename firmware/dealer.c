@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "dealer_sources.h"
 #include "fairdeal/selftest.h"
 
 /* ---- the transition table (docs/PROTOCOL.md, "States") ---- */
@@ -154,12 +155,13 @@ static void enter_fault(fd_dealer *d, fd_status why)
     /* cannot fail: d->shoe is never NULL */
     (void)fd_shoe_invalidate(&d->shoe);
     fd_fullentropy_clear(&d->full);
+    fd_combined_clear(&d->combined);
     fd_drbg_uninstantiate(&d->drbg);
     seal(d, open ? FD_DEALER_FAULT_ROUND_OPEN : FD_DEALER_FAULT);
     persist_event(d, FD_REC_FAULT, why, (uint16_t)d->fault_health);
 }
 
-static fd_status entropy_block(void *ctx, uint8_t out[32]) { return fd_entropy_get(ctx, out); }
+void fd_dealer_fail(fd_dealer *d, fd_status why) { enter_fault(d, why); }
 
 /* KATs, source restart, start-up health tests, fresh DRBG. */
 static fd_status run_selftest(fd_dealer *d)
@@ -172,9 +174,8 @@ static fd_status run_selftest(fd_dealer *d)
         st = fd_entropy_startup(&d->entropy);
     }
     if (st == FD_OK) {
-        const fd_drbg_config dc = {d->cfg.drbg_kind, false, 1u << 20, 0};
-        static const uint8_t pers[] = "fairdeal dealer";
-        st = fd_drbg_instantiate(&d->drbg, &dc, entropy_block, &d->entropy, pers, sizeof pers - 1u);
+        /* DRBG with the device secret and seed file; the next seed file durable first */
+        st = fd_dealer_start_sources(d);
     }
     if (st == FD_OK) {
         fd_fullentropy_clear(&d->full);
@@ -191,6 +192,7 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     d->cfg = *cfg;
     /* cannot fail: constant, valid arguments */
     (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0);
+    fd_dealer_load_secret(d);
     /* ids, the open round (state and shoe), the seed file: before anything
      * draws entropy or the transport says a word */
     const bool resumed = persist_mount(d);
@@ -232,14 +234,13 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
     if (st != FD_OK) {
         return st;
     }
-    fd_rng rng;
-    if (full) {
-        rng = fd_fullentropy_rng(&d->full);
-    } else {
-        /* fresh entropy into the DRBG before every shuffle */
-        st = fd_drbg_reseed(&d->drbg, NULL, 0);
-        rng = fd_drbg_rng(&d->drbg);
+    st = fd_dealer_secret_ready(d);
+    if (st != FD_OK) {
+        return st;
     }
+    /* fresh samples for every round, whichever the mode */
+    fd_rng rng;
+    st = fd_dealer_begin_round(d, full ? FD_SOURCE_FULL : FD_SOURCE_DRBG, &rng);
     uint8_t salt[FD_COMMIT_SALT_SIZE];
     if (st == FD_OK) {
         st = rng.fill(rng.ctx, salt, sizeof salt);
@@ -295,11 +296,14 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
     if (slots > FD_ROUND_SLOTS) {
         return FD_ERR_TOO_LARGE;
     }
+    st = fd_dealer_secret_ready(d);
+    if (st != FD_OK) {
+        return st;
+    }
     fd_round_header h;
     memset(&h, 0, sizeof h);
-    const size_t name_len = strlen(d->cfg.board);
-    h.device_id_len = (uint8_t)(name_len < FD_ROUND_DEVICE_ID_MAX ? name_len : FD_ROUND_DEVICE_ID_MAX);
-    memcpy(h.device_id, d->cfg.board, h.device_id_len);
+    h.device_id_len = FD_DEVICE_ID_BYTES; /* derived from the device secret */
+    memcpy(h.device_id, d->secret.id, FD_DEVICE_ID_BYTES);
     h.round_id = d->round.id + 1u;
     h.kind = d->shoe.kind;
     h.decks = d->shoe.decks;
@@ -312,10 +316,16 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
     }
     /* No round is open, so the last round's fields (already revealed) give
      * way; S is drawn in place to keep 431 bytes off the stack. S comes from
-     * the full-entropy path only: a DRBG would cap what S can be. */
+     * the combined source: full-entropy TRNG blocks read from now on (a
+     * DRBG alone would cap what S can be) XOR the DRBG (a source that
+     * turned deterministic alone cannot predict it). */
     clear_round_fields(&d->round);
-    const fd_rng rng = fd_fullentropy_rng(&d->full);
-    st = rng.fill(rng.ctx, d->round.secret, secret_len);
+    fd_rng rng;
+    st = fd_dealer_begin_round(d, FD_SOURCE_COMBINED, &rng);
+    if (st == FD_OK) {
+        st = rng.fill(rng.ctx, d->round.secret, secret_len);
+        fd_combined_clear(&d->combined); /* no carried randomness outlives the draw */
+    }
     if (st == FD_OK) {
         st = fd_round_commit(&h, d->round.secret, secret_len, d->round.commitment);
     }

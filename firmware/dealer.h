@@ -12,11 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device_secret.h"
+#include "fairdeal/combined.h"
 #include "fairdeal/commit.h"
 #include "fairdeal/deck.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/entropy.h"
 #include "fairdeal/fullentropy.h"
+#include "fairdeal/roots.h"
 #include "fairdeal/round.h"
 #include "persist.h"
 
@@ -25,6 +28,25 @@
 /* Bytes of S kept for the largest shoe: fd_round_secret_min(FD_SHOE_MAX_CARDS)
  * (a unit test checks it); below FD_ROUND_SECRET_MAX to spare the micro:bit's RAM. */
 #define FD_DEALER_SECRET_MAX 431u
+
+/* Rounds (of any mode) between two rewrites of the seed file, besides the
+ * rewrite at every start: a seed file is at most 16 rounds old when power
+ * fails, and the journal takes one 32-byte record per 16 rounds. */
+#define FD_DEALER_SEED_FILE_PERIOD 16u
+
+/* Where a round's randomness comes from (docs/ENTROPY.md). */
+typedef enum fd_round_source {
+    FD_SOURCE_COMBINED = 0, /* default: conditioned TRNG XOR the DRBG (fairdeal/combined.h) */
+    FD_SOURCE_DRBG = 1,     /* the DRBG alone, reseeded from a fresh window (SHUFFLE drbg) */
+    FD_SOURCE_FULL = 2      /* the conditioned TRNG alone (SHUFFLE full) */
+} fd_round_source;
+
+/* Whether the seed file written at the last start or period is durable. */
+typedef enum fd_seed_file_state {
+    FD_SEED_FILE_NONE = 0,   /* no journal (development builds only) */
+    FD_SEED_FILE_SAVED = 1,  /* the newest seed file is durable */
+    FD_SEED_FILE_UNSAVED = 2 /* the last write failed (a release build faults) */
+} fd_seed_file_state;
 
 /* (Re)initialise the raw source before start-up tests, e.g. the driver's
  * recovery sequence after a hardware error. */
@@ -40,6 +62,10 @@ typedef struct fd_dealer_config {
     const char *board;
     const char *trng_name;
     bool emulation_only;
+    /* The board's SECRET flash page (device_secret.h); NULL: none. */
+    const fd_flash *secret_page;
+    /* A release build: no test secret, a durable seed file, no lab mode. */
+    bool release;
     /* The journal's flash (hal_storage_open of the board's STORAGE area):
      * mounted and replayed by fd_dealer_init. NULL: the dealer keeps
      * nothing (library tests and benchmarks only; firmware always has one). */
@@ -122,7 +148,17 @@ typedef struct fd_dealer {
     fd_status fault_status; /* why the fault state was entered */
     fd_health_failure fault_health;
     bool quit;
-    fd_persist persist; /* the write-ahead journal (persist.h) */
+    /* issue 18: the roots of trust and the default source (dealer_sources.c) */
+    fd_device_secret secret;
+    fd_roots roots;       /* device secret + the newest seed file, mixed into instantiate and reseeds */
+    fd_combined combined; /* the default round source */
+    fd_seed_file_state seed_file;
+    uint32_t seed_files_written;     /* since power-on */
+    uint32_t rounds_since_seed_file; /* rounds begun since the last seed-file write */
+    bool restart_required;           /* PROVISION wrote a secret: it takes effect at the next start */
+    /* The write-ahead journal (persist.h). It points into this struct: a
+     * dealer with storage is never copied (one without may be: tests). */
+    fd_persist persist;
 } fd_dealer;
 
 /* Bind the configuration, run the known-answer and start-up self-tests and
@@ -146,17 +182,48 @@ const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd c
 fd_status fd_dealer_new(fd_dealer *d, fd_deck_kind kind, unsigned decks, unsigned jokers);
 
 /* Shuffle the whole shoe and commit to the order (full: straight from the
- * conditioned TRNG, else a freshly reseeded DRBG). Errors: refusals; the
- * source's error (the fault state is latched). */
+ * conditioned TRNG, else the DRBG reseeded from a fresh window; both named
+ * modes). Errors: refusals; fd_dealer_secret_ready's (nothing changes);
+ * the source's error (the fault state is latched). */
 fd_status fd_dealer_shuffle(fd_dealer *d, bool full);
 
-/* Open a verifiable round (docs/VERIFY.md): S of fd_round_secret_min(shoe)
- * bytes from the full-entropy TRNG path (never the DRBG), the commitment to
+/* Open a verifiable round (docs/VERIFY.md), the default round: S of
+ * fd_round_secret_min(shoe) bytes from the combined source (conditioned
+ * TRNG from a window read now XOR the DRBG), the commitment to
  * (device, id, shoe, slot_mask, S); slots 0..slots-1 then accept one client
  * seed each. slots 0 (house-only) closes the round at once. Errors:
  * refusals, FD_ERR_TOO_LARGE (slots above FD_ROUND_SLOTS), the source's
  * error (fault latched, no round opened). */
 fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots);
+
+/* Whether rounds may be drawn: FD_OK; FD_ERR_NOT_READY (no secret: a
+ * release build not provisioned); FD_ERR_CORRUPT (the secret page is
+ * damaged); FD_ERR_STATE (PROVISION wrote a secret: restart first). */
+fd_status fd_dealer_secret_ready(const fd_dealer *d);
+
+/* Write the device secret once (fd_device_secret_provision) into the
+ * configured SECRET page; it takes effect at the next start, and until then
+ * no round is drawn. A journal keyed with the test secret (development
+ * builds) is erased: the next start formats it under the new key. *id: the
+ * new device id. Errors: refusals (a round open: FD_ERR_STATE),
+ * FD_ERR_NOT_READY (no secret page bound), fd_device_secret_provision's,
+ * the flash's erase error (secret written; the journal then fails its
+ * check until the area is erased). */
+fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRET_BYTES],
+                              uint8_t id[FD_DEVICE_ID_BYTES]);
+
+/* Lab mode (development builds only, no round open): count raw TRNG
+ * samples straight from the source, one per byte, for offline SP 800-90B
+ * assessment (health tests do not filter them; none is ever used for
+ * output). Errors: FD_ERR_STATE (release build, or a round open),
+ * FD_ERR_NULL, the source's error (no fault latched: lab data only). */
+fd_status fd_dealer_lab_raw(fd_dealer *d, uint8_t *samples, size_t count);
+
+/* Lab mode: count card indices uniform in [0, bound) from the default
+ * (combined) source, begun afresh as a round is. Errors: as
+ * fd_dealer_lab_raw, FD_ERR_BOUND (bound 0), fd_dealer_secret_ready's,
+ * the source's (fault latched, as for a round). */
+fd_status fd_dealer_lab_cards(fd_dealer *d, uint32_t bound, uint16_t *out, size_t count);
 
 /* Fill client seed slot `slot` of the seeding round (1..FD_ROUND_SEED_MAX
  * bytes); the round closes when every accepted slot is filled. Errors:

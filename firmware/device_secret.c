@@ -145,8 +145,8 @@ fd_status fd_device_secret_provision(const fd_flash *page, const uint8_t secret[
     if (kind == PAGE_BLANK_ZERO) {
         st = page->erase(page->ctx, 0);
     }
-    uint32_t words[FD_DEVICE_SECRET_RECORD / 4u];
     if (st == FD_OK) {
+        uint32_t words[FD_DEVICE_SECRET_RECORD / 4u];
         uint8_t record[FD_DEVICE_SECRET_RECORD];
         make_record(secret, record);
         memcpy(words, record, sizeof words);

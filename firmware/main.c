@@ -1,7 +1,7 @@
 /* The dealer firmware's entry point: the same on every board. */
+#include "fd_board_map.h"
 #include "fd_trng_config.h"
 #include "hal/board.h"
-#include "fd_board_map.h"
 #include "hal/console.h"
 #include "hal/storage.h"
 #include "hal/trng.h"
@@ -15,6 +15,12 @@
 
 #ifndef FD_DEALER_DRBG
 #define FD_DEALER_DRBG FD_DRBG_CHACHA20
+#endif
+
+/* A release build (-DFD_RELEASE=ON): a provisioned device secret, a durable
+ * seed file and no lab mode, or no dealing. */
+#ifndef FD_DEALER_RELEASE
+#define FD_DEALER_RELEASE 0
 #endif
 
 /* Boards echo what they receive (a UART terminal does not echo locally);
@@ -45,6 +51,15 @@ static void console_write(void *ctx, const char *data, size_t len)
 static fd_dealer dealer;
 static fd_console console;
 static fd_flash storage;
+static fd_flash secret_page;
+
+/* The flash map's SECRET page as its own area; NULL when the driver
+ * refuses it (a release build then refuses to deal). */
+static const fd_flash *open_secret_page(void)
+{
+    static const hal_storage_area area = {FD_SECRET_ADDR, FD_FLASH_PAGE_SIZE, FD_SECRET_SIZE / FD_FLASH_PAGE_SIZE};
+    return hal_storage_open(&area, &secret_page) == FD_OK ? &secret_page : NULL;
+}
 
 /* The journal's flash: the flash map's STORAGE area. When the driver
  * refuses it the dealer reports the journal unusable and refuses to deal
@@ -102,6 +117,8 @@ int main(void)
         .storage_name = hal_storage_name(),
         .storage_volatile = storage_volatile,
         .reset_cause = 0, /* TODO(wdog): hal_reset_cause_read() */
+        .secret_page = open_secret_page(),
+        .release = FD_DEALER_RELEASE != 0,
     };
     /* The dealer starts the TRNG itself (restart_source), here and on every
      * SELFTEST; a TRNG that fails to start leaves it in the fault state. */

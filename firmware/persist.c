@@ -25,16 +25,9 @@ static uint32_t get32(const uint8_t *p) { return get16(p) | ((uint32_t)get16(p +
 
 /* ---- the key ---- */
 
-fd_status dealer_journal_key(uint8_t key[FD_SHA256_SIZE])
+fd_status dealer_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE])
 {
-    if (key == NULL) {
-        return FD_ERR_NULL;
-    }
-    /* TODO(entropy): HMAC of the provisioned device secret (device_secret.h) */
-    static const char dev_secret[] = "fairdeal development device secret";
-    static const char purpose[] = "fairdeal/journal-key";
-    fd_hmac_sha256(dev_secret, sizeof dev_secret - 1u, purpose, sizeof purpose - 1u, key);
-    return FD_OK;
+    return fd_device_key(secret, "journal", key);
 }
 
 /* ---- a round's reveal material: S, or the salt and the order ---- */
@@ -73,7 +66,7 @@ static bool material_set(fd_dealer *d, uint8_t mode, size_t i, uint8_t v)
         return true;
     }
     i -= FD_COMMIT_SALT_SIZE;
-    if (i / 2u >= FD_SHOE_MAX_CARDS) {
+    if (i / 2u >= (size_t)FD_SHOE_MAX_CARDS) {
         return false;
     }
     fd_card *c = &d->shoe.order[i / 2u];
@@ -94,13 +87,26 @@ static void material_hash(const fd_dealer *d, uint8_t mode, size_t len, uint8_t 
 
 /* ---- appends ---- */
 
+/* Keeps the FD_REC_EVENTS_KEPT highest event seqs (the walk is not in seq
+ * order); the keep policy's floor is the lowest of them. */
 static void note_event(fd_persist *p, uint32_t seq)
 {
-    p->events[p->event_next] = seq;
-    p->event_next = (uint8_t)((p->event_next + 1u) % FD_REC_EVENTS_KEPT);
-    /* the oldest kept: the slot about to be overwritten, else the first */
-    const uint32_t oldest = p->events[p->event_next];
-    p->rules.event_floor = oldest != 0u ? oldest : p->events[0];
+    unsigned low = 0;
+    for (unsigned i = 1; i < FD_REC_EVENTS_KEPT; i++) {
+        if (p->events[i] < p->events[low]) {
+            low = i;
+        }
+    }
+    if (seq > p->events[low]) {
+        p->events[low] = seq;
+    }
+    uint32_t floor = UINT32_MAX;
+    for (unsigned i = 0; i < FD_REC_EVENTS_KEPT; i++) {
+        if (p->events[i] != 0u && p->events[i] < floor) {
+            floor = p->events[i];
+        }
+    }
+    p->rules.event_floor = floor;
 }
 
 static bool is_event(uint8_t type)
@@ -194,9 +200,11 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     head[5] = (uint8_t)parts;
     head[6] = mode;
     fd_status st = FD_OK;
-    for (size_t i = 0; i < parts && st == FD_OK; i++) {
-        const size_t at = i * FD_REC_SECRET_PART;
-        const size_t n = len - at < FD_REC_SECRET_PART ? len - at : FD_REC_SECRET_PART;
+    for (size_t i = 0, at = 0; at < len && st == FD_OK; i++, at += FD_REC_SECRET_PART) {
+        size_t n = len - at;
+        if (n > FD_REC_SECRET_PART) {
+            n = FD_REC_SECRET_PART;
+        }
         for (size_t k = 0; k < n; k++) {
             part[k] = material_at(d, mode, salt, at + k);
         }
@@ -231,8 +239,7 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     }
     st = append(d, FD_REC_ROUND_OPENED, b, n, NULL, 0, NULL);
     if (st == FD_OK) {
-        p->parts = (uint8_t)parts;
-        memcpy(p->part_seq, seqs, sizeof seqs);
+        p->round_deals = 0;
     }
     return st;
 }
@@ -256,10 +263,18 @@ fd_status persist_seeds_closed(fd_dealer *d)
 
 fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn)
 {
+    fd_persist *p = &d->persist;
+    const unsigned records = (total + FD_REC_DEALT_MAX - 1u) / FD_REC_DEALT_MAX;
+    if (p->attached && p->round_deals + records > p->round_deals_max) {
+        return FD_ERR_BUFFER_TOO_SMALL; /* nothing written: the REVEAL keeps its room */
+    }
     uint8_t b[16 + 2u * FD_REC_DEALT_MAX];
     fd_status st = FD_OK;
     for (unsigned k = 0; k < total && st == FD_OK; k += FD_REC_DEALT_MAX) {
-        const unsigned n = total - k < FD_REC_DEALT_MAX ? total - k : FD_REC_DEALT_MAX;
+        unsigned n = total - k;
+        if (n > FD_REC_DEALT_MAX) {
+            n = FD_REC_DEALT_MAX;
+        }
         memset(b, 0, 16);
         put32(b, d->round.id);
         put16(b + 4, first);
@@ -267,55 +282,32 @@ fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned p
         b[8] = (uint8_t)players;
         b[9] = burn ? 1u : 0u;
         b[10] = (uint8_t)n;
+        b[11] = (uint8_t)d->shoe.kind; /* self-contained: RECALL prints it without its ROUND_OPENED */
         put32(b + 12, d->persist.unix_s);
         for (unsigned i = 0; i < n; i++) {
-            put16(b + 16 + 2u * i, d->shoe.order[first + k + i]);
+            put16(b + 16 + (size_t)2u * i, d->shoe.order[first + k + i]);
         }
         st = append(d, FD_REC_CARDS_DEALT, b, 16u + 2u * n, NULL, 0, NULL);
+        p->round_deals += st == FD_OK ? 1u : 0u;
     }
     return st;
 }
 
 fd_status persist_reveal(fd_dealer *d)
 {
-    fd_persist *p = &d->persist;
+    /* the summary; S (or salt and order) stays in the round's ROUND_SECRET
+     * parts, public from now on, until compaction drops the hand */
     const uint8_t mode = d->round.mode;
     const size_t len = material_len(mode, d->round.secret_len, d->shoe.count);
-    const size_t parts = (len + FD_REC_REVEAL_PART - 1u) / FD_REC_REVEAL_PART;
-    uint8_t b[8 + FD_REC_REVEAL_PART];
-    fd_status st = FD_OK;
-    for (size_t i = 0; i < parts && st == FD_OK; i++) {
-        const size_t at = i * FD_REC_REVEAL_PART;
-        const size_t n = len - at < FD_REC_REVEAL_PART ? len - at : FD_REC_REVEAL_PART;
-        put32(b, d->round.id);
-        b[4] = (uint8_t)i;
-        b[5] = (uint8_t)parts;
-        put16(b + 6, (uint32_t)n);
-        for (size_t k = 0; k < n; k++) {
-            b[8 + k] = material_at(d, mode, d->round.salt, at + k);
-        }
-        st = append(d, FD_REC_REVEAL_DATA, b, 8u + n, NULL, 0, NULL);
-    }
-    if (st != FD_OK) {
-        return st;
-    }
     uint8_t s[80] = {0};
     put32(s, d->round.id);
     s[4] = mode;
-    s[5] = (uint8_t)parts;
     put16(s + 6, (uint32_t)len);
-    put32(s + 8, p->unix_s);
+    put32(s + 8, d->persist.unix_s);
     memcpy(s + 12, d->round.commitment, FD_SHA256_SIZE);
     material_hash(d, mode, len, s + 44);
     put16(s + 76, d->shoe.position);
-    st = append(d, FD_REC_REVEAL, s, sizeof s, NULL, 0, NULL);
-    if (st == FD_OK) {
-        for (size_t i = 0; i < p->parts; i++) {
-            wipe(d, p->part_seq[i]);
-        }
-        p->parts = 0;
-    }
-    return st;
+    return append(d, FD_REC_REVEAL, s, sizeof s, NULL, 0, NULL);
 }
 
 /* ---- the seed file ---- */
@@ -381,69 +373,63 @@ bool persist_seeds_complete(const fd_round *r)
     return true;
 }
 
+/* The walk yields records in chain order, where a compaction copy stands
+ * at its new place, not its original one: the replay depends on no order.
+ * Pass 1 finds the newest round and whether it was revealed, the newest
+ * seed file, the event window and the secret parts still on flash; pass 2
+ * (only for an open round) gathers its parts, seeds and deals. */
+#define STAGED_MAX (2u * FD_REC_MAX_PARTS)
+
 typedef struct replay {
     fd_dealer *d;
     uint32_t newest_round;
-    bool open;      /* the newest OPENED has no REVEAL */
-    bool secret_ok; /* every part of the open round is there */
-    bool closed;    /* its order is fixed */
-    uint16_t position;
-    uint8_t staged_mode;
-    uint8_t staged_parts;
-    uint32_t staged_seq[FD_REC_MAX_PARTS];
-    uint32_t staged_available; /* bit i: part i's secret is on flash */
+    uint32_t opened_seq; /* orig_seq of its ROUND_OPENED */
+    bool revealed;       /* a REVEAL of it exists */
+    bool secret_ok;      /* every part of the open round read back */
+    bool closed;         /* its order is fixed */
+    uint16_t position;   /* cards of it journalled as dealt */
+    uint32_t deals;      /* its CARDS_DEALT records */
+    uint8_t mode;
+    uint8_t parts;
+    uint32_t part_seq[FD_REC_MAX_PARTS];
+    uint32_t available; /* bit i: part i read back (pass 2) */
     size_t secret_len;
+    /* pass 1: secrets of the newest rounds still on flash, wiped unless the newest round's */
+    uint32_t staged_round;
+    uint8_t staged;
+    uint32_t staged_seq[STAGED_MAX];
 } replay;
 
-static void replay_secret(replay *r, const fd_journal_record *rec)
+static bool is_part_of_newest_round(const replay *r, uint32_t seq)
 {
-    const uint8_t part = rec->payload[4];
-    if (rec->len < 8u || part >= FD_REC_MAX_PARTS) {
-        return;
-    }
-    if (part == 0u) {
-        r->staged_parts = 0;
-        r->staged_available = 0;
-        r->staged_mode = rec->payload[6];
-    }
-    r->staged_seq[part] = rec->orig_seq;
-    r->staged_parts = (uint8_t)(part + 1u);
-    if (rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE) {
-        bool fits = true;
-        for (size_t k = 0; k < rec->secret_len; k++) {
-            fits = fits && material_set(r->d, r->staged_mode, part * FD_REC_SECRET_PART + k, rec->secret[k]);
-        }
-        if (fits) {
-            r->staged_available |= 1u << part;
+    for (unsigned i = 0; i < r->parts; i++) {
+        if (r->part_seq[i] == seq) {
+            return true;
         }
     }
+    return false;
 }
 
 static void replay_opened(replay *r, const fd_journal_record *rec)
 {
     fd_dealer *d = r->d;
     const uint8_t *b = rec->payload;
-    const uint32_t id = get32(b);
-    if (rec->len < 56u || id <= r->newest_round) {
-        r->secret_ok = false; /* ids only grow: a record out of place */
-        r->open = rec->len >= 4u;
-        return;
-    }
-    r->newest_round = id;
-    r->open = true;
-    r->position = 0;
     const uint8_t parts = b[16];
     const uint8_t dev_len = b[13];
-    r->secret_ok = parts == r->staged_parts && parts <= FD_REC_MAX_PARTS && b[4] == r->staged_mode &&
-                   r->staged_available == (1u << parts) - 1u && rec->len == 56u + 4u * parts + dev_len &&
-                   dev_len <= FD_ROUND_DEVICE_ID_MAX;
-    for (unsigned i = 0; r->secret_ok && i < parts; i++) {
-        r->secret_ok = get32(b + 56 + 4u * i) == r->staged_seq[i];
+    if (rec->len < 56u || parts > FD_REC_MAX_PARTS || dev_len > FD_ROUND_DEVICE_ID_MAX ||
+        rec->len != 56u + 4u * parts + dev_len || get32(b) <= r->newest_round) {
+        return; /* an older round (kept for RECALL), or not the dealer's record */
     }
-    if (!r->secret_ok) {
-        return;
+    r->newest_round = get32(b);
+    r->opened_seq = rec->orig_seq;
+    r->revealed = false;
+    r->mode = b[4];
+    r->parts = parts;
+    for (unsigned i = 0; i < parts; i++) {
+        r->part_seq[i] = get32(b + 56 + (size_t)4u * i);
     }
-    d->round.id = id;
+    r->secret_len = get16(b + 14);
+    d->round.id = r->newest_round;
     d->round.mode = b[4];
     memcpy(d->round.commitment, b + 24, FD_SHA256_SIZE);
     d->shoe.kind = (fd_deck_kind)b[5];
@@ -451,59 +437,42 @@ static void replay_opened(replay *r, const fd_journal_record *rec)
     d->shoe.jokers = b[7];
     d->shoe.count = get16(b + 8);
     d->shoe.cut = get16(b + 10);
-    r->secret_len = get16(b + 14);
     memset(&d->round.header, 0, sizeof d->round.header);
-    /* cannot fail: d->round.seeds is never NULL */
-    (void)fd_round_seeds_clear(&d->round.seeds);
     if (d->round.mode == FD_RECORD_MODE_ROUND) {
         fd_round_header *h = &d->round.header;
         h->device_id_len = dev_len;
-        memcpy(h->device_id, b + 56 + 4u * parts, dev_len);
-        h->round_id = id;
+        memcpy(h->device_id, b + 56 + (size_t)4u * parts, dev_len);
+        h->round_id = r->newest_round;
         h->kind = d->shoe.kind;
         h->decks = d->shoe.decks;
         h->jokers = d->shoe.jokers;
         h->slot_mask = b[12];
         h->beacon_slot = FD_ROUND_NO_BEACON;
     }
-    r->closed = d->round.mode != FD_RECORD_MODE_ROUND || persist_seeds_complete(&d->round);
-    d->persist.parts = parts;
-    memcpy(d->persist.part_seq, r->staged_seq, sizeof r->staged_seq);
 }
 
-static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
+static fd_status replay_pass1(void *ctx, const fd_journal_record *rec)
 {
     replay *r = ctx;
-    fd_dealer *d = r->d;
-    fd_persist *p = &d->persist;
-    const bool current = r->open && rec->len >= 4u && get32(rec->payload) == r->newest_round;
+    fd_persist *p = &r->d->persist;
+    const uint32_t id = rec->len >= 4u ? get32(rec->payload) : 0u;
     switch (rec->type) {
-    case FD_REC_ROUND_SECRET: replay_secret(r, rec); break;
     case FD_REC_ROUND_OPENED: replay_opened(r, rec); break;
-    case FD_REC_CLIENT_SEED:
-        if (current && r->secret_ok && rec->len >= 8u && rec->len == 8u + rec->payload[5]) {
-            /* a refused seed was never journalled: each slot once */
-            (void)fd_round_seed_set(&d->round.seeds, &d->round.header, rec->payload[4], rec->payload + 8,
-                                    rec->payload[5]);
-            r->closed = r->closed || persist_seeds_complete(&d->round);
-        }
-        break;
-    case FD_REC_SEEDS_CLOSED: r->closed = r->closed || current; break;
-    case FD_REC_CARDS_DEALT:
-        if (current && rec->len >= 16u) {
-            const uint32_t end = (uint32_t)get16(rec->payload + 4) + get16(rec->payload + 6) + rec->payload[10];
-            if (end > r->position) {
-                r->position = (uint16_t)(end > 0xFFFFu ? 0xFFFFu : end);
+    case FD_REC_REVEAL: r->revealed = r->revealed || (id == r->newest_round && id != 0u); break;
+    case FD_REC_ROUND_SECRET:
+        if (rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE && id >= r->staged_round) {
+            if (id > r->staged_round) {
+                r->staged_round = id;
+                r->staged = 0;
+            }
+            if (r->staged < STAGED_MAX) {
+                r->staged_seq[r->staged++] = rec->orig_seq;
             }
         }
         break;
-    case FD_REC_REVEAL:
-        if (current) {
-            r->open = false;
-        }
-        break;
     case FD_REC_SEED_FILE:
-        if (rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE && rec->secret_len <= FD_DEALER_SEED_FILE_MAX) {
+        if (rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE && rec->secret_len <= FD_DEALER_SEED_FILE_MAX &&
+            rec->orig_seq > p->rules.seed_file_seq) {
             memcpy(p->seed_file, rec->secret, rec->secret_len);
             p->seed_file_len = (uint8_t)rec->secret_len;
             p->rules.seed_file_seq = rec->orig_seq;
@@ -514,6 +483,48 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
             note_event(p, rec->orig_seq);
         }
         break;
+    }
+    return FD_OK;
+}
+
+static fd_status replay_pass2(void *ctx, const fd_journal_record *rec)
+{
+    replay *r = ctx;
+    fd_dealer *d = r->d;
+    if (rec->len < 4u || get32(rec->payload) != r->newest_round) {
+        return FD_OK;
+    }
+    const uint8_t *b = rec->payload;
+    switch (rec->type) {
+    case FD_REC_ROUND_SECRET:
+        for (unsigned i = 0; i < r->parts; i++) {
+            bool fits = r->part_seq[i] == rec->orig_seq && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
+                        rec->len >= 8u && b[4] == i && b[6] == r->mode;
+            for (size_t k = 0; fits && k < rec->secret_len; k++) {
+                fits = material_set(d, r->mode, (size_t)i * FD_REC_SECRET_PART + k, rec->secret[k]);
+            }
+            if (fits) {
+                r->available |= 1u << i;
+            }
+        }
+        break;
+    case FD_REC_CLIENT_SEED:
+        if (rec->len >= 8u && rec->len == 8u + b[5]) {
+            /* each slot once: a refused seed was never journalled */
+            (void)fd_round_seed_set(&d->round.seeds, &d->round.header, b[4], b + 8, b[5]);
+        }
+        break;
+    case FD_REC_SEEDS_CLOSED: r->closed = true; break;
+    case FD_REC_CARDS_DEALT:
+        r->deals++;
+        if (rec->len >= 16u) {
+            const uint32_t end = (uint32_t)get16(b + 4) + get16(b + 6) + b[10];
+            if (end > r->position) {
+                r->position = (uint16_t)(end > 0xFFFFu ? 0xFFFFu : end);
+            }
+        }
+        break;
+    default: break;
     }
     return FD_OK;
 }
@@ -554,12 +565,29 @@ static bool restore_open_round(replay *r)
         return false;
     }
     d->round.closed = r->closed;
+    d->persist.round_deals = r->deals;
     s->position = r->position;
     d->round.revealed_rounds = d->round.id - 1u;
     d->round.state = r->closed ? FD_DEALER_ROUND_OPEN : FD_DEALER_SEEDING;
     d->persist.recovered = true;
     d->persist.recovered_position = r->position;
     return true;
+}
+
+/* CARDS_DEALT records one round may write: what is left of the area after
+ * the kept summaries and events and two spare pages, shared by the kept
+ * hands and the open one, less each hand's other records, at 52 bytes a
+ * record (docs/RELIABILITY.md "Power loss": about 19 on the micro:bit). So
+ * a long round is told to REVEAL before it could fill the journal, and its
+ * REVEAL always finds room. */
+static uint32_t round_deals_max(const fd_flash_geometry *g)
+{
+    const uint32_t area = g->page_size * g->page_count;
+    const uint32_t fixed = 2u * g->page_size + FD_DEALER_KEEP_SUMMARIES * 120u + FD_REC_EVENTS_KEPT * 48u;
+    const uint32_t per_hand = area > fixed ? (area - fixed) / (FD_DEALER_KEEP_HANDS + 1u) : 0u;
+    const uint32_t other = 600u; /* OPENED, ROUND_SECRET parts of a 52-card S, seeds, REVEAL */
+    const uint32_t max = per_hand > other ? (per_hand - other) / 52u : 0u;
+    return max < 4u ? 4u : max;
 }
 
 static void report(fd_persist *p, fd_status st, const char *reason)
@@ -579,10 +607,12 @@ bool persist_mount(fd_dealer *d)
     p->flash = *d->cfg.storage;
     p->rules.rounds.hands = FD_DEALER_KEEP_HANDS;
     p->rules.rounds.summaries = FD_DEALER_KEEP_SUMMARIES;
+    p->round_deals_max = round_deals_max(&p->flash.geometry);
     uint8_t key[FD_SHA256_SIZE];
     fd_status st = d->cfg.storage_status;
-    if (st == FD_OK) {
-        st = dealer_journal_key(key);
+    if (st == FD_OK && dealer_journal_key(&d->secret, key) != FD_OK) {
+        report(p, FD_ERR_NOT_READY, "no device secret: no journal key");
+        return false;
     }
     if (st == FD_OK && p->flash.geometry.page_count > FD_DEALER_JOURNAL_PAGES) {
         st = FD_ERR_TOO_LARGE;
@@ -596,15 +626,20 @@ bool persist_mount(fd_dealer *d)
         return false;
     }
     st = fd_journal_mount(&p->journal, &p->report);
-    replay r;
+    static replay r; /* 190 bytes off the micro:bit's stack; the dealer is one */
     memset(&r, 0, sizeof r);
     r.d = d;
+    /* cannot fail: d->round.seeds is never NULL */
+    (void)fd_round_seeds_clear(&d->round.seeds);
     if (st == FD_OK) {
-        st = fd_journal_walk(&p->journal, replay_visit, &r, &p->report);
+        st = fd_journal_walk(&p->journal, replay_pass1, &r, &p->report);
+    }
+    const bool open = st == FD_OK && r.newest_round != 0u && !r.revealed;
+    if (open) {
+        st = fd_journal_walk(&p->journal, replay_pass2, &r, &p->report);
     }
     if (st != FD_OK) {
         p->status = st; /* report: the first bad record */
-        d->round.id = 0;
         fd_wipe(&d->round, sizeof d->round);
         (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
         return false;
@@ -613,25 +648,26 @@ bool persist_mount(fd_dealer *d)
     d->round.id = r.newest_round;
     d->round.revealed_rounds = r.newest_round;
     bool restored = false;
-    if (r.open) {
+    if (open) {
+        r.secret_ok = r.parts > 0u && r.available == (1u << r.parts) - 1u;
+        r.closed = r.closed || d->round.mode != FD_RECORD_MODE_ROUND || persist_seeds_complete(&d->round);
         restored = r.secret_ok && restore_open_round(&r);
         if (!restored) {
             /* the open round cannot be revealed: never silently dropped */
             report(p, FD_ERR_CORRUPT, "open round's secret damaged");
             d->round.revealed_rounds = r.newest_round - 1u;
         }
-    } else {
-        /* a wipe cut short, or a round that never opened: its secret goes now */
-        for (unsigned i = 0; i < r.staged_parts; i++) {
-            if ((r.staged_available & (1u << i)) != 0u) {
-                wipe(d, r.staged_seq[i]);
-            }
+    }
+    /* a round that never opened (its SHUFFLE cut short): its secret goes now */
+    for (unsigned i = 0; i < r.staged; i++) {
+        if (!is_part_of_newest_round(&r, r.staged_seq[i])) {
+            wipe(d, r.staged_seq[i]);
         }
-        p->parts = 0;
     }
     if (!restored) {
         fd_wipe(d->round.secret, sizeof d->round.secret);
         fd_wipe(d->round.salt, sizeof d->round.salt);
+        (void)fd_round_seeds_clear(&d->round.seeds);        /* cannot fail: never NULL */
         (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
     }
     return restored;

@@ -16,6 +16,7 @@
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
 #include "fairdeal/round.h"
+#include "device_secret.h"
 
 /* Most erase pages of a storage area the dealer journals on (the board's
  * FD_STORAGE_PAGES; firmware/CMakeLists.txt sets it per board). */
@@ -45,28 +46,27 @@ typedef struct fd_persist {
     bool recovered;
     /* Cards the journal recorded as dealt of the recovered round. */
     uint16_t recovered_position;
-    /* The open round's ROUND_SECRET seqs, wiped after its REVEAL. */
-    uint8_t parts;
-    uint32_t part_seq[FD_REC_MAX_PARTS];
+    /* CARDS_DEALT records of the open round, and the most one round may
+     * write (from the area's size: room for the kept hands and the REVEAL). */
+    uint32_t round_deals;
+    uint32_t round_deals_max;
     /* Last TIME this power-on (unix seconds); 0: none yet. */
     uint32_t unix_s;
     /* The newest seed file (a secret, like the DRBG state). */
     uint8_t seed_file_len;
     uint8_t seed_file[FD_DEALER_SEED_FILE_MAX];
-    /* seqs of the last FD_REC_EVENTS_KEPT events, oldest overwritten. */
+    /* seqs of the last FD_REC_EVENTS_KEPT events (any order; 0: unused). */
     uint32_t events[FD_REC_EVENTS_KEPT];
-    uint8_t event_next;
     fd_records_rules rules;
     fd_flash flash;
     fd_journal journal;
     fd_journal_page pages[FD_DEALER_JOURNAL_PAGES];
 } fd_persist;
 
-/* The journal's HMAC key. The one place it is derived: from the device
- * secret once firmware/device_secret.h lands; until then a development key
- * that is the same on every device (it detects damage, not an attacker
- * who has read this source). FD_OK or FD_ERR_NULL. */
-FD_MUST_CHECK fd_status dealer_journal_key(uint8_t key[FD_SHA256_SIZE]);
+/* The journal's HMAC key, the one place it is derived: the device secret's
+ * "journal" key (fd_device_key). Errors: fd_device_key's (FD_ERR_NOT_READY
+ * for an unusable secret: the journal is then refused). */
+FD_MUST_CHECK fd_status dealer_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE]);
 
 /* ---- hooks for dealer.c (d non-NULL, fd_dealer_init has bound cfg) ---- */
 
@@ -97,15 +97,17 @@ FD_MUST_CHECK fd_status persist_client_seed(struct fd_dealer *d, unsigned slot, 
 FD_MUST_CHECK fd_status persist_seeds_closed(struct fd_dealer *d);
 
 /* Before DEAL/BURN replies: cards [first, first + total) of d->shoe's order,
- * card k to seat k mod players (burn: one card, seat 0). */
+ * card k to seat k mod players (burn: one card, seat 0). FD_ERR_BUFFER_TOO_SMALL
+ * (nothing written) when the round has used its share of the journal. */
 FD_MUST_CHECK fd_status persist_dealt(struct fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn);
 
 /* True when every slot of the verifiable round's slot_mask holds a seed
  * (the order is then fixed without a CLOSE). */
 bool persist_seeds_complete(const struct fd_round *r);
 
-/* Before REVEAL replies: REVEAL_DATA parts with the published material,
- * REVEAL (the summary), then the ROUND_SECRET parts are wiped. */
+/* Before REVEAL replies: the REVEAL summary (id, commitment, hash of the
+ * material, cards dealt). The material stays in the ROUND_SECRET parts,
+ * public from then on; RECALL shows it. */
 FD_MUST_CHECK fd_status persist_reveal(struct fd_dealer *d);
 
 #endif

@@ -64,6 +64,9 @@ static void reply_err(const writer *w, const char *code, const char *message)
 
 static const char *fault_reason(const fd_dealer *d)
 {
+    if (d->cfg.release && d->seed_file == FD_SEED_FILE_UNSAVED) {
+        return "seed file not saved or unreadable (release builds fail closed)";
+    }
     switch (d->fault_status) {
     case FD_ERR_HEALTH:
         return d->fault_health == FD_HEALTH_RCT   ? "health test failed (repetition count)"
@@ -133,6 +136,8 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
 {
     if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
         reply_journal(d, w);
+    } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
+        reply_err(w, "journal", "this round has used its share of the journal: REVEAL it, then SHUFFLE");
     } else if (st == FD_ERR_STATE) {
         reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {
@@ -204,22 +209,28 @@ static bool token_is(const token *t, const char *word)
     return true;
 }
 
-/* Decimal, 1 to 5 digits, no sign. */
-static bool parse_number(const token *t, uint32_t *value)
+/* Decimal, 1 to max_digits digits (at most 10), no sign, at most 2^32 - 1. */
+static bool parse_decimal(const token *t, size_t max_digits, uint32_t *value)
 {
-    if (t->len == 0u || t->len > 5u) {
+    if (t->len == 0u || t->len > max_digits) {
         return false;
     }
-    uint32_t v = 0;
+    uint64_t v = 0;
     for (size_t i = 0; i < t->len; i++) {
         if (t->text[i] < '0' || t->text[i] > '9') {
             return false;
         }
-        v = v * 10u + (uint32_t)(t->text[i] - '0');
+        v = v * 10u + (uint64_t)(t->text[i] - '0');
     }
-    *value = v;
+    if (v > 0xFFFFFFFFu) {
+        return false;
+    }
+    *value = (uint32_t)v;
     return true;
 }
+
+/* Decimal, 1 to 5 digits, no sign. */
+static bool parse_number(const token *t, uint32_t *value) { return parse_decimal(t, 5, value); }
 
 /* ---- commands: parse, call the core, format the result ---- */
 
@@ -256,7 +267,8 @@ static void cmd_help(const request *r)
     }
     put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8|drbg|full] | "
               "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE "
-              "<human|machine> | "
+              "<human|machine> | PROVISION <64 hex> | LAB <raw|cards> <n> [bound] | TIME <unix seconds> | "
+              "RECALL [hands] | LOG [events] | "
               "HELP | QUIT\r\n");
 }
 
@@ -330,6 +342,133 @@ static void put_round_state(const writer *w, const fd_dealer *d)
     }
 }
 
+/* ---- the device secret and lab mode (issue 18) ---- */
+
+/* True when rounds may be drawn, else the reply says why. */
+static bool secret_ready(const request *r)
+{
+    switch (fd_dealer_secret_ready(r->d)) {
+    case FD_OK: return true;
+    case FD_ERR_CORRUPT:
+        reply_err(r->w, "secret", "secret page damaged: dealing disabled (erase it with a programmer, then PROVISION)");
+        return false;
+    case FD_ERR_STATE: reply_err(r->w, "secret", "secret provisioned: restart the device to use it"); return false;
+    default: reply_err(r->w, "secret", "not provisioned: PROVISION <64 hex> first (release build)"); return false;
+    }
+}
+
+static void put_device_id(const writer *w, const fd_dealer *d)
+{
+    if (fd_device_secret_usable(&d->secret)) {
+        put_hex(w, d->secret.id, sizeof d->secret.id);
+    } else {
+        put(w, "none");
+    }
+}
+
+static void cmd_provision(const request *r)
+{
+    uint8_t secret[FD_DEVICE_SECRET_BYTES];
+    size_t len = 0;
+    if (r->n != 2u || fd_hex_decode(r->t[1].text, r->t[1].len, secret, sizeof secret, &len) != FD_OK ||
+        len != sizeof secret) {
+        fd_wipe(secret, sizeof secret);
+        reply_err(r->w, "syntax", "usage: PROVISION <64 hex digits: the 32-byte device secret>");
+        return;
+    }
+    uint8_t id[FD_DEVICE_ID_BYTES];
+    const fd_status st = fd_dealer_provision(r->d, secret, id);
+    fd_wipe(secret, sizeof secret);
+    switch (st) {
+    case FD_OK:
+        put(r->w, "OK PROVISION device=");
+        put_hex(r->w, id, sizeof id);
+        put(r->w, " restart=required\r\n");
+        break;
+    case FD_ERR_STATE:
+        reply_err(r->w, "state",
+                  fd_dealer_round_open(r->d) ? "round open: REVEAL first" : "already provisioned: written once only");
+        break;
+    case FD_ERR_EMPTY: reply_err(r->w, "range", "a secret of all 00 or all ff bytes is refused"); break;
+    case FD_ERR_NOT_READY: reply_err(r->w, "state", "no secret page on this board"); break;
+    case FD_ERR_CORRUPT: reply_err(r->w, "secret", "secret page damaged: erase it with a programmer"); break;
+    default: reply_err(r->w, "storage", fd_status_name(st)); break;
+    }
+}
+
+/* Lab chunk: raw samples or indices per call (the micro:bit's stack). */
+#define LAB_CHUNK 64u
+/* Most samples / indices per LAB line: a reply line stays under 8 KiB. */
+#define LAB_RAW_MAX 2048u
+#define LAB_CARDS_MAX 1024u
+
+/* LAB RAW <n>: "OK LAB RAW n=<n> hex=<2n hex digits> end=ok" on one line
+ * (end=<status> if the source failed part way; the capture is then void). */
+static void lab_raw(const request *r, uint32_t n)
+{
+    uint8_t chunk[LAB_CHUNK];
+    fd_status st = FD_OK;
+    put_field_u32(r->w, "OK LAB RAW n=", n);
+    put(r->w, " hex=");
+    for (uint32_t done = 0; done < n && st == FD_OK; done += LAB_CHUNK) {
+        const size_t take = n - done < LAB_CHUNK ? n - done : LAB_CHUNK;
+        st = fd_dealer_lab_raw(r->d, chunk, take);
+        if (st == FD_OK) {
+            put_hex(r->w, chunk, take);
+        }
+    }
+    put(r->w, " end=");
+    put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
+    put(r->w, "\r\n");
+}
+
+/* LAB CARDS <n> [bound]: n indices uniform in [0, bound) (default: the
+ * shoe's cards) from the default source, comma-separated decimal. */
+static void lab_cards(const request *r, uint32_t n, uint32_t bound)
+{
+    uint16_t chunk[LAB_CHUNK];
+    fd_status st = FD_OK;
+    put_field_u32(r->w, "OK LAB CARDS n=", n);
+    put_field_u32(r->w, " bound=", bound);
+    put(r->w, " idx=");
+    for (uint32_t i = 0; i < n && st == FD_OK; i++) {
+        if (i % LAB_CHUNK == 0u) {
+            st = fd_dealer_lab_cards(r->d, bound, chunk, n - i < LAB_CHUNK ? n - i : LAB_CHUNK);
+        }
+        if (st == FD_OK) {
+            put(r->w, i > 0u ? "," : "");
+            put_u32(r->w, chunk[i % LAB_CHUNK]);
+        }
+    }
+    fd_wipe(chunk, sizeof chunk);
+    put(r->w, " end=");
+    put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
+    put(r->w, "\r\n");
+}
+
+static void cmd_lab(const request *r)
+{
+    const bool raw = r->n == 3u && token_is(&r->t[1], "raw");
+    const bool cards = (r->n == 3u || r->n == 4u) && token_is(&r->t[1], "cards");
+    uint32_t n = 0;
+    uint32_t bound = r->d->shoe.count;
+    if ((!raw && !cards) || !parse_number(&r->t[2], &n) || (r->n == 4u && !parse_number(&r->t[3], &bound))) {
+        reply_err(r->w, "syntax", "usage: LAB RAW <n> | LAB CARDS <n> [bound]");
+    } else if (n < 1u || n > (raw ? LAB_RAW_MAX : LAB_CARDS_MAX) || bound < 1u || bound > 65535u) {
+        reply_err(r->w, "range", "n must be 1 to 2048 (RAW) or 1024 (CARDS), bound 1 to 65535");
+    } else if (r->d->cfg.release) {
+        reply_err(r->w, "state", "lab mode is refused in release builds");
+    } else if (fd_dealer_round_open(r->d)) {
+        reply_err(r->w, "state", "round open: REVEAL first");
+    } else if (raw) {
+        lab_raw(r, n);
+    } else if (fd_dealer_in_fault(r->d)) {
+        reply_fault(r->d, r->w);
+    } else if (secret_ready(r)) {
+        lab_cards(r, n, bound);
+    }
+}
+
 /* "slots=N": N seed slots, 0..8. */
 static bool parse_slots(const token *t, uint32_t *slots)
 {
@@ -354,6 +493,9 @@ static void cmd_shuffle(const request *r)
     }
     if (slots > FD_ROUND_SLOTS) {
         reply_err(r->w, "range", "slots must be 0 to 8");
+        return;
+    }
+    if (fd_dealer_transition(fd_dealer_get_state(r->d), FD_CMD_SHUFFLE)->verdict == FD_ALLOW && !secret_ready(r)) {
         return;
     }
     if (full || drbg) {
@@ -620,6 +762,11 @@ static void cmd_status(const request *r)
     put_field(w, " drbg=", drbg_name(d->cfg.drbg_kind));
     put_field_u32(w, " revealed=", d->round.revealed_rounds);
     put_field_u32(w, " unrevealed=", fd_dealer_unrevealed_rounds(d));
+    put_field(w, " secret=", fd_device_secret_origin_name(d->secret.origin));
+    put(w, " device=");
+    put_device_id(w, d);
+    static const char *const seed_file_names[] = {"none", "saved", "unsaved"};
+    put_field(w, " seedfile=", seed_file_names[d->seed_file]);
     if (d->persist.attached) {
         put_field_u32(w, " next_id=", d->round.id + 1u);
         put(w, d->persist.status == FD_OK ? " journal=ok" : " journal=failed");
@@ -652,15 +799,268 @@ static void cmd_quit(const request *r)
     }
 }
 
+/* ---- TIME, RECALL, LOG: the journal ---- */
+
+static void cmd_time(const request *r)
+{
+    uint32_t unix_s = 0;
+    if (r->n != 2u || !parse_decimal(&r->t[1], 10, &unix_s) || unix_s == 0u) {
+        reply_err(r->w, "syntax", "usage: TIME <unix seconds, 1 to 4294967295>");
+        return;
+    }
+    const fd_status st = fd_dealer_time(r->d, unix_s);
+    if (st != FD_OK) {
+        reply_status(r->d, FD_CMD_STATUS, st, r->w);
+        return;
+    }
+    put_field_u32(r->w, "OK TIME unix=", unix_s);
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
+/* An optional count argument: dflt when absent, 1..max. */
+static bool parse_count(const request *r, uint32_t dflt, uint32_t max, const char *usage, uint32_t *n)
+{
+    *n = dflt;
+    if (r->n > 2u || (r->n == 2u && (!parse_number(&r->t[1], n) || *n < 1u || *n > max))) {
+        reply_err(r->w, "syntax", usage);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
+
+static uint32_t le32(const uint8_t *p) { return le16(p) | (le16(p + 2) << 16); }
+
+/* RECALL's walk. Records come in chain order, where compaction has moved a
+ * hand's older records after newer ones: a hand can show as several
+ * groups with the same id (docs/PROTOCOL.md); every record prints alone. */
+typedef struct recall {
+    const writer *w;
+    uint32_t from;  /* first round id shown */
+    uint32_t group; /* id of the group being written; 0: none yet */
+    uint32_t open;  /* rounds from this id on are not revealed: their S is never shown */
+} recall;
+
+static const char *mode_name(uint8_t mode)
+{
+    return mode == FD_RECORD_MODE_ROUND ? "round" : mode == FD_RECORD_MODE_FULL ? "full" : "drbg";
+}
+
+static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
+{
+    const uint32_t players = b[8] == 0u ? 1u : b[8];
+    const uint32_t offset = le16(b + 6);
+    const uint32_t n = b[10];
+    if (len < 16u + 2u * n) {
+        return;
+    }
+    put_field_u32(c->w, " cards@", le16(b + 4) + offset); /* the position of its first card */
+    put(c->w, "=");
+    for (uint32_t i = 0; i < n; i++) {
+        char code[FD_CARD_CODE_SIZE];
+        if (i > 0u) {
+            put(c->w, ",");
+        }
+        if (b[9] != 0u) {
+            put(c->w, "burn:");
+        } else {
+            put_u32(c->w, (offset + i) % players + 1u);
+            put(c->w, ":");
+        }
+        const fd_status st = fd_card_format((fd_card)le16(b + 16 + (size_t)2u * i), (fd_deck_kind)b[11], code);
+        put(c->w, st == FD_OK ? code : "?");
+    }
+}
+
+static bool is_round_record(uint8_t type)
+{
+    return type == FD_REC_ROUND_OPENED || type == FD_REC_ROUND_SECRET || type == FD_REC_CLIENT_SEED ||
+           type == FD_REC_CARDS_DEALT || type == FD_REC_REVEAL;
+}
+
+static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
+{
+    recall *c = ctx;
+    const uint8_t *b = rec->payload;
+    if (rec->len < 4u || !is_round_record(rec->type) || le32(b) < c->from ||
+        (rec->type == FD_REC_ROUND_SECRET &&
+         (le32(b) >= c->open || rec->secret_state != FD_JOURNAL_SECRET_AVAILABLE || rec->len < 8u))) {
+        return FD_OK; /* S of an unrevealed round is never shown */
+    }
+    const uint32_t id = le32(b);
+    if (id != c->group) {
+        c->group = id;
+        put_field_u32(c->w, " | id=", id);
+    }
+    switch (rec->type) {
+    case FD_REC_ROUND_OPENED:
+        if (rec->len >= 56u) {
+            put_field(c->w, " mode=", mode_name(b[4]));
+            put_field(c->w, " shoe=", fd_deck_kind_name((fd_deck_kind)b[5]));
+            put_field_u32(c->w, ":", b[6]);
+            put_field_u32(c->w, ":", b[7]);
+            put(c->w, " commitment=");
+            put_hex(c->w, b + 24, FD_SHA256_SIZE);
+            if (b[16] <= FD_REC_MAX_PARTS && rec->len >= 56u + 4u * b[16] + b[13]) {
+                put_field_u32(c->w, " parts=", b[16]);
+                put(c->w, " device=");
+                put_hex(c->w, b + 56 + (size_t)4u * b[16], b[13]);
+                put(c->w, " slots=");
+                put_hex(c->w, b + 12, 1);
+            }
+        }
+        break;
+    case FD_REC_CLIENT_SEED:
+        if (rec->len >= 8u + b[5]) {
+            put_field_u32(c->w, " seed=", b[4]);
+            put(c->w, ":");
+            put_hex(c->w, b + 8, b[5]);
+        }
+        break;
+    case FD_REC_CARDS_DEALT:
+        if (rec->len >= 16u) {
+            recall_dealt(c, b, rec->len);
+        }
+        break;
+    case FD_REC_ROUND_SECRET: /* part i of the revealed material: S, or salt and order */
+        put_field_u32(c->w, " reveal", b[4]);
+        put(c->w, "=");
+        put_hex(c->w, rec->secret, rec->secret_len);
+        break;
+    default: /* FD_REC_REVEAL: the summary, kept longest */
+        if (rec->len >= 76u) {
+            put(c->w, " revealed=");
+            put_hex(c->w, b + 12, FD_SHA256_SIZE);
+            put(c->w, " reveal_hash=");
+            put_hex(c->w, b + 44, FD_SHA256_SIZE);
+        }
+        break;
+    }
+    return FD_OK;
+}
+
+/* The end of a RECALL or LOG line: the walk's error if it stopped (the
+ * journal no longer verifies), then the chain head. */
+static void end_walk_reply(const request *r, fd_status st)
+{
+    if (st != FD_OK) {
+        put(r->w, " | ERR ");
+        put(r->w, fd_status_name(st));
+    }
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
+static void cmd_recall(const request *r)
+{
+    uint32_t n = 0;
+    if (!parse_count(r, FD_DEALER_KEEP_HANDS, FD_DEALER_KEEP_SUMMARIES, "usage: RECALL [hands 1-100]", &n)) {
+        return;
+    }
+    const uint32_t newest = r->d->round.id;
+    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, fd_dealer_round_open(r->d) ? newest : newest + 1u};
+    if (!r->d->persist.attached || r->d->persist.status != FD_OK) {
+        reply_journal(r->d, r->w);
+        return;
+    }
+    put_field_u32(r->w, "OK RECALL newest=", newest);
+    put_field_u32(r->w, " n=", n);
+    end_walk_reply(r, fd_dealer_journal_walk(r->d, recall_visit, &c));
+}
+
+typedef struct log_walk {
+    const writer *w;
+    uint32_t floor;  /* first event seq shown */
+    uint32_t unix_s; /* the last TIME of the power-on being walked */
+} log_walk;
+
+static const char *const reset_causes[] = {"unknown", "power-on", "pin", "watchdog", "software", "brown-out", "lockup"};
+
+static fd_status log_visit(void *ctx, const fd_journal_record *rec)
+{
+    log_walk *c = ctx;
+    const uint8_t *b = rec->payload;
+    if (rec->type == FD_REC_POWER_ON) {
+        c->unix_s = 0; /* a TIME holds for the power-on it was sent in */
+    }
+    if (rec->type == FD_REC_TIME_SET && rec->len >= 4u) {
+        c->unix_s = le32(b);
+    }
+    if (rec->orig_seq < c->floor || rec->len < 8u) {
+        return FD_OK;
+    }
+    switch (rec->type) {
+    case FD_REC_POWER_ON:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put_field(c->w, " power-on cause=", b[0] < 7u ? reset_causes[b[0]] : "?");
+        break;
+    case FD_REC_TIME_SET:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put_field_u32(c->w, " time-set unix=", le32(b));
+        return FD_OK;
+    case FD_REC_FAULT:
+    case FD_REC_SELFTEST:
+        put_field_u32(c->w, " | seq=", rec->orig_seq);
+        put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
+        put(c->w, le16(b) == 0u ? "ok" : fd_status_name((fd_status)le16(b)));
+        if (rec->type == FD_REC_FAULT) {
+            put_field_u32(c->w, " detail=", le16(b + 2));
+        }
+        break;
+    default: return FD_OK;
+    }
+    /* events carry the last TIME sent since power-on: the event is not older */
+    if (le32(b + 4) != 0u) {
+        put_field_u32(c->w, " time>=", le32(b + 4));
+    }
+    return FD_OK;
+}
+
+static void cmd_log(const request *r)
+{
+    uint32_t n = 0;
+    if (!parse_count(r, 20u, FD_REC_EVENTS_KEPT, "usage: LOG [events 1-32]", &n)) {
+        return;
+    }
+    const fd_persist *p = &r->d->persist;
+    if (!p->attached || p->status != FD_OK) {
+        reply_journal(r->d, r->w);
+        return;
+    }
+    /* the n-th newest event's seq, from the dealer's window of event seqs */
+    log_walk c = {r->w, 0, 0};
+    uint32_t below = UINT32_MAX;
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t next = 0; /* the i-th newest: the largest seq below the (i-1)-th */
+        for (unsigned k = 0; k < FD_REC_EVENTS_KEPT; k++) {
+            if (p->events[k] < below && p->events[k] > next) {
+                next = p->events[k];
+            }
+        }
+        if (next == 0u) {
+            break;
+        }
+        c.floor = next;
+        below = next;
+    }
+    put_field_u32(r->w, "OK LOG n=", n);
+    end_walk_reply(r, c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c));
+}
+
 typedef struct command {
     const char *word;
     void (*run)(const request *r);
 } command;
 
 static const command commands[] = {
-    {"HELP", cmd_help},         {"NEW", cmd_new},   {"SHUFFLE", cmd_shuffle}, {"DEAL", cmd_deal},
-    {"BURN", cmd_burn},         {"CUT", cmd_cut},   {"REVEAL", cmd_reveal},   {"STATUS", cmd_status},
-    {"SELFTEST", cmd_selftest}, {"QUIT", cmd_quit}, {"SEED", cmd_seed},       {"CLOSE", cmd_close},
+    {"HELP", cmd_help},           {"NEW", cmd_new},       {"SHUFFLE", cmd_shuffle},
+    {"DEAL", cmd_deal},           {"BURN", cmd_burn},     {"CUT", cmd_cut},
+    {"REVEAL", cmd_reveal},       {"STATUS", cmd_status}, {"SELFTEST", cmd_selftest},
+    {"QUIT", cmd_quit},           {"SEED", cmd_seed},     {"CLOSE", cmd_close},
+    {"PROVISION", cmd_provision}, {"LAB", cmd_lab},       {"TIME", cmd_time},
+    {"RECALL", cmd_recall},       {"LOG", cmd_log},
 };
 
 static void cmd_mode(fd_console *c, const request *r)
@@ -763,6 +1163,16 @@ void fd_console_start(const fd_console *c)
     put(&w, "/");
     put_u32(&w, d->cfg.health.apt_window);
     put(&w, "\r\n");
+    put_field(&w, "device: ", fd_device_secret_origin_name(d->secret.origin));
+    put(&w, " secret, id ");
+    put_device_id(&w, d);
+    put(&w, "\r\n");
+    if (d->secret.origin == FD_SECRET_TEST) {
+        put(&w, "*** secret=test: the public development secret, not provisioned. Never use this build at a table. "
+                "***\r\n");
+    } else if (!fd_device_secret_usable(&d->secret)) {
+        put(&w, "*** NO DEVICE SECRET: dealing is disabled until the device is provisioned. ***\r\n");
+    }
     if (d->cfg.emulation_only) {
         put(&w, "*** EMULATION ONLY: entropy is the host's, read through semihosting. "
                 "Not a hardware TRNG: never use this build at a table. ***\r\n");

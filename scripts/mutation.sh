@@ -109,7 +109,7 @@ direct_tests() {
     lib/src/commit.c) s='commit|guards' ;;
     lib/src/round.c) s='round|guards' ;;
     lib/src/journal.c) s='journal|guards' ;;
-    firmware/*) s='dealer' ;;
+    firmware/*) s='dealer|dealer_entropy' ;;
     *) echo "$all_tests"; return ;;
   esac
   echo "^host\.unit\.($s)\$"

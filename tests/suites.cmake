@@ -26,6 +26,10 @@ function(fd_register_board_tests board bindir)
     set(tool "$<$<TARGET_EXISTS:fairdeal-tool>:$<TARGET_FILE:fairdeal-tool>>")
     fd_add_qemu_test(${board}.dealer.e2e ${qemu}/dealer_e2e.sh ${board} ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf
       ${tool})
+    if(board STREQUAL "microbit") # N power-ups, N different first rounds (issue 18 item 5)
+      fd_add_qemu_test(${board}.dealer.restart ${qemu}/restart.sh 4 -- ${qemu}/run.sh ${FD_QEMU_MACHINE}
+        ${bindir}/firmware/dealer.elf -)
+    endif()
     if(board STREQUAL "microbit") # its interrupt-driven receive ring drops (and counts) when full
       fd_add_qemu_test(${board}.uart.flood ${qemu}/uart_flood.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf ${tool})
     endif()
@@ -46,6 +50,9 @@ function(fd_register_board_tests board bindir)
       # booting a fresh one with the saved storage area
       fd_add_qemu_test(${board}.journal.cut ${qemu}/journal_cut.sh ${FD_QEMU_MACHINE}
         ${bindir}/tests/journal_cut.elf ${FD_FLASH_STORAGE_ADDR} ${FD_FLASH_STORAGE_SIZE})
+      # the same stand-in around the dealer image: the open round revealed after the cut, ids continue
+      fd_add_qemu_test(${board}.dealer.cut ${qemu}/dealer_cut.sh ${FD_QEMU_MACHINE}
+        ${bindir}/firmware/dealer.elf ${FD_FLASH_STORAGE_ADDR} ${FD_FLASH_STORAGE_SIZE} ${tool})
     endif()
     add_test(NAME ${board}.nomalloc_guard
       COMMAND ${CMAKE_COMMAND} --build ${bindir} --target nomalloc_probe)

@@ -11,6 +11,12 @@
  *   verify    [--transcript FILE]   (default: stdin) a dealer transcript's
  *             rounds: commitments, orders, dealt cards (tools/verify.c);
  *             exit 0 valid, 1 with one line on stderr when not
+ *   verify    --journal FILE [--key HEX64]   the dealer's stored journal
+ *             (its --storage file, a flash dump): keyed chain, each revealed
+ *             round's commitment and cards (tools/verify_journal.c); the
+ *             key defaults to the journal key of the test device secret
+ *   verify    --recall FILE|-   a RECALL reply: each revealed hand's
+ *             commitment, reveal hash and cards (tools/verify_recall.c)
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -33,7 +39,9 @@
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
 #include "hal/trng.h"
+#include "persist.h"
 #include "verify.h"
+#include "verify_journal.h"
 
 #define MAX_HEX_BYTES 1024u
 
@@ -439,8 +447,45 @@ static int cmd_perms(int argc, char **argv)
 
 static int cmd_verify(int argc, char **argv)
 {
-    option opts[] = {{"--transcript", true, NULL, false}};
-    parse_options(argc, argv, opts, 1);
+    option opts[] = {{"--transcript", true, NULL, false},
+                     {"--journal", true, NULL, false},
+                     {"--key", true, NULL, false},
+                     {"--recall", true, NULL, false}};
+    parse_options(argc, argv, opts, 4);
+    if (opts[3].seen) {
+        if (opts[0].seen || opts[1].seen || opts[2].seen) {
+            usage_error("--recall excludes --transcript, --journal and --key");
+        }
+        FILE *rin = strcmp(opts[3].value, "-") == 0 ? stdin : fopen(opts[3].value, "r");
+        if (rin == NULL) {
+            usage_error("--recall: cannot open '%s'", opts[3].value);
+        }
+        const int rc = fd_tool_verify_recall(rin);
+        if (rin != stdin) {
+            (void)fclose(rin);
+        }
+        return rc;
+    }
+    if (opts[1].seen) {
+        if (opts[0].seen) {
+            usage_error("--journal and --transcript exclude each other");
+        }
+        uint8_t key[MAX_HEX_BYTES];
+        size_t key_len = FD_SHA256_SIZE;
+        if (opts[2].seen) {
+            key_len = parse_hex(&opts[2], key, FD_SHA256_SIZE);
+        } else {
+            fd_device_secret test; /* a blank secret page in a development build: the marked test secret */
+            if (fd_device_secret_load(&test, NULL, false) != FD_OK || dealer_journal_key(&test, key) != FD_OK) {
+                usage_error("--key: no test key");
+            }
+            fd_device_secret_clear(&test);
+        }
+        return fd_tool_verify_journal(opts[1].value, key, key_len);
+    }
+    if (opts[2].seen) {
+        usage_error("--key applies only to --journal");
+    }
     if (!opts[0].seen) {
         return fd_tool_verify(stdin);
     }

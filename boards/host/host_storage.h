@@ -47,7 +47,8 @@ void host_flash_reboot(host_flash *hf);
 fd_status host_flash_flip(host_flash *hf, uint64_t bit);
 
 /* The file the host's HAL storage uses (the dealer's --storage PATH); NULL
- * for memory only. Call before hal_storage_open. */
+ * for memory only. The device secret's area (FD_SECRET_ADDR) goes to
+ * "<path>.secret". Call before hal_storage_open. */
 void host_storage_set_file(const char *path);
 
 #endif

@@ -1,9 +1,11 @@
 #include <fcntl.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fd_board_map.h"
 #include "host_storage.h"
 
 static fd_status check_range(const host_flash *hf, uint32_t offset, size_t len)
@@ -204,10 +206,15 @@ fd_status host_flash_flip(host_flash *hf, uint64_t bit)
     return FD_OK;
 }
 
-/* The HAL's one store: a file named by --storage, else memory. */
+/* The HAL's stores: the journal's area in a file named by --storage (else
+ * memory), the device secret's area (FD_SECRET_ADDR) beside it in
+ * "<file>.secret" (else memory). */
 static const char *storage_path;
 static host_flash hal_store = {.fd = -1}; /* not 0: closing it would close stdin */
 static uint8_t hal_mem[1u << 20];
+static host_flash secret_store = {.fd = -1};
+static uint8_t secret_mem[FD_SECRET_SIZE];
+static char secret_path[4096];
 
 void host_storage_set_file(const char *path) { storage_path = path; }
 
@@ -216,13 +223,23 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     if (area == NULL || flash == NULL) {
         return FD_ERR_NULL;
     }
-    if ((uint64_t)area->page_size * area->page_count > sizeof hal_mem) {
+    const bool secret = area->base == FD_SECRET_ADDR;
+    host_flash *store = secret ? &secret_store : &hal_store;
+    const char *path = storage_path;
+    if (secret && path != NULL) {
+        const int n = snprintf(secret_path, sizeof secret_path, "%s.secret", storage_path);
+        if (n < 0 || (size_t)n >= sizeof secret_path) {
+            return FD_ERR_NOT_READY;
+        }
+        path = secret_path;
+    }
+    if ((uint64_t)area->page_size * area->page_count > (secret ? sizeof secret_mem : sizeof hal_mem)) {
         return FD_ERR_STATE;
     }
-    host_flash_close(&hal_store);
-    fd_status st = host_flash_open(&hal_store, hal_mem, area->page_size, area->page_count, storage_path);
+    host_flash_close(store);
+    fd_status st = host_flash_open(store, secret ? secret_mem : hal_mem, area->page_size, area->page_count, path);
     if (st == FD_OK) {
-        *flash = hal_store.flash;
+        *flash = store->flash;
     }
     return st;
 }

@@ -47,7 +47,7 @@
 #define ERASE_TIMEOUT_CLOCKS (FD_CPU_HZ * 5u)
 #define WORD_TIMEOUT_CLOCKS (FD_CPU_HZ / 1000u)
 
-static hal_storage_area flash_area;
+static hal_storage_area flash_areas[FD_STORAGE_MAX_AREAS];
 
 static fd_status wait_idle(uint32_t bound)
 {
@@ -78,11 +78,11 @@ static void lock(void) { FLASH_CR = CR_LOCK; }
 
 static fd_status stm32_erase(void *ctx, uint32_t page)
 {
-    (void)ctx;
-    if (page >= flash_area.page_count) {
+    const hal_storage_area *area = ctx;
+    if (page >= area->page_count) {
         return FD_ERR_TOO_LARGE;
     }
-    uint32_t sector = FIRST_SECTOR + (uint32_t)((flash_area.base - SECTOR5_BASE) / SECTOR_SIZE) + page;
+    uint32_t sector = FIRST_SECTOR + (uint32_t)((area->base - SECTOR5_BASE) / SECTOR_SIZE) + page;
     fd_status st = unlock();
     if (st == FD_OK) {
         FLASH_CR = CR_SER | CR_PSIZE_X32 | (sector << CR_SNB_SHIFT);
@@ -102,15 +102,15 @@ static fd_status stm32_erase(void *ctx, uint32_t page)
 
 static fd_status stm32_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
 {
-    (void)ctx;
-    fd_status st = fd_storage_check_program(&flash_area, offset, words, count);
+    const hal_storage_area *area = ctx;
+    fd_status st = fd_storage_check_program(area, offset, words, count);
     if (st != FD_OK) {
         return st;
     }
     st = unlock();
     if (st == FD_OK) {
         FLASH_CR = CR_PG | CR_PSIZE_X32;
-        volatile uint32_t *dst = (volatile uint32_t *)(flash_area.base + offset);
+        volatile uint32_t *dst = (volatile uint32_t *)(area->base + offset);
         for (size_t i = 0; i < count && st == FD_OK; i++) {
             dst[i] = words[i];
             st = wait_idle(WORD_TIMEOUT_CLOCKS);
@@ -131,7 +131,10 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
         area->page_count > (FLASH_END - area->base) / SECTOR_SIZE) {
         return FD_ERR_STATE;
     }
-    flash_area = *area;
-    fd_storage_bind(&flash_area, flash, stm32_erase, stm32_program, fd_storage_read_mapped);
+    const hal_storage_area *bound = fd_storage_slot(flash_areas, area);
+    if (bound == NULL) {
+        return FD_ERR_STATE;
+    }
+    fd_storage_bind(bound, flash, stm32_erase, stm32_program, fd_storage_read_mapped);
     return FD_OK;
 }

@@ -207,90 +207,129 @@ static bool all_zero(const uint8_t *p, size_t len)
     return any == 0u;
 }
 
+/* The rest of a page from `from` decides what a record that did not read
+ * back is: if_erased when only erased flash follows, else if_written. */
+static fd_status judge_rest(fd_journal *j, uint32_t page, uint32_t from, rec_result if_erased, rec_result if_written,
+                            rec_result *res)
+{
+    bool erased = false;
+    fd_status st = rest_erased(j, page, from, &erased);
+    *res = erased ? if_erased : if_written;
+    return st;
+}
+
+/* With the header at page-relative off in the scratch buffer: its layout,
+ * and when its fields are in range the whole record read in; valid when
+ * they are and the header check matches. */
+static fd_status load_record(fd_journal *j, uint32_t page, uint32_t off, rec_layout *l, bool *valid)
+{
+    uint8_t *b = buf8(j);
+    uint32_t w0 = fd_load_le32(b);
+    uint32_t w2 = fd_load_le32(b + 8);
+    uint8_t flags = (uint8_t)(w0 >> 8);
+    uint16_t len = (uint16_t)(w0 >> 16);
+    uint16_t secret_len = (uint16_t)w2;
+    *l = layout_of(len, secret_len, (flags & FLAG_COPY) != 0u);
+    *valid = (flags & ~FLAG_COPY) == 0u && len <= FD_JOURNAL_MAX_PAYLOAD && secret_len <= FD_JOURNAL_MAX_SECRET &&
+             l->size <= j->flash->geometry.page_size - off;
+    if (!*valid) {
+        return FD_OK;
+    }
+    fd_status st = flash_read(j, page_base(j, page) + off, b, l->size);
+    *valid = header_check(b, l->hdr) == (uint16_t)(w2 >> 16);
+    return st;
+}
+
+/* A loaded record's tag against the chain head prev: REC_OK with the new
+ * head in head_out, else torn (cut before the commit word, nothing but
+ * erased flash after it) or damaged. */
+static fd_status check_tag(fd_journal *j, uint32_t page, uint32_t off, const rec_layout *l, const uint8_t *prev,
+                           uint8_t *head_out, rec_result *res)
+{
+    const uint8_t *b = buf8(j);
+    uint8_t tag[FD_SHA256_SIZE];
+    record_tag(j, prev, b, l->tagged, tag);
+    if (equal_ct(tag, b + l->tag_off, FD_JOURNAL_TAG_SIZE)) {
+        memcpy(head_out, tag, FD_SHA256_SIZE);
+        *res = REC_OK;
+        return FD_OK;
+    }
+    if (fd_load_le32(b + l->commit_off) != ERASED_WORD) {
+        *res = REC_BAD;
+        return FD_OK;
+    }
+    return judge_rest(j, page, off + l->size, REC_TORN, REC_BAD, res);
+}
+
+static fd_journal_secret_state secret_state_of(const fd_journal_record *r, const uint8_t *stored)
+{
+    uint8_t h[FD_SHA256_SIZE];
+    fd_sha256(r->secret, r->secret_len, h);
+    if (equal_ct(h, r->secret_hash, FD_SHA256_SIZE)) {
+        return FD_JOURNAL_SECRET_AVAILABLE;
+    }
+    return all_zero(stored, pad4(r->secret_len)) ? FD_JOURNAL_SECRET_WIPED : FD_JOURNAL_SECRET_DAMAGED;
+}
+
+/* j->rec from the loaded record; only verified reads judge its secret. */
+static void fill_record(fd_journal *j, const rec_layout *l, uint32_t page, uint32_t off, bool verified)
+{
+    const uint8_t *b = buf8(j);
+    uint32_t w0 = fd_load_le32(b);
+    fd_journal_record *r = &j->rec;
+    r->type = (uint8_t)w0;
+    r->len = (uint16_t)(w0 >> 16);
+    r->seq = fd_load_le32(b + 4);
+    r->orig_seq = l->hdr > HDR_BASE ? fd_load_le32(b + 12) : r->seq;
+    memcpy(r->payload, b + l->hdr, r->len);
+    r->secret_len = (uint16_t)fd_load_le32(b + 8);
+    r->secret_state = FD_JOURNAL_SECRET_NONE;
+    if (r->secret_len > 0u) {
+        memcpy(r->secret_hash, b + l->hash_off, FD_SHA256_SIZE);
+        memcpy(r->secret, b + l->secret_off, r->secret_len);
+        if (verified) {
+            r->secret_state = secret_state_of(r, b + l->secret_off);
+        }
+    }
+    r->page = page;
+    r->offset = page_base(j, page) + off;
+}
+
 /* Read the record at page-relative off into j->rec. With prev non-NULL the
  * tag is checked and head_out receives the new head; without, only the
  * header check (for locating records). size_out: bytes it takes. */
 static fd_status read_record(fd_journal *j, uint32_t page, uint32_t off, const uint8_t *prev, uint8_t *head_out,
                              rec_result *res, uint32_t *size_out)
 {
-    uint32_t page_size = j->flash->geometry.page_size;
-    uint8_t *b = buf8(j);
-    bool erased = false;
-    fd_status st;
     *size_out = 0;
-    if (off + HDR_BASE > page_size) {
-        st = rest_erased(j, page, off, &erased);
-        *res = erased ? REC_END : REC_TORN;
-        return st;
+    if (off + HDR_BASE > j->flash->geometry.page_size) {
+        return judge_rest(j, page, off, REC_END, REC_TORN, res);
     }
-    st = flash_read(j, page_base(j, page) + off, b, HDR_BASE);
+    fd_status st = flash_read(j, page_base(j, page) + off, buf8(j), HDR_BASE);
     if (st != FD_OK) {
         return st;
     }
-    uint32_t w0 = fd_load_le32(b);
-    uint32_t w2 = fd_load_le32(b + 8);
-    if (w0 == ERASED_WORD) {
-        st = rest_erased(j, page, off, &erased);
-        *res = erased ? REC_END : REC_BAD;
-        return st;
+    if (fd_load_le32(buf8(j)) == ERASED_WORD) {
+        return judge_rest(j, page, off, REC_END, REC_BAD, res);
     }
-    uint8_t flags = (uint8_t)(w0 >> 8);
-    uint16_t len = (uint16_t)(w0 >> 16);
-    uint16_t secret_len = (uint16_t)w2;
-    bool copy = (flags & FLAG_COPY) != 0u;
-    rec_layout l = layout_of(len, secret_len, copy);
-    bool valid = (flags & ~FLAG_COPY) == 0u && len <= FD_JOURNAL_MAX_PAYLOAD && secret_len <= FD_JOURNAL_MAX_SECRET &&
-                 l.size <= page_size - off;
-    if (valid) {
-        st = flash_read(j, page_base(j, page) + off, b, l.size);
-        if (st != FD_OK) {
-            return st;
-        }
-        valid = header_check(b, l.hdr) == (uint16_t)(w2 >> 16);
+    rec_layout l;
+    bool valid = false;
+    st = load_record(j, page, off, &l, &valid);
+    if (st != FD_OK) {
+        return st;
     }
     if (!valid) {
         /* a header cut short (a copy's is 20 bytes) leaves everything after
          * it erased; a complete one has its payload or tag there */
-        st = rest_erased(j, page, off + HDR_BASE + HDR_COPY, &erased);
-        *res = erased ? REC_TORN : REC_BAD;
-        return st;
+        return judge_rest(j, page, off + HDR_BASE + HDR_COPY, REC_TORN, REC_BAD, res);
     }
     if (prev != NULL) {
-        uint8_t tag[FD_SHA256_SIZE];
-        record_tag(j, prev, b, l.tagged, tag);
-        if (!equal_ct(tag, b + l.tag_off, FD_JOURNAL_TAG_SIZE)) {
-            /* cut before the commit word: torn; committed: damaged */
-            if (fd_load_le32(b + l.commit_off) != ERASED_WORD) {
-                *res = REC_BAD;
-                return FD_OK;
-            }
-            st = rest_erased(j, page, off + l.size, &erased);
-            *res = erased ? REC_TORN : REC_BAD;
+        st = check_tag(j, page, off, &l, prev, head_out, res);
+        if (st != FD_OK || *res != REC_OK) {
             return st;
         }
-        memcpy(head_out, tag, FD_SHA256_SIZE);
     }
-    fd_journal_record *r = &j->rec;
-    r->type = (uint8_t)w0;
-    r->len = len;
-    r->seq = fd_load_le32(b + 4);
-    r->orig_seq = copy ? fd_load_le32(b + 12) : r->seq;
-    memcpy(r->payload, b + l.hdr, len);
-    r->secret_len = secret_len;
-    r->secret_state = FD_JOURNAL_SECRET_NONE;
-    if (secret_len > 0u) {
-        memcpy(r->secret_hash, b + l.hash_off, FD_SHA256_SIZE);
-        memcpy(r->secret, b + l.secret_off, secret_len);
-    }
-    if (secret_len > 0u && prev != NULL) { /* only verified reads judge it */
-        uint8_t h[FD_SHA256_SIZE];
-        fd_sha256(r->secret, secret_len, h);
-        r->secret_state = equal_ct(h, r->secret_hash, FD_SHA256_SIZE)    ? FD_JOURNAL_SECRET_AVAILABLE
-                          : all_zero(b + l.secret_off, pad4(secret_len)) ? FD_JOURNAL_SECRET_WIPED
-                                                                         : FD_JOURNAL_SECRET_DAMAGED;
-    }
-    r->page = page;
-    r->offset = page_base(j, page) + off;
+    fill_record(j, &l, page, off, prev != NULL);
     *size_out = l.size;
     *res = REC_OK;
     return FD_OK;
@@ -398,121 +437,176 @@ static fd_status corrupt(fd_journal_report *rep, uint32_t page, uint32_t offset,
     return FD_ERR_CORRUPT;
 }
 
-static fd_status scan(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_journal_report *rep, scan_state *out)
+/* Every page header into the page table; the newest valid page and the
+ * highest erase count seen. */
+static fd_status load_page_table(fd_journal *j, scan_state *out, uint32_t *max_erase)
 {
-    const fd_flash_geometry *g = &j->flash->geometry;
     page_header h;
-    fd_status st;
-    uint32_t max_erase = 0;
-    set_report(rep, FD_OK, 0, 0, 0, "ok");
-    memset(out, 0, sizeof *out);
-    out->next_seq = 1;
-    out->cur_page = NO_PAGE;
-    for (uint32_t p = 0; p < g->page_count; p++) {
-        st = read_page_header(j, p, &h);
+    for (uint32_t p = 0; p < j->flash->geometry.page_count; p++) {
+        fd_status st = read_page_header(j, p, &h);
         if (st != FD_OK) {
             return st;
         }
         j->pages[p].page_seq = h.valid ? h.page_seq : 0u;
         j->pages[p].erase_count = h.valid ? h.erase_count : 0u;
         j->pages[p].first_seq = h.valid ? h.first_seq : 0u;
-        if (h.valid && h.erase_count > max_erase) {
-            max_erase = h.erase_count;
+        if (h.valid && h.erase_count > *max_erase) {
+            *max_erase = h.erase_count;
         }
         if (h.valid && h.page_seq > out->newest) {
             out->newest = h.page_seq;
             out->cur_page = p;
         }
     }
-    if (out->newest != 0u) {
-        st = read_page_header(j, out->cur_page, &h);
+    return FD_OK;
+}
+
+/* The oldest live page: the newest header's tail, past any page a RETIRE
+ * record names (retired: the largest, unverified until the walk). */
+static fd_status find_tail(fd_journal *j, scan_state *out, uint32_t *retired)
+{
+    page_header h;
+    fd_status st = read_page_header(j, out->cur_page, &h);
+    if (st == FD_OK) {
+        st = find_retired(j, h.tail_seq, out->newest, retired);
+    }
+    if (st == FD_OK) {
+        out->tail = *retired >= h.tail_seq ? *retired + 1u : h.tail_seq;
+    }
+    return st;
+}
+
+/* A walk of the live range: the caller's visitor and report, what it has
+ * built so far. */
+typedef struct live_walk {
+    fd_journal *j;
+    fd_journal_visit_fn visit;
+    void *ctx;
+    fd_journal_report *rep;
+    scan_state *out;
+    uint32_t tail_first;       /* first seq of the oldest live page */
+    uint32_t verified_retired; /* largest page seq a verified RETIRE names */
+} live_walk;
+
+/* The one page holding page_seq s, its header continuing the chain (the
+ * tail page starts it). */
+static fd_status enter_page(live_walk *w, uint32_t s, uint32_t *page)
+{
+    fd_journal *j = w->j;
+    scan_state *out = w->out;
+    unsigned n = 0;
+    uint32_t p = find_page(j, s, &n);
+    if (n != 1u) {
+        return corrupt(w->rep, p, p == NO_PAGE ? 0u : page_base(j, p), out->next_seq,
+                       n == 0u ? "page missing from the live range" : "page sequence repeated");
+    }
+    page_header h;
+    fd_status st = read_page_header(j, p, &h);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (s == out->tail) {
+        memcpy(out->head, h.prev_head, FD_SHA256_SIZE);
+        out->next_seq = h.first_seq;
+        w->tail_first = h.first_seq;
+    } else if (h.first_seq != out->next_seq || !equal_ct(h.prev_head, out->head, FD_SHA256_SIZE)) {
+        return corrupt(w->rep, p, page_base(j, p), out->next_seq, "page does not continue the chain");
+    }
+    *page = p;
+    return FD_OK;
+}
+
+/* A verified record, j->rec, whose tag made head: next in the chain, then
+ * noted (RETIRE) or visited (each record once: a copy stands in for an
+ * original that is no longer live). */
+static fd_status take_record(live_walk *w, const uint8_t head[FD_SHA256_SIZE])
+{
+    const fd_journal_record *r = &w->j->rec;
+    scan_state *out = w->out;
+    if (r->seq != out->next_seq) {
+        return corrupt(w->rep, r->page, r->offset, out->next_seq, "record out of sequence");
+    }
+    memcpy(out->head, head, FD_SHA256_SIZE);
+    out->next_seq++;
+    uint32_t source = copy_source(w->j, r);
+    if (source > out->last_copied) {
+        out->last_copied = source;
+    }
+    if (r->type == FD_JOURNAL_TYPE_RETIRE) {
+        uint32_t v = r->len == 4u ? fd_load_le32(r->payload) : 0u;
+        w->verified_retired = v > w->verified_retired ? v : w->verified_retired;
+        return FD_OK;
+    }
+    if (w->visit != NULL && (source == 0u || source < w->tail_first)) {
+        return w->visit(w->ctx, r);
+    }
+    return FD_OK;
+}
+
+/* Every record of page p along the chain, up to its end or a torn append
+ * (on the newest page: where the next append goes). */
+static fd_status walk_page(live_walk *w, uint32_t p, bool newest)
+{
+    fd_journal *j = w->j;
+    for (uint32_t off = FD_JOURNAL_PAGE_HEADER;;) {
+        rec_result res = REC_BAD;
+        uint32_t size = 0;
+        uint8_t head[FD_SHA256_SIZE];
+        fd_status st = read_record(j, p, off, w->out->head, head, &res, &size);
         if (st != FD_OK) {
             return st;
         }
-        uint32_t retired = 0;
-        st = find_retired(j, h.tail_seq, out->newest, &retired);
+        if (res == REC_BAD) {
+            return corrupt(w->rep, p, page_base(j, p) + off, w->out->next_seq, "record fails its check");
+        }
+        if (res != REC_OK) {
+            if (newest) {
+                w->out->cur_offset = res == REC_END ? off : j->flash->geometry.page_size;
+            }
+            return FD_OK;
+        }
+        st = take_record(w, head);
         if (st != FD_OK) {
             return st;
         }
-        out->tail = retired >= h.tail_seq ? retired + 1u : h.tail_seq;
-        uint32_t verified_retired = 0;
-        uint32_t tail_first = 0;
-        for (uint32_t s = out->tail; s <= out->newest; s++) {
-            unsigned n = 0;
-            uint32_t p = find_page(j, s, &n);
-            if (n != 1u) {
-                return corrupt(rep, p, p == NO_PAGE ? 0u : page_base(j, p), out->next_seq,
-                               n == 0u ? "page missing from the live range" : "page sequence repeated");
-            }
-            st = read_page_header(j, p, &h);
-            if (st != FD_OK) {
-                return st;
-            }
-            if (s == out->tail) {
-                memcpy(out->head, h.prev_head, FD_SHA256_SIZE);
-                out->next_seq = h.first_seq;
-                tail_first = h.first_seq;
-            } else if (h.first_seq != out->next_seq || !equal_ct(h.prev_head, out->head, FD_SHA256_SIZE)) {
-                return corrupt(rep, p, page_base(j, p), out->next_seq, "page does not continue the chain");
-            }
-            uint32_t off = FD_JOURNAL_PAGE_HEADER;
-            for (;;) {
-                rec_result res = REC_BAD;
-                uint32_t size = 0;
-                uint8_t head[FD_SHA256_SIZE];
-                st = read_record(j, p, off, out->head, head, &res, &size);
-                if (st != FD_OK) {
-                    return st;
-                }
-                if (res == REC_BAD) {
-                    return corrupt(rep, p, page_base(j, p) + off, out->next_seq, "record fails its check");
-                }
-                if (res != REC_OK) {
-                    if (s == out->newest) {
-                        out->cur_offset = res == REC_END ? off : g->page_size;
-                    }
-                    break;
-                }
-                const fd_journal_record *r = &j->rec;
-                if (r->seq != out->next_seq) {
-                    return corrupt(rep, p, r->offset, out->next_seq, "record out of sequence");
-                }
-                memcpy(out->head, head, FD_SHA256_SIZE);
-                out->next_seq++;
-                uint32_t source = copy_source(j, r);
-                if (source > out->last_copied) {
-                    out->last_copied = source;
-                }
-                if (r->type == FD_JOURNAL_TYPE_RETIRE) {
-                    uint32_t v = r->len == 4u ? fd_load_le32(r->payload) : 0u;
-                    verified_retired = v > verified_retired ? v : verified_retired;
-                } else if (visit != NULL && (source == 0u || source < tail_first)) {
-                    st = visit(ctx, r);
-                    if (st != FD_OK) {
-                        return st;
-                    }
-                }
-                off += size;
-            }
+        off += size;
+    }
+}
+
+/* The live pages, tail to newest; a page a RETIRE named (retired) must be
+ * retired by a verified one too. */
+static fd_status walk_live(live_walk *w, uint32_t retired)
+{
+    scan_state *out = w->out;
+    for (uint32_t s = out->tail; s <= out->newest; s++) {
+        uint32_t p = NO_PAGE;
+        fd_status st = enter_page(w, s, &p);
+        if (st == FD_OK) {
+            st = walk_page(w, p, s == out->newest);
         }
-        if (retired != 0u && retired + 1u == out->tail && verified_retired < retired) {
-            return corrupt(rep, out->cur_page, 0, out->next_seq, "retired page not retired in the chain");
+        if (st != FD_OK) {
+            return st;
         }
     }
-    /* A page whose header is damaged but which holds records newer than the
-     * chain: the newest page's header was hit, not a cut. */
-    for (uint32_t p = 0; p < g->page_count; p++) {
+    if (retired != 0u && retired + 1u == out->tail && w->verified_retired < retired) {
+        return corrupt(w->rep, out->cur_page, 0, out->next_seq, "retired page not retired in the chain");
+    }
+    return FD_OK;
+}
+
+/* A page whose header is damaged but which holds records newer than the
+ * chain: the newest page's header was hit, not a cut. Unused pages are
+ * counted as worn as the most worn one. */
+static fd_status check_unused_pages(fd_journal *j, const scan_state *out, uint32_t max_erase, fd_journal_report *rep)
+{
+    for (uint32_t p = 0; p < j->flash->geometry.page_count; p++) {
         if (j->pages[p].page_seq != 0u) {
             continue;
         }
         j->pages[p].erase_count = max_erase;
-        st = read_page_header(j, p, &h);
-        if (st != FD_OK) {
-            return st;
-        }
         rec_result res = REC_BAD;
         uint32_t size = 0;
-        st = read_record(j, p, FD_JOURNAL_PAGE_HEADER, NULL, NULL, &res, &size);
+        fd_status st = read_record(j, p, FD_JOURNAL_PAGE_HEADER, NULL, NULL, &res, &size);
         if (st != FD_OK) {
             return st;
         }
@@ -521,6 +615,25 @@ static fd_status scan(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_jo
         }
     }
     return FD_OK;
+}
+
+static fd_status scan(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_journal_report *rep, scan_state *out)
+{
+    uint32_t max_erase = 0;
+    set_report(rep, FD_OK, 0, 0, 0, "ok");
+    memset(out, 0, sizeof *out);
+    out->next_seq = 1;
+    out->cur_page = NO_PAGE;
+    fd_status st = load_page_table(j, out, &max_erase);
+    if (st == FD_OK && out->newest != 0u) {
+        uint32_t retired = 0;
+        st = find_tail(j, out, &retired);
+        if (st == FD_OK) {
+            live_walk w = {j, visit, ctx, rep, out, 0, 0};
+            st = walk_live(&w, retired);
+        }
+    }
+    return st == FD_OK ? check_unused_pages(j, out, max_erase, rep) : st;
 }
 
 fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len, fd_journal_page *pages,
@@ -722,6 +835,67 @@ static fd_status write_record(fd_journal *j, uint8_t type, const uint8_t *payloa
     return FD_OK;
 }
 
+/* Copy j->rec (a verified record of the page being retired) forward when
+ * keep() names it and no earlier, cut compaction already copied it. */
+static fd_status copy_if_kept(fd_journal *j)
+{
+    const fd_journal_record *r = &j->rec;
+    if (r->type == FD_JOURNAL_TYPE_RETIRE || r->seq <= j->last_copied || j->keep == NULL || !j->keep(j->keep_ctx, r)) {
+        return FD_OK;
+    }
+    uint32_t source = r->seq;
+    fd_status st = open_pages(j, fd_journal_record_size(r->len, r->secret_len, true));
+    if (st == FD_OK) {
+        st = write_record(j, r->type, r->payload, r->len, r->secret, r->secret_len, r, NULL);
+    }
+    if (st == FD_OK) {
+        j->last_copied = source;
+    }
+    return st;
+}
+
+/* Every record of page victim, verified along its chain, offered to
+ * copy_if_kept; a torn end stops it, a damaged record is FD_ERR_CORRUPT. */
+static fd_status copy_kept(fd_journal *j, uint32_t victim)
+{
+    page_header h;
+    fd_status st = read_page_header(j, victim, &h);
+    if (st != FD_OK) {
+        return st;
+    }
+    uint8_t chain[FD_SHA256_SIZE];
+    memcpy(chain, h.prev_head, FD_SHA256_SIZE);
+    for (uint32_t off = FD_JOURNAL_PAGE_HEADER; st == FD_OK;) {
+        rec_result res = REC_BAD;
+        uint32_t size = 0;
+        st = read_record(j, victim, off, chain, chain, &res, &size);
+        if (st != FD_OK || res == REC_END || res == REC_TORN) {
+            break;
+        }
+        if (res == REC_BAD) {
+            return FD_ERR_CORRUPT;
+        }
+        off += size;
+        st = copy_if_kept(j);
+    }
+    return st;
+}
+
+/* The RETIRE record that makes the tail page dead, then the tail moves. */
+static fd_status retire_tail(fd_journal *j)
+{
+    uint8_t victim_seq[4];
+    fd_store_le32(victim_seq, j->tail_page_seq);
+    fd_status st = open_pages(j, fd_journal_record_size(4, 0, false));
+    if (st == FD_OK) {
+        st = write_record(j, FD_JOURNAL_TYPE_RETIRE, victim_seq, 4, NULL, 0, NULL, NULL);
+    }
+    if (st == FD_OK) {
+        j->tail_page_seq++;
+    }
+    return st;
+}
+
 /* Copy forward what keep() names from the oldest page, retire it; repeat
  * while fewer than RESERVE_PAGES pages are free. Pages from `protect` on
  * (the page that held the newest record when the append began) are never
@@ -735,51 +909,9 @@ static fd_status compact(fd_journal *j, uint32_t protect)
          rounds++) {
         unsigned n = 0;
         uint32_t victim = find_page(j, j->tail_page_seq, &n);
-        page_header h;
-        if (n != 1u) {
-            st = FD_ERR_CORRUPT;
-            break;
-        }
-        st = read_page_header(j, victim, &h);
-        uint8_t chain[FD_SHA256_SIZE];
-        memcpy(chain, h.prev_head, FD_SHA256_SIZE);
-        for (uint32_t off = FD_JOURNAL_PAGE_HEADER; st == FD_OK;) {
-            rec_result res = REC_BAD;
-            uint32_t size = 0;
-            uint8_t head_out[FD_SHA256_SIZE];
-            st = read_record(j, victim, off, chain, head_out, &res, &size);
-            if (st != FD_OK || res == REC_END || res == REC_TORN) {
-                break;
-            }
-            if (res == REC_BAD) {
-                st = FD_ERR_CORRUPT;
-                break;
-            }
-            memcpy(chain, head_out, FD_SHA256_SIZE);
-            off += size;
-            const fd_journal_record *r = &j->rec;
-            if (r->type != FD_JOURNAL_TYPE_RETIRE && r->seq > j->last_copied && j->keep != NULL &&
-                j->keep(j->keep_ctx, r)) {
-                uint32_t source = r->seq;
-                st = open_pages(j, fd_journal_record_size(r->len, r->secret_len, true));
-                if (st == FD_OK) {
-                    st = write_record(j, r->type, r->payload, r->len, r->secret, r->secret_len, r, NULL);
-                }
-                if (st == FD_OK) {
-                    j->last_copied = source;
-                }
-            }
-        }
+        st = n == 1u ? copy_kept(j, victim) : FD_ERR_CORRUPT;
         if (st == FD_OK) {
-            uint8_t victim_seq[4];
-            fd_store_le32(victim_seq, j->tail_page_seq);
-            st = open_pages(j, fd_journal_record_size(4, 0, false));
-            if (st == FD_OK) {
-                st = write_record(j, FD_JOURNAL_TYPE_RETIRE, victim_seq, 4, NULL, 0, NULL, NULL);
-            }
-        }
-        if (st == FD_OK) {
-            j->tail_page_seq++;
+            st = retire_tail(j);
         }
     }
     if (st != FD_OK) {

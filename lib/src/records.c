@@ -15,7 +15,6 @@ bool fd_records_keep(void *policy, const fd_journal_record *record)
     case FD_REC_ROUND_SECRET:
     case FD_REC_CLIENT_SEED:
     case FD_REC_SEEDS_CLOSED:
-    case FD_REC_REVEAL_DATA:
     case FD_REC_CARDS_DEALT:
     case FD_REC_ROUND_CLOSED: return age < p->hands;
 

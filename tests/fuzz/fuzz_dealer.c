@@ -10,11 +10,18 @@
  * its header, S and commitment while open, and never replaces a filled seed
  * slot; no round disappears: a SHUFFLE never replaces an open round, and a committed round is always revealable
  * (checked on a copy after every fault and at the end of every input): its
- * REVEAL hashes to its commitment. */
+ * REVEAL hashes to its commitment.
+ * The journal: a second dealer with storage (the host flash simulator, the
+ * micro:bit's 31 pages) gets the same bytes over the same source; none of
+ * its replies is ERR journal (but a round past its share), and at the end a dealer powered on over its
+ * flash comes back with the same newest round id, the same round open or
+ * not and, if open, its commitment, seeds, state and deal position. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "dealer.h"
+#include "fd_board_map.h"
+#include "host_storage.h"
 #include "protocol.h"
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
@@ -271,6 +278,63 @@ static void check_revealable(void)
     check_reveal(&reply, &dealer, &probe);
 }
 
+/* ---- the same session written ahead to a journal ---- */
+
+static host_flash flash;
+static uint8_t flash_mem[FD_FLASH_PAGE_SIZE * FD_STORAGE_PAGES];
+static fd_dealer journalled; /* never copied: its journal points into it */
+static fake_trng journalled_trng;
+static fd_console journalled_console;
+static capture journalled_reply;
+
+static void start_journalled(fd_drbg_kind kind)
+{
+    FUZZ_CHECK(host_flash_open(&flash, flash_mem, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES, NULL) == FD_OK);
+    journalled_trng = trng; /* the same source, the same scenario */
+    fd_dealer_config cfg = test_dealer_config(&journalled_trng, restart_ok, kind);
+    cfg.storage = &flash.flash;
+    (void)fd_dealer_init(&journalled, &cfg); /* the fault scenario may fail it: checked below */
+    FUZZ_CHECK(journalled.persist.status == FD_OK);
+    fd_console_init(&journalled_console, &journalled, capture_write, &journalled_reply, false, false);
+}
+
+static void feed_journalled(uint8_t byte)
+{
+    journalled_reply.len = 0;
+    if (fd_console_feed(&journalled_console, byte)) {
+        /* the one journal refusal a healthy flash gives: a round past its share */
+        FUZZ_CHECK(!starts_with(&journalled_reply, "ERR journal") ||
+                   starts_with(&journalled_reply, "ERR journal this round has used its share"));
+    }
+}
+
+/* Power off, power on over the same flash: the round state is back. */
+static void check_recovered(fd_drbg_kind kind)
+{
+    static fd_dealer after;
+    static fake_trng after_trng;
+    fake_trng_init(&after_trng, FAKE_TRNG_RANDOM, 0xa5);
+    fd_dealer_config cfg = test_dealer_config(&after_trng, restart_ok, kind);
+    cfg.storage = &flash.flash;
+    FUZZ_CHECK(fd_dealer_init(&after, &cfg) == FD_OK);
+    FUZZ_CHECK(after.persist.status == FD_OK);
+    FUZZ_CHECK(after.round.id == journalled.round.id);
+    FUZZ_CHECK(fd_dealer_round_open(&after) == fd_dealer_round_open(&journalled));
+    if (!fd_dealer_round_open(&after)) {
+        return;
+    }
+    FUZZ_CHECK(memcmp(after.round.commitment, journalled.round.commitment, FD_COMMIT_SIZE) == 0);
+    FUZZ_CHECK(after.round.mode == journalled.round.mode);
+    if (after.round.mode == FD_RECORD_MODE_ROUND) { /* a drbg/full round leaves the last seeds in place, unused */
+        FUZZ_CHECK(memcmp(&after.round.seeds, &journalled.round.seeds, sizeof after.round.seeds) == 0);
+    }
+    FUZZ_CHECK(after.shoe.position == journalled.shoe.position);
+    FUZZ_CHECK(after.round.closed == journalled.round.closed);
+    if (after.round.closed) {
+        FUZZ_CHECK(memcmp(after.shoe.order, journalled.shoe.order, sizeof(fd_card) * after.shoe.count) == 0);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static bool ready;
@@ -308,11 +372,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     default: break; /* a healthy source */
     }
 
+    start_journalled(kind == 0u ? FD_DRBG_CHACHA20 : FD_DRBG_HMAC_SHA256);
     static capture reply;
     fd_console console;
     fd_console_init(&console, &dealer, capture_write, &reply, false, false);
     while (fuzz_left(&in) > 0u) {
         const uint8_t byte = fuzz_u8(&in);
+        if (!journalled.quit) {
+            feed_journalled(byte);
+        }
         before = dealer;
         reply.len = 0;
         if (fd_console_feed(&console, byte)) {
@@ -329,5 +397,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     check_revealable();
+    check_recovered(kind == 0u ? FD_DRBG_CHACHA20 : FD_DRBG_HMAC_SHA256);
     return 0;
 }

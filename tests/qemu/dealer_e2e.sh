@@ -70,6 +70,7 @@ expect() { # expect LINE_NO EXTENDED_REGEX
   fi
 }
 hex64='[0-9a-f]{64}'
+chain="seq=[0-9]+ head=$hex64" # the journal's chain head, exported by REVEAL and STATUS
 expect 1 "OK STATUS board=$board deck=french decks=1 cards=52 left=0 state=factory shuffles=0 .* entropy=ok health=ok .*"
 expect 2 'ERR state not shuffled: SHUFFLE first'
 expect 3 'OK NEW deck=spanish40 decks=2 jokers=0 cards=80'
@@ -79,14 +80,14 @@ expect 6 'OK DEAL 1:[^ ]+ 2:[^ ]+ 3:[^ ]+ left=69'
 expect 7 'OK BURN left=68'
 expect 8 'ERR unknown .*'
 expect 9 'ERR range n must be 1 to 432'
-expect 10 "OK REVEAL id=1 salt=[0-9a-f]{32} order=.*"
+expect 10 "OK REVEAL id=1 $chain salt=[0-9a-f]{32} order=.*"
 expect 11 'ERR state order already revealed: SHUFFLE first'
 expect 12 'OK NEW deck=french decks=1 jokers=2 cards=54'
 expect 13 "OK SHUFFLE id=2 mode=full cards=54 commit=$hex64"
 expect 14 'OK DEAL 1:[^ ]+ 2:[^ ]+ 3:[^ ]+ 4:[^ ]+ left=2'
 expect 15 'OK DEAL [^ ]+ [^ ]+ left=0'
 expect 16 'ERR exhausted only 0 cards left'
-expect 17 "OK REVEAL id=2 salt=[0-9a-f]{32} order=.*"
+expect 17 "OK REVEAL id=2 $chain salt=[0-9a-f]{32} order=.*"
 # a verifiable round with a player's seed (docs/VERIFY.md)
 expect 18 'OK NEW deck=french decks=1 jokers=0 cards=52'
 round="device=[0-9a-f]+ id=3 shoe=french:1:0 slots=03 beacon=none"
@@ -96,8 +97,8 @@ expect 21 'OK SEED id=3 slot=0 state=seeding'
 expect 22 'ERR state slot already filled: a seed is never replaced'
 expect 23 'OK CLOSE id=3 state=closed label=seeded'
 expect 24 'OK DEAL [^ ]+ [^ ]+ [^ ]+ left=49'
-expect 25 "OK REVEAL $round secret=[0-9a-f]+ seeds=0:cafe commitment=$hex64 order=[0-9,]+ label=seeded"
-expect 26 "OK STATUS board=$board deck=french decks=1 cards=52 left=0 state=revealed shuffles=3 .*"
+expect 25 "OK REVEAL $round secret=[0-9a-f]+ seeds=0:cafe commitment=$hex64 order=[0-9,]+ $chain label=seeded"
+expect 26 "OK STATUS board=$board deck=french decks=1 cards=52 left=0 state=revealed shuffles=3 .* next_id=4 journal=ok $chain"
 expect 27 'OK BYE'
 [ "$(wc -l <"$work/replies")" -eq 27 ] || { echo "FAIL: expected 27 replies"; failures=$((failures + 1)); }
 # the reference verifier recomputes the round from the REVEAL line alone

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "console_say.h"
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
 #include "fairdeal/util.h"
@@ -23,14 +24,6 @@ static fd_flash flash;
 static fd_journal journal;
 static fd_journal_page pages[FD_STORAGE_PAGES];
 static fd_records_policy policy = {0, 10, 100};
-
-static void say(const char *s) { hal_console_write(s, strlen(s)); }
-
-static void say_u32(uint32_t v)
-{
-    char digits[10];
-    hal_console_write(digits, fd_dec_encode(v, digits));
-}
 
 static uint32_t le32(const uint8_t *p)
 {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "console_say.h"
 #include "fairdeal/health.h"
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
@@ -22,14 +23,6 @@
 
 #define BLOCK_SAMPLES 4096u
 #define CHUNK 64u
-
-static void say(const char *s) { hal_console_write(s, strlen(s)); }
-
-static void say_u32(uint32_t v)
-{
-    char digits[10];
-    hal_console_write(digits, fd_dec_encode(v, digits));
-}
 
 int main(void)
 {

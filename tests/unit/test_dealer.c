@@ -20,6 +20,10 @@
 #include "fake_trng.h"
 #include "test_dealer_config.h"
 
+/* The device id of the marked development secret (no secret page bound):
+ * SHA-256("fairdeal/device-id" || test secret), first 8 bytes. */
+#define TEST_DEVICE_ID "1e32457ab70fef54"
+
 /* ---- harness ---- */
 
 static void capture_write(void *ctx, const char *data, size_t len) { assert_true(capture_append(ctx, data, len)); }
@@ -79,19 +83,9 @@ static const char *feed_bytes(const char *bytes, size_t len)
  * and return it without its CR LF. */
 static const char *cmd(const char *line)
 {
-    char buf[256];
-    const size_t n = strlen(line);
-    assert_true(n + 1u < sizeof buf);
-    memcpy(buf, line, n);
-    buf[n] = '\n';
-    (void)feed_bytes(buf, n + 1u);
-    assert_true(out.len >= 2u);
-    assert_true(out.text[out.len - 2u] == '\r' && out.text[out.len - 1u] == '\n');
-    out.text[out.len - 2u] = '\0';
-    assert_null(strchr(out.text, '\r'));
-    assert_null(strchr(out.text, '\n'));
-    assert_true(strncmp(out.text, "OK ", 3) == 0 || strncmp(out.text, "ERR ", 4) == 0);
-    return out.text;
+    const char *reply = console_cmd(&console, &out, line);
+    assert_non_null(reply);
+    return reply;
 }
 
 static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
@@ -107,18 +101,7 @@ static void assert_reply_starts(const char *reply, const char *prefix)
 /* The value of "key=" in a reply (up to the next space), or NULL. */
 static const char *field(const char *reply, const char *key, char *value, size_t size)
 {
-    char pattern[32];
-    (void)snprintf(pattern, sizeof pattern, " %s=", key);
-    const char *p = strstr(reply, pattern);
-    if (p == NULL) {
-        return NULL;
-    }
-    p += strlen(pattern);
-    size_t n = strcspn(p, " ");
-    assert_true(n < size);
-    memcpy(value, p, n);
-    value[n] = '\0';
-    return value;
+    return reply_field(reply, key, value, size);
 }
 
 static unsigned long field_num(const char *reply, const char *key)
@@ -225,7 +208,8 @@ static void test_session_script(void **state)
     assert_string_equal(
         cmd("status"),
         "OK STATUS board=test deck=french decks=1 cards=52 left=0 state=factory shuffles=0 "
-        "cut=0 reshuffle=no entropy=ok health=ok reseeds=0 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=0");
+        "cut=0 reshuffle=no entropy=ok health=ok reseeds=0 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=0 "
+        "secret=test device=" TEST_DEVICE_ID " seedfile=none");
     assert_string_equal(cmd("DEAL 1"), "ERR state not shuffled: SHUFFLE first");
     assert_string_equal(cmd("REVEAL"), "ERR state no committed shuffle to reveal");
     assert_string_equal(cmd("NEW spanish40 2"), "OK NEW deck=spanish40 decks=2 jokers=0 cards=80");
@@ -250,7 +234,8 @@ static void test_session_script(void **state)
     assert_string_equal(
         cmd("STATUS"),
         "OK STATUS board=test deck=spanish40 decks=2 cards=80 left=68 state=shuffled shuffles=1 "
-        "cut=70 reshuffle=no entropy=ok health=ok reseeds=1 raw_samples=1536 drbg=chacha20 revealed=0 unrevealed=1");
+        "cut=70 reshuffle=no entropy=ok health=ok reseeds=1 raw_samples=2048 drbg=chacha20 revealed=0 unrevealed=1 "
+        "secret=test device=" TEST_DEVICE_ID " seedfile=none");
 
     r = cmd("REVEAL");
     assert_reply_starts(r, "OK REVEAL id=1 salt=");
@@ -286,7 +271,8 @@ static void test_session_script(void **state)
     assert_int_equal(dealt_codes(cmd("DEAL 70"), many, 80), 70);
     assert_string_equal(cmd("STATUS") + strlen("OK STATUS board=test deck=spanish40 decks=2 cards=80 left=10 "),
                         "state=shuffled shuffles=2 cut=70 reshuffle=due entropy=ok health=ok reseeds=1 "
-                        "raw_samples=2048 drbg=chacha20 revealed=1 unrevealed=1");
+                        "raw_samples=2560 drbg=chacha20 revealed=1 unrevealed=1 secret=test device=" TEST_DEVICE_ID
+                        " seedfile=none");
     assert_string_equal(cmd("DEAL 11"), "ERR exhausted only 10 cards left");
     assert_reply_starts(cmd("DEAL 10"), "OK DEAL ");
     assert_int_equal(field_num(out.text, "left"), 0);
@@ -693,20 +679,25 @@ typedef struct fault_case {
                                  * counts each window's first value) */
 } fault_case;
 
-/* the first 3 make the period-3 row; all 64 (pseudo-random, with repeats) the period-64 row */
-static const uint8_t matrix_pattern[64] = {0x3C, 0x96, 0xE1, 0x52, 0x0B, 0xC7, 0x7E, 0x29, 0x96, 0xD4, 0x61, 0x18, 0xAF,
-                                           0x3C, 0x85, 0xF2, 0x4D, 0x90, 0x27, 0xBB, 0x6A, 0x13, 0xE8, 0x5F, 0xC1, 0x34,
-                                           0x9D, 0x76, 0x0E, 0xA2, 0x5F, 0xD9, 0x88, 0x21, 0xF6, 0x4B, 0xB0, 0x67, 0x1C,
-                                           0xE3, 0x9A, 0x35, 0xCE, 0x70, 0x07, 0xAD, 0x58, 0xF1, 0x42, 0x9F, 0x2B, 0xD6,
-                                           0x6D, 0x14, 0xBE, 0x81, 0x3A, 0xC5, 0x79, 0x02, 0xE7, 0x4E, 0x93, 0xFC};
+/* the first 3 make the period-3 row; the first 64 (pseudo-random, with
+ * repeats) the period-64 row; bytes 64.. (filled by fill_long_pattern)
+ * the long-period rows */
+#define MATRIX_PATTERN_LEN 512u
+static uint8_t matrix_pattern[MATRIX_PATTERN_LEN] = {
+    0x3C, 0x96, 0xE1, 0x52, 0x0B, 0xC7, 0x7E, 0x29, 0x96, 0xD4, 0x61, 0x18, 0xAF, 0x3C, 0x85, 0xF2,
+    0x4D, 0x90, 0x27, 0xBB, 0x6A, 0x13, 0xE8, 0x5F, 0xC1, 0x34, 0x9D, 0x76, 0x0E, 0xA2, 0x5F, 0xD9,
+    0x88, 0x21, 0xF6, 0x4B, 0xB0, 0x67, 0x1C, 0xE3, 0x9A, 0x35, 0xCE, 0x70, 0x07, 0xAD, 0x58, 0xF1,
+    0x42, 0x9F, 0x2B, 0xD6, 0x6D, 0x14, 0xBE, 0x81, 0x3A, 0xC5, 0x79, 0x02, 0xE7, 0x4E, 0x93, 0xFC};
 
 static const fault_case fault_matrix[] = {
     {"stuck at 0", PHASE_RESEED, FAKE_TRNG_STUCK, 0x00, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
     {"stuck at 1", PHASE_RESEED, FAKE_TRNG_STUCK, 0xFF, 0, 0, FD_OK, 0, "(repetition count)", 11, true},
-    {"pattern, period 3", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 3, 0, FD_OK, 0, "(repeating pattern)", 15, true},
-    {"pattern, period 9", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 9, 0, FD_OK, 0, "(repeating pattern)", 22, true},
-    {"pattern, period 64", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 64, 0, FD_OK, 0, "(repeating pattern)", 77, true},
+    {"pattern, period 3", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 3, 0, FD_OK, 0, "(repeating pattern)", 19, true},
+    {"pattern, period 9", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 9, 0, FD_OK, 0, "(repeating pattern)", 25, true},
+    {"pattern, period 64", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 64, 0, FD_OK, 0, "(repeating pattern)", 80, true},
     {"counter i & 0xff", PHASE_RESEED, FAKE_TRNG_COUNTER, 0, 0, 0, FD_OK, 0, "(repeating pattern)", 16, true},
+    {"pattern, period 128", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 128, 0, FD_OK, 0, "(repeating pattern)", 512, true},
+    {"pattern, period 200", PHASE_RESEED, FAKE_TRNG_PATTERN, 0, 200, 0, FD_OK, 0, "(repeating pattern)", 1024, true},
     {"bias P(1) = 0.9", PHASE_RESEED, FAKE_TRNG_BIASED, 0, 0, 900, FD_OK, 0, "health test failed", 20480, false},
     {"intermittent HW error", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_HW, 97, "hardware error", 0, true},
     {"timeout", PHASE_RESEED, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0, false},
@@ -722,6 +713,18 @@ static const fault_case fault_matrix[] = {
     {"timeout mid full shuffle", PHASE_FULL_SHUFFLE, FAKE_TRNG_RANDOM, 0, 0, 0, FD_ERR_TRNG_TIMEOUT, 0, "timeout", 0,
      false},
 };
+
+/* Bytes 64.. of the matrix pattern: xorshift bytes, fixed. */
+static void fill_long_pattern(void)
+{
+    uint32_t x = 0x6b8b4567u;
+    for (size_t i = 64; i < MATRIX_PATTERN_LEN; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        matrix_pattern[i] = (uint8_t)(x >> 24);
+    }
+}
 
 /* Make the source go bad from sample number `onset` (1-based) on. */
 static void inject(const fault_case *fc, uint64_t onset)
@@ -823,6 +826,7 @@ static void test_fault_matrix(void **state)
     (void)state;
     const char *env = getenv("FD_FAULT_SEEDS");
     const unsigned seeds = env != NULL ? (unsigned)strtoul(env, NULL, 10) : 200u;
+    fill_long_pattern();
     printf("| fault | when | reply contains | caught by | bound (samples) | latency min / mean / max over %u seeds |\n",
            seeds);
     printf("|---|---|---|---|---|---|\n");
@@ -1142,7 +1146,8 @@ static void test_verifiable_round_never_disappears(void **state)
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     char commitment[80];
     const char *r = cmd("SHUFFLE slots=2");
-    assert_reply_starts(r, "OK SHUFFLE mode=round device=74657374 id=1 shoe=french:1:0 slots=03 beacon=none cards=52 ");
+    assert_reply_starts(r, "OK SHUFFLE mode=round device=" TEST_DEVICE_ID
+                           " id=1 shoe=french:1:0 slots=03 beacon=none cards=52 ");
     assert_non_null(field(r, "commitment", commitment, sizeof commitment));
     assert_non_null(strstr(r, " state=seeding"));
     take_snapshot();
@@ -1168,7 +1173,7 @@ static void test_verifiable_round_never_disappears(void **state)
     refuse_dropping_the_round(true);
     assert_non_null(strstr(cmd("STATUS"), " state=committed "));
     r = cmd("REVEAL");
-    assert_reply_starts(r, "OK REVEAL device=74657374 id=1 shoe=french:1:0 slots=03 beacon=none secret=");
+    assert_reply_starts(r, "OK REVEAL device=" TEST_DEVICE_ID " id=1 shoe=french:1:0 slots=03 beacon=none secret=");
     assert_non_null(strstr(r, " seeds=0:aa commitment="));
     assert_non_null(strstr(r, " label=seeded"));
     /* the damage shows: S no longer matches the commitment */
@@ -1186,7 +1191,7 @@ static void test_verifiable_round_never_disappears(void **state)
     assert_string_equal(cmd("CLOSE"), "ERR state no round open for seeds");
     char first[2][4];
     assert_int_equal(dealt_codes(cmd("DEAL 2"), first, 2), 2);
-    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=74657374 id=2 ");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=" TEST_DEVICE_ID " id=2 ");
     assert_non_null(strstr(out.text, " seeds=0:706c61796572 commitment="));
     assert_int_equal(fd_round_verify(&dealer.round.header, dealer.round.secret, dealer.round.secret_len,
                                      &dealer.round.seeds, dealer.round.commitment, dealer.shoe.order,
@@ -1199,15 +1204,15 @@ static void test_verifiable_round_never_disappears(void **state)
     /* REVEAL straight from seeding: the order is fixed by what was received */
     assert_reply_starts(cmd("SHUFFLE slots=8"), "OK SHUFFLE mode=round");
     r = cmd("REVEAL");
-    assert_reply_starts(r, "OK REVEAL device=74657374 id=3 shoe=french:1:0 slots=ff beacon=none ");
+    assert_reply_starts(r, "OK REVEAL device=" TEST_DEVICE_ID " id=3 shoe=french:1:0 slots=ff beacon=none ");
     assert_non_null(strstr(r, " seeds=none "));
     assert_non_null(strstr(r, " label=house-only"));
     /* house-only: SHUFFLE alone is closed at once */
-    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE mode=round device=74657374 id=4 ");
+    assert_reply_starts(cmd("SHUFFLE"), "OK SHUFFLE mode=round device=" TEST_DEVICE_ID " id=4 ");
     assert_non_null(strstr(out.text, " slots=00 "));
     assert_non_null(strstr(out.text, " state=closed label=house-only"));
     assert_reply_starts(cmd("DEAL 1"), "OK DEAL ");
-    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=74657374 id=4 ");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=" TEST_DEVICE_ID " id=4 ");
     assert_non_null(strstr(cmd("STATUS"), " revealed=4 unrevealed=0"));
 }
 
@@ -1372,7 +1377,8 @@ static void test_reveal_while_seeding_derives_the_order(void **state)
     assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
     assert_reply_starts(cmd("SHUFFLE slots=2"), "OK SHUFFLE mode=round");
     assert_string_equal(cmd("SEED 1 c0ffee"), "OK SEED id=1 slot=1 state=seeding");
-    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=74657374 id=1 ");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=");
+    assert_non_null(strstr(out.text, " id=1 shoe=french:1:0 slots=03 "));
     assert_int_equal(fd_round_verify(&dealer.round.header, dealer.round.secret, dealer.round.secret_len,
                                      &dealer.round.seeds, dealer.round.commitment, dealer.shoe.order,
                                      dealer.shoe.count),

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "console_say.h"
 #include "fairdeal/health.h"
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
@@ -20,14 +21,6 @@
 
 #define SAMPLES 4096u
 #define CHUNK 64u
-
-static void say(const char *s) { hal_console_write(s, strlen(s)); }
-
-static void say_u32(uint32_t v)
-{
-    char digits[10];
-    hal_console_write(digits, fd_dec_encode(v, digits));
-}
 
 static void test_trng_samples_pass_health_tests(void **state)
 {

@@ -393,6 +393,27 @@ static uint32_t record_at(const uint8_t *mem, uint32_t n, uint32_t *size)
     }
 }
 
+/* A RETIRE record naming page_seq victim as someone without the key can
+ * write it: header, its check, payload and commit word right, tag not. */
+static void plant_retire(uint8_t *at, uint32_t victim)
+{
+    const uint32_t size = fd_journal_record_size(4, 0, false);
+    memset(at, 0xA5, size);
+    put32(at, FD_JOURNAL_TYPE_RETIRE | 4u << 16);
+    put32(at + 4, 1);
+    put32(at + 12, victim);
+    uint32_t a = 1;
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < 12u; i++) { /* Fletcher-16 over the header but its check field */
+        if (i != 10u && i != 11u) {
+            a = (a + (i < 8u ? at[i] : 0u)) % 255u;
+            b = (b + a) % 255u;
+        }
+    }
+    put32(at + 8, (b << 8 | a) << 16);
+    put32(at + size - 4u, 0); /* committed */
+}
+
 static void test_tamper_detected(void **state)
 {
     (void)state;
@@ -440,6 +461,28 @@ static void test_tamper_detected(void **state)
     memset(r->mem, 0xFF, PAGE);
     assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
     assert_string_equal(rep.reason, "page missing from the live range");
+
+    /* a second copy of the newest page in a free page's place */
+    memcpy(r->mem, base_image, sizeof base_image);
+    assert_int_equal(remount_report(r, &rep), FD_OK);
+    uint32_t newest = r->j.cur_page;
+    uint32_t spare = (newest + 1u) % 8u;
+    assert_true(r->j.pages[spare].page_seq == 0u || r->j.pages[spare].page_seq < r->j.tail_page_seq);
+    memcpy(r->mem + spare * PAGE, r->mem + newest * PAGE, PAGE);
+    assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
+    assert_string_equal(rep.reason, "page sequence repeated");
+
+    /* the oldest page dropped by a RETIRE record planted in it (its header
+     * check right, its tag not: the walk then skips that page unverified) */
+    memcpy(r->mem, base_image, sizeof base_image);
+    assert_int_equal(remount_report(r, &rep), FD_OK);
+    uint32_t tail_page = 0;
+    while (r->j.pages[tail_page].page_seq != r->j.tail_page_seq) {
+        tail_page++;
+    }
+    plant_retire(r->mem + tail_page * PAGE + FD_JOURNAL_PAGE_HEADER, r->j.tail_page_seq);
+    assert_int_equal(remount_report(r, &rep), FD_ERR_CORRUPT);
+    assert_string_equal(rep.reason, "retired page not retired in the chain");
 
     /* the wrong key: nothing verifies, and it is not taken for a blank area */
     memcpy(r->mem, base_image, sizeof base_image);
@@ -535,9 +578,38 @@ typedef struct reference {
     uint64_t steps;
 } reference;
 
-static reference ref;
+/* The session's, and a continuation's after a recovery (check_after_cut
+ * judges against the one ref points to). */
+static reference refs[2];
+static reference *ref = &refs[0];
 
-static bool live_in(size_t after_op, uint32_t orig) { return (ref.live[after_op][orig / 8u] >> (orig % 8u)) & 1u; }
+static bool live_in(size_t after_op, uint32_t orig) { return (ref->live[after_op][orig / 8u] >> (orig % 8u)) & 1u; }
+
+/* What a walk finds live after op i (i = 0: before the first). */
+static void note_live(rig *r, size_t i)
+{
+    static seen s;
+    assert_int_equal(walk(r, &s, NULL), FD_OK);
+    for (uint32_t k = 0; k < s.count; k++) {
+        ref->live[i][s.orig[k] / 8u] = (uint8_t)(ref->live[i][s.orig[k] / 8u] | (1u << (s.orig[k] % 8u)));
+    }
+}
+
+/* Op i, uncut: the seq it got, what it wrote, what is live after it. */
+static void reference_op(rig *r, size_t i, run_log *log)
+{
+    uint32_t before = log->last_acked_seq;
+    assert_int_equal(run_ops(r, i, i + 1u, log), FD_OK);
+    const op *o = &ops[i];
+    if (o->kind == OP_APPEND) {
+        assert_true(log->last_acked_seq > before && log->last_acked_seq < MAX_SEQ);
+        ref->type[log->last_acked_seq] = o->type;
+        ref->round[log->last_acked_seq] = o->round;
+        ref->op_seq[i] = log->last_acked_seq;
+        op_digest(o, ref->digest[log->last_acked_seq]);
+    }
+    note_live(r, i + 1u);
+}
 
 static void build_reference(rig *r)
 {
@@ -545,28 +617,13 @@ static void build_reference(rig *r)
     assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
     run_log log;
     memset(&log, 0, sizeof log);
-    memset(&ref, 0, sizeof ref);
+    memset(ref, 0, sizeof *ref);
     assert_true(n_ops < 1024u);
-    for (size_t i = 0; i <= n_ops; i++) {
-        if (i > 0) {
-            uint32_t before = log.last_acked_seq;
-            assert_int_equal(run_ops(r, i - 1, i, &log), FD_OK);
-            const op *o = &ops[i - 1];
-            if (o->kind == OP_APPEND) {
-                assert_true(log.last_acked_seq > before && log.last_acked_seq < MAX_SEQ);
-                ref.type[log.last_acked_seq] = o->type;
-                ref.round[log.last_acked_seq] = o->round;
-                ref.op_seq[i - 1] = log.last_acked_seq;
-                op_digest(o, ref.digest[log.last_acked_seq]);
-            }
-        }
-        seen s;
-        assert_int_equal(walk(r, &s, NULL), FD_OK);
-        for (uint32_t k = 0; k < s.count; k++) {
-            ref.live[i][s.orig[k] / 8u] = (uint8_t)(ref.live[i][s.orig[k] / 8u] | (1u << (s.orig[k] % 8u)));
-        }
+    note_live(r, 0);
+    for (size_t i = 0; i < n_ops; i++) {
+        reference_op(r, i, &log);
     }
-    ref.steps = r->hf.steps;
+    ref->steps = r->hf.steps;
     /* compaction copied records forward: the cut test covers copies too */
     seen s;
     assert_int_equal(walk(r, &s, NULL), FD_OK);
@@ -611,13 +668,13 @@ static void check_after_cut(rig *r, const run_log *log, size_t done)
         if (orig > log->last_acked_seq) {
             /* the interrupted append itself, complete on flash */
             assert_true(done < n_ops && ops[done].kind == OP_APPEND);
-            assert_int_equal(orig, ref.op_seq[done]);
+            assert_int_equal(orig, ref->op_seq[done]);
             assert_int_equal(s->type[k], ops[done].type);
             continue;
         }
         assert_true(live_in(done, orig) || live_in(next_op, orig));
-        assert_int_equal(s->type[k], ref.type[orig]);
-        assert_memory_equal(s->digest[k], ref.digest[orig], 8);
+        assert_int_equal(s->type[k], ref->type[orig]);
+        assert_memory_equal(s->digest[k], ref->digest[orig], 8);
         for (uint32_t m = k + 1; m < s->count; m++) {
             assert_int_not_equal(s->orig[m], orig); /* each record once */
         }
@@ -627,12 +684,12 @@ static void check_after_cut(rig *r, const run_log *log, size_t done)
         if (s->type[k] != FD_REC_ROUND_OPENED) {
             continue;
         }
-        uint32_t round = ref.round[s->orig[k]];
+        uint32_t round = ref->round[s->orig[k]];
         bool revealed = false;
         bool secret = false;
         for (uint32_t m = 0; m < s->count; m++) {
             uint32_t o = s->orig[m];
-            if (o < MAX_SEQ && ref.round[o] == round) {
+            if (o < MAX_SEQ && ref->round[o] == round) {
                 revealed |= s->type[m] == FD_REC_REVEAL;
                 secret |= s->type[m] == FD_REC_ROUND_OPENED && s->secret_state[m] == FD_JOURNAL_SECRET_AVAILABLE;
             }
@@ -644,7 +701,7 @@ static void check_after_cut(rig *r, const run_log *log, size_t done)
     /* the open round's deals: every acknowledged one is there, so dealing
      * resumes after the last position and no card is dealt twice */
     for (uint32_t orig = 1; orig <= log->last_acked_seq; orig++) {
-        if (ref.type[orig] == FD_REC_CARDS_DEALT && ref.round[orig] == s->newest_round) {
+        if (ref->type[orig] == FD_REC_CARDS_DEALT && ref->round[orig] == s->newest_round) {
             assert_true(find_orig(s, orig) >= 0);
         }
     }
@@ -664,23 +721,29 @@ static void check_after_cut(rig *r, const run_log *log, size_t done)
 /* Tear patterns tried at each step (the clean cut is one more). */
 #define TEARS_PER_STEP 8u
 
+/* ops[from..) on a mounted journal with a cut after step k (clean or
+ * torn, tear pattern n), power back on, and check what mounts. */
+static void cut_and_check(rig *r, size_t from, run_log *log, uint64_t k, bool torn, uint64_t n)
+{
+    r->hf.cut_after = k;
+    r->hf.torn = torn;
+    r->hf.tear_state = (uint32_t)(n * 2654435761u + 1u);
+    fd_status st = run_ops(r, from, n_ops, log);
+    assert_int_not_equal(st, FD_OK); /* the cut must land inside the session */
+    assert_true(r->hf.cut);
+    host_flash_reboot(&r->hf);
+    check_after_cut(r, log, log->done);
+}
+
 static void cut_everywhere(bool torn, uint64_t *cuts)
 {
     rig *r = &r1;
-    for (uint64_t n = 0; n < ref.steps * (torn ? TEARS_PER_STEP : 1u); n++) {
-        uint64_t k = torn ? n / TEARS_PER_STEP : n;
+    for (uint64_t n = 0; n < ref->steps * (torn ? TEARS_PER_STEP : 1u); n++) {
         rig_open(r, CUT_PAGES, CUT_HANDS, CUT_SUMMARIES);
         assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
-        r->hf.cut_after = k;
-        r->hf.torn = torn;
-        r->hf.tear_state = (uint32_t)(n * 2654435761u + 1u);
         run_log log;
         memset(&log, 0, sizeof log);
-        fd_status st = run_ops(r, 0, n_ops, &log);
-        assert_int_not_equal(st, FD_OK); /* the cut must land inside the session */
-        assert_true(r->hf.cut);
-        host_flash_reboot(&r->hf);
-        check_after_cut(r, &log, log.done);
+        cut_and_check(r, 0, &log, torn ? n / TEARS_PER_STEP : n, torn, n);
         (*cuts)++;
     }
 }
@@ -689,18 +752,118 @@ static void test_power_cut_every_step(void **state)
 {
     (void)state;
     script_session(CUT_ROUNDS);
+    ref = &refs[0];
     build_reference(&r1);
     uint64_t clean = 0;
     uint64_t torn = 0;
     cut_everywhere(false, &clean);
     cut_everywhere(true, &torn);
-    assert_int_equal(clean, ref.steps);
-    assert_int_equal(torn, ref.steps * TEARS_PER_STEP);
+    assert_int_equal(clean, ref->steps);
+    assert_int_equal(torn, ref->steps * TEARS_PER_STEP);
     print_message("power cuts: %zu operations, %llu erase/program steps; %llu clean cuts and %llu torn (%u tear "
                   "patterns per step), "
                   "every one remounted with nothing acknowledged lost\n",
-                  n_ops, (unsigned long long)ref.steps, (unsigned long long)clean, (unsigned long long)torn,
+                  n_ops, (unsigned long long)ref->steps, (unsigned long long)clean, (unsigned long long)torn,
                   TEARS_PER_STEP);
+}
+
+/* ---- A second cut while recovering from the first. ---- */
+
+/* Steps after the recovery (its power-on record, the interrupted
+ * operation again, a compaction it resumes) at which a second cut comes. */
+#define RECOVERY_STEPS 12u
+
+/* The state check_after_cut leaves: the image, what is acknowledged (the
+ * power-on record and a cut append that landed too), the keep policy. */
+typedef struct recovered {
+    uint8_t image[PAGE * CUT_PAGES];
+    run_log log;
+    fd_records_policy policy;
+    size_t from; /* the interrupted operation, issued again */
+} recovered;
+
+static recovered recovery;
+
+static void save_recovery(rig *r, const run_log *log)
+{
+    memcpy(recovery.image, r->mem, sizeof recovery.image);
+    recovery.log = *log;
+    uint8_t head[32];
+    uint32_t next = 0;
+    assert_int_equal(fd_journal_head(&r->j, head, &next), FD_OK);
+    recovery.log.last_acked_seq = next - 1u;
+    recovery.policy = r->policy;
+    recovery.from = log->done;
+}
+
+static void open_recovery(rig *r, run_log *log)
+{
+    rig_open(r, CUT_PAGES, CUT_HANDS, CUT_SUMMARIES);
+    memcpy(r->mem, recovery.image, sizeof recovery.image);
+    r->policy = recovery.policy;
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    *log = recovery.log;
+}
+
+/* The uncut continuation of the recovery into refs[1], op by op, until
+ * RECOVERY_STEPS have passed and one op more; the records from before are
+ * read back from the image. Returns the steps it took. */
+static uint64_t build_continuation(rig *r)
+{
+    ref = &refs[1];
+    memset(ref, 0, sizeof *ref);
+    run_log log;
+    open_recovery(r, &log);
+    seen *s = &after_cut;
+    assert_int_equal(walk(r, s, NULL), FD_OK);
+    for (uint32_t k = 0; k < s->count; k++) {
+        ref->type[s->orig[k]] = s->type[k];
+        ref->round[s->orig[k]] = s->round[k];
+        memcpy(ref->digest[s->orig[k]], s->digest[k], 8);
+    }
+    note_live(r, recovery.from);
+    unsigned past = 0;
+    for (size_t i = recovery.from; i < n_ops && past < 2u; i++) {
+        reference_op(r, i, &log);
+        past += r->hf.steps >= RECOVERY_STEPS ? 1u : 0u;
+    }
+    ref->steps = r->hf.steps;
+    return r->hf.steps;
+}
+
+/* Every first cut of the session (clean, and torn with one pattern), the
+ * recovery (mount, power-on record), the session resumed with the
+ * interrupted operation issued again, and a second cut, clean and torn, at
+ * each of the first RECOVERY_STEPS steps after it: the same checks. */
+static void test_power_cut_during_recovery(void **state)
+{
+    (void)state;
+    rig *r = &r1;
+    script_session(CUT_ROUNDS);
+    ref = &refs[0];
+    build_reference(r);
+    const uint64_t first_cuts = 2u * refs[0].steps;
+    uint64_t second_cuts = 0;
+    for (uint64_t n = 0; n < first_cuts; n++) {
+        ref = &refs[0];
+        rig_open(r, CUT_PAGES, CUT_HANDS, CUT_SUMMARIES);
+        assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+        run_log log;
+        memset(&log, 0, sizeof log);
+        cut_and_check(r, 0, &log, n / 2u, (n & 1u) != 0u, n);
+        save_recovery(r, &log);
+        uint64_t steps = build_continuation(r);
+        for (uint64_t m = 0; m < 2u * RECOVERY_STEPS && m / 2u < steps; m++) {
+            open_recovery(r, &log);
+            cut_and_check(r, recovery.from, &log, m / 2u, (m & 1u) != 0u, n * 64u + m);
+            second_cuts++;
+        }
+    }
+    print_message("power cuts during recovery: %llu first cuts (%llu steps, clean and torn), each followed by second "
+                  "cuts at the first %u steps of the recovery (clean and torn): %llu runs, nothing acknowledged lost\n",
+                  (unsigned long long)first_cuts, (unsigned long long)refs[0].steps, RECOVERY_STEPS,
+                  (unsigned long long)second_cuts);
+    assert_true(second_cuts > first_cuts * RECOVERY_STEPS);
 }
 
 /* ---- Random bit flips. ---- */
@@ -1041,6 +1204,7 @@ int main(void)
         cmocka_unit_test(test_rotation),
         cmocka_unit_test(test_full_of_live_records),
         cmocka_unit_test(test_damaged_newest_page),
+        cmocka_unit_test(test_power_cut_during_recovery),
         cmocka_unit_test(test_head_commits_to_the_whole_history),
         cmocka_unit_test(test_secret_wipe_reaches_copies_and_ram),
     };

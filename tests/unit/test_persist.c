@@ -85,36 +85,46 @@ static void test_seed_file_without_journal(void **state)
     assert_int_equal(fd_dealer_seed_file_write(&dealer, buf, 32), FD_ERR_NOT_READY);
 }
 
+/* The dealer itself writes a seed file at every power-on (and every
+ * FD_DEALER_SEED_FILE_PERIOD rounds: dealer_sources.c); these check the
+ * store underneath: durable, newest kept, the previous one wiped. */
 static void test_seed_file_durable_and_old_one_wiped(void **state)
 {
     (void)state;
     fresh_flash();
     assert_int_equal(power_on(), FD_OK);
-    uint8_t a[32], b[40], got[64];
+    uint8_t a[32], b[40], got[64], boot[64];
     memset(a, 0xA5, sizeof a);
     memset(b, 0x3C, sizeof b);
     size_t len = 0;
-    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_ERR_EMPTY);
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, boot, sizeof boot, &len), FD_OK); /* written at power-on */
+    assert_int_equal(len, 32u);
     /* bad input changes nothing */
     assert_int_equal(fd_dealer_seed_file_write(&dealer, NULL, 32), FD_ERR_NULL);
     assert_int_equal(fd_dealer_seed_file_write(&dealer, a, 0), FD_ERR_EMPTY);
     assert_int_equal(fd_dealer_seed_file_write(&dealer, a, FD_DEALER_SEED_FILE_MAX + 1u), FD_ERR_TOO_LARGE);
-    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_ERR_EMPTY);
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
+    assert_memory_equal(got, boot, 32);
 
     assert_int_equal(fd_dealer_seed_file_write(&dealer, a, sizeof a), FD_OK);
-    assert_int_equal(power_on(), FD_OK);
     assert_int_equal(fd_dealer_seed_file_read(&dealer, got, 31, &len), FD_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
     assert_int_equal(len, sizeof a);
     assert_memory_equal(got, a, sizeof a);
     assert_non_null(memmem(mem, sizeof mem, a, sizeof a)); /* on flash */
+    assert_null(memmem(mem, sizeof mem, boot, 32));        /* its predecessor wiped */
 
     assert_int_equal(fd_dealer_seed_file_write(&dealer, b, sizeof b), FD_OK);
     assert_null(memmem(mem, sizeof mem, a, sizeof a)); /* the old one is gone from flash */
-    assert_int_equal(power_on(), FD_OK);
     assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
     assert_int_equal(len, sizeof b);
     assert_memory_equal(got, b, sizeof b);
+    /* the next power-up reads b (mixed into the DRBG) and replaces it at once */
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
+    assert_int_equal(len, 32u);
+    assert_memory_not_equal(got, b, 32);
+    assert_null(memmem(mem, sizeof mem, b, sizeof b));
 }
 
 /* The newest seed file survives compaction however many rounds follow. */
@@ -123,21 +133,361 @@ static void test_seed_file_kept_through_rotation(void **state)
     (void)state;
     fresh_flash();
     assert_int_equal(power_on(), FD_OK);
-    uint8_t a[32], got[64];
-    memset(a, 0x5A, sizeof a);
+    uint8_t newest[64];
     size_t len = 0;
-    assert_int_equal(fd_dealer_seed_file_write(&dealer, a, sizeof a), FD_OK);
     for (int i = 0; i < 150; i++) {
         assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
         assert_true(starts(cmd("DEAL 2 4"), "OK DEAL"));
         assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
     }
     assert_true(hf.erases > 0u); /* the ring went round */
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, newest, sizeof newest, &len), FD_OK);
+    assert_int_equal(len, 32u);
+    assert_non_null(memmem(mem, sizeof mem, newest, len)); /* durable through the compactions */
     assert_int_equal(power_on(), FD_OK);
-    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
-    assert_memory_equal(got, a, sizeof a);
     assert_true(starts(cmd("STATUS"), "OK STATUS"));
     assert_non_null(strstr(out.text, " next_id=151 "));
+    assert_non_null(strstr(out.text, " seedfile=saved"));
+}
+
+/* ---- a power cut at every erase/program step of a dealer session ---- */
+
+/* 24 rounds over every mode and command that writes ahead; the last round
+ * is left open. "@SEEDFILE" writes a new seed file. */
+static const char *const round_kinds[6][8] = {
+    {"SHUFFLE", "DEAL 2 3", "BURN", "DEAL 1 3", "REVEAL", NULL},
+    {"SHUFFLE slots=2", "SEED 0 a1b2", "SEED 1 c3d4", "DEAL 5", "REVEAL", NULL},
+    {"SHUFFLE slots=3", "SEED 1 0102", "CLOSE", "DEAL 3 2", "REVEAL", NULL},
+    {"SHUFFLE drbg", "DEAL 4", "TIME 1700000000", "DEAL 2", "REVEAL", NULL},
+    {"SHUFFLE full", "DEAL 60", "DEAL 10 4", "@SEEDFILE", "REVEAL", NULL},
+    {"NEW french 6", "SHUFFLE drbg", "DEAL 130", "REVEAL", "SHUFFLE", "DEAL 7 2", "REVEAL", "NEW french 1"},
+};
+#define SESSION_ROUNDS 24
+
+/* What the dealer acknowledged (an OK reply) before the cut. */
+typedef struct acked {
+    uint32_t round; /* newest round whose SHUFFLE was acknowledged */
+    bool open;      /* not revealed yet */
+    uint8_t commitment[FD_COMMIT_SIZE];
+    uint16_t shown;                   /* cards of it shown by DEAL/BURN replies */
+    fd_card order[FD_SHOE_MAX_CARDS]; /* its order as dealt so far (0..shown) */
+    fd_round_seeds seeds;             /* client seeds acknowledged */
+    uint8_t seed_file[32];
+    bool seed_file_set;
+    uint32_t times; /* TIME commands acknowledged */
+} acked;
+
+static acked ack;
+static uint8_t seed_file_counter;
+
+/* One session line; false once the power is off (the cut happened). */
+static bool session_line(const char *line)
+{
+    if (strcmp(line, "@SEEDFILE") == 0) {
+        uint8_t sf[32];
+        memset(sf, ++seed_file_counter, sizeof sf);
+        if (fd_dealer_seed_file_write(&dealer, sf, sizeof sf) == FD_OK) {
+            memcpy(ack.seed_file, sf, sizeof sf);
+            ack.seed_file_set = true;
+        }
+        return !hf.cut;
+    }
+    const char *reply = cmd(line);
+    if (starts(reply, "OK SHUFFLE")) {
+        ack.round = dealer.round.id;
+        ack.open = true;
+        ack.shown = 0;
+        memcpy(ack.commitment, dealer.round.commitment, sizeof ack.commitment);
+        memset(&ack.seeds, 0, sizeof ack.seeds);
+    } else if (starts(reply, "OK SEED")) {
+        ack.seeds = dealer.round.seeds;
+    } else if (starts(reply, "OK DEAL") || starts(reply, "OK BURN")) {
+        ack.shown = dealer.shoe.position;
+        memcpy(ack.order, dealer.shoe.order, sizeof ack.order);
+    } else if (starts(reply, "OK REVEAL")) {
+        ack.open = false;
+    } else if (starts(reply, "OK TIME")) {
+        ack.times++;
+    }
+    return !hf.cut;
+}
+
+/* Runs the session; returns the flash steps it took (no cut) or stops at the cut. */
+static uint64_t run_session(void)
+{
+    memset(&ack, 0, sizeof ack);
+    seed_file_counter = 0;
+    for (int r = 0; r < SESSION_ROUNDS; r++) {
+        const char *const *lines = round_kinds[r % 6];
+        for (int i = 0; i < 8 && lines[i] != NULL; i++) {
+            if (r == SESSION_ROUNDS - 1 && strcmp(lines[i], "REVEAL") == 0) {
+                return hf.steps; /* the last round stays open */
+            }
+            if (!session_line(lines[i])) {
+                return hf.steps;
+            }
+        }
+    }
+    return hf.steps;
+}
+
+typedef struct found {
+    uint32_t times; /* TIME_SET records */
+    bool revealed;  /* a REVEAL of ack.round with its commitment */
+} found;
+
+static fd_status scan(void *ctx, const fd_journal_record *rec)
+{
+    found *f = ctx;
+    if (rec->type == FD_REC_TIME_SET) {
+        f->times++;
+    }
+    if (rec->type == FD_REC_REVEAL && rec->len >= 44u && rec->payload[0] == (uint8_t)ack.round &&
+        memcmp(rec->payload + 12, ack.commitment, FD_COMMIT_SIZE) == 0) {
+        f->revealed = true;
+    }
+    return FD_OK;
+}
+
+/* After the power comes back: the invariants of issue 17. */
+static void check_after_cut(uint64_t k, bool torn)
+{
+    char where[160];
+    snprintf(where, sizeof where, "cut after step %llu%s in '%.90s'", (unsigned long long)k, torn ? " (torn)" : "",
+             out.text);
+    assert_int_equal(power_on(), FD_OK);
+    if (dealer.persist.status != FD_OK) {
+        fail_msg("%s: journal failed at mount: %s", where, dealer.persist.report.reason);
+    }
+    /* ids: nothing acknowledged is lost, nothing repeats */
+    if (dealer.round.id < ack.round || dealer.round.id > ack.round + 1u) {
+        fail_msg("%s: newest round %u, acknowledged %u", where, dealer.round.id, ack.round);
+    }
+    found f = {0, false};
+    assert_int_equal(fd_dealer_journal_walk(&dealer, scan, &f), FD_OK);
+    if (ack.open && f.revealed) {
+        /* the cut hit the REVEAL after its record was durable: the round is
+         * revealed in the journal (RECALL shows it), only the reply was lost */
+        ack.open = false;
+    }
+    if (ack.open && dealer.round.id == ack.round) {
+        /* the acknowledged open round is back, revealable, nothing shown is dealt again */
+        if (!fd_dealer_round_open(&dealer) || memcmp(dealer.round.commitment, ack.commitment, FD_COMMIT_SIZE) != 0) {
+            fail_msg("%s: open round %u not recovered (state %d, id %u, last reply %s)", where, ack.round,
+                     (int)dealer.round.state, dealer.round.id, out.text);
+        }
+        if (dealer.shoe.position < ack.shown) {
+            fail_msg("%s: %u cards shown, dealing resumes at %u", where, ack.shown, dealer.shoe.position);
+        }
+        for (unsigned s = 0; s < FD_ROUND_SLOTS; s++) {
+            if (ack.seeds.len[s] != 0u && (dealer.round.seeds.len[s] != ack.seeds.len[s] ||
+                                           memcmp(dealer.round.seeds.seed[s], ack.seeds.seed[s], ack.seeds.len[s]))) {
+                fail_msg("%s: client seed %u lost", where, s);
+            }
+        }
+    }
+    if (fd_dealer_round_open(&dealer)) {
+        const uint16_t resumed = dealer.shoe.position;
+        if (dealer.round.closed && resumed < dealer.shoe.count) {
+            uint16_t first = 0;
+            assert_int_equal(fd_dealer_deal(&dealer, 1, 1, &first), FD_OK);
+            assert_int_equal(first, resumed); /* never a card before it */
+        }
+        if (!starts(cmd("REVEAL"), "OK REVEAL")) {
+            fail_msg("%s: open round %u not revealable: %s", where, dealer.round.id, out.text);
+        }
+        if (dealer.round.id == ack.round && ack.open) {
+            /* the revealed order is the one the shown cards came from */
+            assert_memory_equal(dealer.shoe.order, ack.order, ack.shown * sizeof(fd_card));
+        }
+    }
+    {
+        /* power-up rewrites the seed file before anything derived from it is
+         * used (issue 18): a durable one, never the acknowledged one again */
+        uint8_t got[64];
+        size_t len = 0;
+        assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);
+        if (dealer.seed_file != FD_SEED_FILE_SAVED || len != 32u ||
+            (ack.seed_file_set && memcmp(got, ack.seed_file, 32) == 0)) {
+            fail_msg("%s: seed file not rewritten at power-up", where);
+        }
+    }
+    if (f.times < ack.times) {
+        fail_msg("%s: %u TIME records, %u acknowledged", where, f.times, ack.times);
+    }
+    /* a new round gets a new id */
+    const uint32_t before = dealer.round.id;
+    if (!starts(cmd("SHUFFLE"), "OK SHUFFLE") || dealer.round.id != before + 1u || dealer.round.id <= ack.round) {
+        fail_msg("%s: SHUFFLE after the cut: %s", where, out.text);
+    }
+}
+
+static void test_cut_at_every_step(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    hf.steps = 0; /* count from the session's first command... */
+    fresh_flash();
+    trng_seed = 1000;
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, 999);
+    fd_dealer_config cfg = test_dealer_config(&trng, restart_ok, FD_DRBG_CHACHA20);
+    cfg.storage = &hf.flash;
+    assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_OK); /* ...including power-on's records */
+    fd_console_init(&console, &dealer, capture_write, &out, false, false);
+    const uint64_t steps = run_session();
+    assert_false(dealer.persist.status != FD_OK);
+    /* kinds 0-4 open one round, kind 5 two (one in the last, cut short) */
+    assert_true(ack.open && ack.round == SESSION_ROUNDS + SESSION_ROUNDS / 6 - 1u);
+    unsigned cuts = 0;
+    for (int torn = 0; torn < 2; torn++) {
+        for (uint64_t k = 0; k < steps; k++) {
+            fresh_flash();
+            hf.cut_after = k;
+            hf.torn = torn != 0;
+            fake_trng_init(&trng, FAKE_TRNG_RANDOM, 999);
+            assert_int_equal(fd_dealer_init(&dealer, &cfg) == FD_OK || hf.cut, true);
+            fd_console_init(&console, &dealer, capture_write, &out, false, false);
+            (void)run_session();
+            assert_true(hf.cut); /* the cut really happened inside the session */
+            check_after_cut(k, torn != 0);
+            cuts++;
+        }
+    }
+    printf("cut test: %llu erase/program steps in a %u-round session; %u cuts (clean and torn), every invariant held\n",
+           (unsigned long long)steps, ack.round, cuts);
+}
+
+/* ---- the micro:bit budget: 31 pages of 1 KiB ---- */
+
+typedef struct census {
+    uint32_t hands;     /* ROUND_OPENED records live (rounds held in full) */
+    uint32_t summaries; /* REVEAL records live */
+    uint32_t events;
+    uint32_t bytes; /* flash the live records take */
+} census;
+
+static fd_status count_live(void *ctx, const fd_journal_record *rec)
+{
+    census *c = ctx;
+    c->hands += rec->type == FD_REC_ROUND_OPENED;
+    c->summaries += rec->type == FD_REC_REVEAL;
+    c->events += rec->type == FD_REC_POWER_ON || rec->type == FD_REC_SELFTEST || rec->type == FD_REC_FAULT ||
+                 rec->type == FD_REC_TIME_SET;
+
+    c->bytes += fd_journal_record_size(rec->len, rec->secret_len, rec->seq != rec->orig_seq);
+    return FD_OK;
+}
+
+/* 400 rounds of a 4-seat table (52 cards, 2 cards each, then 5 board
+ * cards, a burn, a client seed every other round, TIME and SELFTEST every
+ * 25), restarted every 50: the ring holds the promised hands, summaries
+ * and events, RECALL 10 shows every card of the last 10 hands, LOG the
+ * events. Prints what it holds and what a round costs. */
+static void test_microbit_budget(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    uint64_t programs_at_100 = 0, erases_at_100 = 0;
+    for (int r = 1; r <= 400; r++) {
+        if (r % 50 == 0) {
+            assert_int_equal(power_on(), FD_OK);
+        }
+        if (r == 100) {
+            programs_at_100 = hf.programs;
+            erases_at_100 = hf.erases;
+        }
+        if (r % 2 == 0) {
+            assert_true(starts(cmd("SHUFFLE slots=1"), "OK SHUFFLE"));
+            assert_true(starts(cmd("SEED 0 0123456789abcdef"), "OK SEED"));
+        } else {
+            assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        }
+        assert_true(starts(cmd("DEAL 2 4"), "OK DEAL"));
+        assert_true(starts(cmd("BURN"), "OK BURN"));
+        assert_true(starts(cmd("DEAL 5"), "OK DEAL"));
+        if (!starts(cmd("REVEAL"), "OK REVEAL")) {
+            fail_msg("round %d: %s", r, out.text);
+        }
+        if (r % 25 == 0) {
+            assert_true(starts(cmd("TIME 1800000000"), "OK TIME"));
+            assert_true(starts(cmd("SELFTEST"), "OK SELFTEST"));
+        }
+    }
+    census c = {0, 0, 0, 0};
+    assert_int_equal(fd_dealer_journal_walk(&dealer, count_live, &c), FD_OK);
+    assert_true(c.hands >= FD_DEALER_KEEP_HANDS);
+    assert_true(c.summaries >= FD_DEALER_KEEP_SUMMARIES);
+    assert_true(c.events >= 20u);
+    /* RECALL 10: ten hands, each with its commitment, cards for every seat and its reveal */
+    const char *recall = cmd("RECALL 10");
+    assert_true(starts(recall, "OK RECALL newest=400 n=10"));
+    unsigned hands = 0;
+    for (unsigned id = 391; id <= 400; id++) {
+        /* a hand may come in several groups (compaction moves records): merge them */
+        char tag[16];
+        snprintf(tag, sizeof tag, " | id=%u ", id);
+        bool commitment = false, seat1 = false, seat4 = false, burn = false, reveal = false;
+        for (const char *p = strstr(recall, tag); p != NULL; p = strstr(p + 1, tag)) {
+            const char *end = strstr(p + 1, " | id=");
+            const size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+            char one[2048];
+            assert_true(len < sizeof one);
+            memcpy(one, p, len);
+            one[len] = '\0';
+            commitment = commitment || strstr(one, " commitment=") != NULL;
+            seat1 = seat1 || strstr(one, "=1:") != NULL;
+            seat4 = seat4 || strstr(one, ",4:") != NULL;
+            burn = burn || strstr(one, "burn:") != NULL;
+            reveal = reveal || strstr(one, " reveal0=") != NULL;
+        }
+        if (!(commitment && seat1 && seat4 && burn && reveal)) {
+            fail_msg("RECALL 10: hand %u incomplete: %s", id, recall);
+        }
+        hands++;
+    }
+    assert_int_equal(hands, 10);
+    assert_true(starts(cmd("LOG 20"), "OK LOG n=20 | seq="));
+    /* a long open round: its records are copied forward by compaction
+     * while it is open, and it still comes back whole after a restart */
+    assert_true(starts(cmd("NEW french 8"), "OK NEW"));
+    assert_true(starts(cmd("SHUFFLE slots=2"), "OK SHUFFLE"));
+    uint8_t commitment[FD_COMMIT_SIZE];
+    memcpy(commitment, dealer.round.commitment, sizeof commitment);
+    assert_true(starts(cmd("SEED 1 77"), "OK SEED"));
+    assert_true(starts(cmd("SEED 0 66"), "OK SEED"));
+    const uint64_t erases = hf.erases;
+    /* one-card deals until the round has used its share of the journal:
+     * DEAL then fails closed and says so, and the REVEAL still has room */
+    const uint32_t cap = dealer.persist.round_deals_max;
+    for (uint32_t i = 0; i < cap; i++) {
+        if (!starts(cmd("DEAL 1"), "OK DEAL")) {
+            fail_msg("deal %u of %u of the open round: %s", i, cap, out.text);
+        }
+    }
+    assert_true(starts(cmd("DEAL 1"), "ERR journal this round has used its share of the journal: REVEAL it"));
+    assert_true(starts(cmd("BURN"), "ERR journal this round"));
+    assert_true(hf.erases > erases); /* the ring went round under the open round */
+    fd_card dealt[FD_SHOE_MAX_CARDS];
+    memcpy(dealt, dealer.shoe.order, sizeof dealt);
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(dealer.persist.status, FD_OK);
+    assert_true(fd_dealer_round_open(&dealer) && dealer.round.id == 401u && dealer.shoe.position == cap);
+    assert_true(starts(cmd("DEAL 1"), "ERR journal this round")); /* the share survives the restart */
+    assert_memory_equal(dealer.round.commitment, commitment, sizeof commitment);
+    assert_memory_equal(dealer.shoe.order, dealt, cap * sizeof(fd_card));
+    if (!starts(cmd("REVEAL"), "OK REVEAL")) {
+        fail_msg("REVEAL of the long round: %s", out.text);
+    }
+    assert_non_null(strstr(out.text, " seeds=0:66;1:77 "));
+    uint32_t min = 0, max = 0;
+    uint64_t total = 0;
+    assert_int_equal(fd_journal_wear(&dealer.persist.journal, &min, &max, &total), FD_OK);
+    printf("micro:bit budget (%u pages of %u B): holds %u hands in full, %u summaries, %u events (%u B live); "
+           "per round %.1f programs, %.2f erases; erase counts %u..%u; %u deal records per round\n",
+           PAGES, PAGE, c.hands, c.summaries, c.events, c.bytes, (double)(hf.programs - programs_at_100) / 300.0,
+           (double)(hf.erases - erases_at_100) / 300.0, min, max, cap);
 }
 
 int main(void)
@@ -146,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_seed_file_without_journal),
         cmocka_unit_test(test_seed_file_durable_and_old_one_wiped),
         cmocka_unit_test(test_seed_file_kept_through_rotation),
+        cmocka_unit_test(test_cut_at_every_step),
+        cmocka_unit_test(test_microbit_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,31 @@
 
 #include "hal/storage.h"
 
+/* Areas a driver keeps bound at once: the journal's (STORAGE) and the
+ * device secret's (SECRET), each its own fd_flash. */
+#define FD_STORAGE_MAX_AREAS 2u
+
+/* Bind area into one of slots (FD_STORAGE_MAX_AREAS of them): the slot
+ * already bound at the same base (rebound), else a free one (page_size 0).
+ * NULL when every slot holds another area. */
+static inline hal_storage_area *fd_storage_slot(hal_storage_area *slots, const hal_storage_area *area)
+{
+    hal_storage_area *free_slot = NULL;
+    for (size_t i = 0; i < FD_STORAGE_MAX_AREAS; i++) {
+        if (slots[i].page_size != 0u && slots[i].base == area->base) {
+            slots[i] = *area;
+            return &slots[i];
+        }
+        if (slots[i].page_size == 0u && free_slot == NULL) {
+            free_slot = &slots[i];
+        }
+    }
+    if (free_slot != NULL) {
+        *free_slot = *area;
+    }
+    return free_slot;
+}
+
 static inline fd_status fd_storage_check(const hal_storage_area *area, uint32_t offset, size_t len)
 {
     uint32_t size = area->page_size * area->page_count;

@@ -31,7 +31,7 @@
  * 46 us / 41 us; a quarter second covers both with room for QEMU. */
 #define NVMC_TIMEOUT_CLOCKS (FD_CPU_HZ / 4u)
 
-static hal_storage_area nvmc_area;
+static hal_storage_area nvmc_areas[FD_STORAGE_MAX_AREAS];
 
 static fd_status wait_ready(void)
 {
@@ -57,13 +57,13 @@ static fd_status set_config(uint32_t mode)
 
 static fd_status nvmc_erase(void *ctx, uint32_t page)
 {
-    (void)ctx;
-    if (page >= nvmc_area.page_count) {
+    const hal_storage_area *area = ctx;
+    if (page >= area->page_count) {
         return FD_ERR_TOO_LARGE;
     }
     fd_status st = set_config(NVMC_CONFIG_EEN);
     if (st == FD_OK) {
-        NVMC_ERASEPAGE = (uint32_t)(nvmc_area.base + (uintptr_t)page * nvmc_area.page_size);
+        NVMC_ERASEPAGE = (uint32_t)(area->base + (uintptr_t)page * area->page_size);
         st = wait_ready();
     }
     fd_status back = set_config(NVMC_CONFIG_REN);
@@ -72,13 +72,13 @@ static fd_status nvmc_erase(void *ctx, uint32_t page)
 
 static fd_status nvmc_program(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
 {
-    (void)ctx;
-    fd_status st = fd_storage_check_program(&nvmc_area, offset, words, count);
+    const hal_storage_area *area = ctx;
+    fd_status st = fd_storage_check_program(area, offset, words, count);
     if (st != FD_OK) {
         return st;
     }
     st = set_config(NVMC_CONFIG_WEN);
-    volatile uint32_t *dst = (volatile uint32_t *)(nvmc_area.base + offset);
+    volatile uint32_t *dst = (volatile uint32_t *)(area->base + offset);
     for (size_t i = 0; i < count && st == FD_OK; i++) {
         dst[i] = words[i];
         st = wait_ready();
@@ -99,7 +99,10 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
         area->base > flash_end || area->page_count > (flash_end - area->base) / page) {
         return FD_ERR_STATE;
     }
-    nvmc_area = *area;
-    fd_storage_bind(&nvmc_area, flash, nvmc_erase, nvmc_program, fd_storage_read_mapped);
+    const hal_storage_area *bound = fd_storage_slot(nvmc_areas, area);
+    if (bound == NULL) {
+        return FD_ERR_STATE;
+    }
+    fd_storage_bind(bound, flash, nvmc_erase, nvmc_program, fd_storage_read_mapped);
     return FD_OK;
 }

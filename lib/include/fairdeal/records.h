@@ -31,14 +31,12 @@ typedef enum fd_record_type {
     FD_REC_SELFTEST = 9,      /* result */
     FD_REC_CLIENT_SEED = 10,  /* round id, slot, the client seed */
     FD_REC_SEEDS_CLOSED = 11, /* round id: CLOSE fixed the order before every slot filled */
-    FD_REC_REVEAL_DATA = 12,  /* round id, part: the published reveal material */
-    FD_REC_SEED_FILE = 13     /* the entropy seed file, as the erasable secret */
+    /* 12: reserved */
+    FD_REC_SEED_FILE = 13 /* the entropy seed file, as the erasable secret */
 } fd_record_type;
 
 /* Largest part of a round's reveal material in one ROUND_SECRET record. */
 #define FD_REC_SECRET_PART FD_JOURNAL_MAX_SECRET
-/* Largest part of it in one REVEAL_DATA record (after its 8-byte head). */
-#define FD_REC_REVEAL_PART 240u
 /* Most parts: salt and a 432-card order, 2 bytes a card. */
 #define FD_REC_MAX_PARTS 14u
 /* Most cards in one CARDS_DEALT record of the dealer (2 bytes each). */
@@ -67,7 +65,7 @@ typedef enum fd_record_type {
 
 /* What compaction keeps (fd_journal_keep_fn with ctx = this policy): the
  * round records (OPENED, ROUND_SECRET, CLIENT_SEED, SEEDS_CLOSED,
- * CARDS_DEALT, REVEAL_DATA, CLOSED) of the last `hands` rounds, the REVEALs
+ * CARDS_DEALT, CLOSED) of the last `hands` rounds, the REVEALs
  * of the last `summaries` rounds, and every OPENED whose secret is still
  * available (fd_records_keep_rules adds events and the seed file).
  * newest_round is the id of the newest round opened; the dealer updates it. */
