@@ -18,10 +18,10 @@
 #   equivalent, not in the score]
 # --from-results skips the run and rebuilds the table (and, with --report,
 # the RELIABILITY.md section) from the last results.tsv.
-# --keep-killed reuses a "killed" verdict of the last results.tsv for a
-# mutant whose list line and target file are byte for byte the same (the
-# key column): tests are only ever added, so a killed mutant stays killed;
-# everything else runs again. --check only checks that every anchor occurs
+# --keep-killed reuses a "killed" (or "equivalent") verdict of the last
+# results.tsv for a mutant whose list line and target file are byte for
+# byte the same (the key column): tests are only ever added, so a killed
+# mutant stays killed; everything else runs again. --check only checks that every anchor occurs
 # exactly once (seconds; run it after merging changes to lib/ or firmware/).
 # usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...]
 set -eu
@@ -109,7 +109,7 @@ direct_tests() {
     lib/src/commit.c) s='commit|guards' ;;
     lib/src/round.c) s='round|guards' ;;
     lib/src/journal.c) s='journal|guards' ;;
-    firmware/*) s='dealer|dealer_entropy' ;;
+    firmware/*) s='dealer' ;;
     *) echo "$all_tests"; return ;;
   esac
   echo "^host\.unit\.($s)\$"
@@ -127,11 +127,10 @@ for list in "$@"; do
     why=$(printf '%s' "$line" | cut -f5)
     cp "$src/$file" "$work/original"
     key=$({ printf '%s\n' "$line"; cat "$work/original"; } | sha1sum | cut -c1-16)
-    kept=$(awk -F'\t' -v k="$key" '$4 == "killed" && $7 == k { print $6; exit }' "$previous")
+    kept=$(awk -F'\t' -v k="$key" '($4 == "killed" || $4 == "equivalent") && $7 == k { print $4 "\t" $6; exit }' "$previous")
     if [ -n "$kept" ]; then
-      verdict=killed
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$kept" "$key" >>"$results"
-      echo "mutation: $list:$lineno $file: killed, kept from the last run ($note)" >&2
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$(printf '%s' "$kept" | cut -f1)" "$note" "$(printf '%s' "$kept" | cut -f2)	$key" >>"$results"
+      echo "mutation: $list:$lineno $file: $(printf '%s' "$kept" | cut -f1), kept from the last run ($note)" >&2
       continue
     fi
     if ! apply_mutant "$src/$file" "$line"; then
