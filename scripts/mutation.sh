@@ -85,7 +85,7 @@ targets_for() {
 # Builds and runs the tests matching $1 (each given $2 seconds): 0 all pass,
 # 1 one fails, 2 no build.
 run_tests() {
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2046
   nice cmake --build "$work/build" -j2 --target $(targets_for "$1") >"$work/build.log" 2>&1 || return 2
   if ! (cd "$work/build" && ctest -R "$1" -j2 --timeout "$2" >"$work/test.log" 2>&1); then
     sed -n 's/^[[:space:]]*[0-9]* - \(host\.[^ ]*\) (Timeout)/\1(timeout)/p; t; s/^[[:space:]]*[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
@@ -134,7 +134,7 @@ for list in "$@"; do
       continue
     fi
     if ! apply_mutant "$src/$file" "$line"; then
-      verdict=bad-anchor
+      verdict='bad-anchor'
     else
       status=0
       : >"$work/failed"
