@@ -4,7 +4,8 @@
 # 312-card shoe) with the power table and its simulated spot checks, the
 # articles' tables with charts and the 52x52 position heat map (gnuplot,
 # PNG), every dieharder -a test on ChaCha20 (the quick set on HMAC_DRBG), ent
-# and rngtest on both DRBGs. Writes docs/FAIRNESS.md and docs/fairness/*.png
+# and rngtest on both DRBGs, and the quick dieharder set, ent and rngtest on
+# the combined source's XOR stream (the dealer's default). Writes docs/FAIRNESS.md and docs/fairness/*.png
 # with the run's provenance (commit and dirty flag, compiler, battery
 # versions, seed, sizes, wall times). The harness takes ~10-20 min on 2 cores,
 # dieharder -a ~45+ min alongside it.
@@ -12,10 +13,11 @@
 #   ASSEMBLE_ONLY=1               rewrite docs/FAIRNESS.md from the last run's
 #                                 outputs in build/fairness (after editing
 #                                 FAIRNESS.head.md); provenance stays that run's
-#   REUSE_BATTERIES=file [commit] do not run the batteries: include that
-#                                 earlier battery section, labelled with the
-#                                 commit it came from (valid while the DRBG
-#                                 output streams are unchanged)
+#   REUSE_BATTERIES=file [commit] do not run the DRBGs' batteries: include
+#                                 that earlier battery section, labelled with
+#                                 the commit it came from (valid while the
+#                                 DRBG output streams are unchanged); the
+#                                 combined stream's batteries still run
 # usage: scripts/fairness.sh [seed-hex]
 set -eu
 cd "$(dirname "$0")/.."
@@ -35,11 +37,11 @@ cmake --build --preset host --target fairness fairdeal-tool
 rm -rf "$out" && mkdir -p "$out" docs/fairness
 battery=full
 [ "${SKIP_DIEHARDER_ALL:-0}" = 1 ] && battery=quick
-batteries_pid=
-if [ -z "${REUSE_BATTERIES:-}" ]; then
-  # The batteries (mostly dieharder -a) run alongside the harness.
-  tests/stats/batteries.sh $battery build/host/bin/fairdeal-tool "$out/batteries.md" & batteries_pid=$!
-fi
+streams="chacha20 hmac combined"
+[ -z "${REUSE_BATTERIES:-}" ] || streams=combined
+# The batteries (mostly dieharder) run alongside the harness.
+STREAMS=$streams tests/stats/batteries.sh $battery build/host/bin/fairdeal-tool "$out/batteries.md" \
+  build/host/tests/fairness & batteries_pid=$!
 calibration_status=0
 build/host/tests/fairness --calibrate --seed "$seed" --out "$out" || calibration_status=$?
 mv "$out/report.md" "$out/calibration.md"
@@ -94,8 +96,12 @@ versions() { dpkg-query -W -f='${Package} ${Version}, ' "$@" 2>/dev/null | sed '
   done
   echo
   if [ -n "${REUSE_BATTERIES:-}" ]; then
+    echo "## External batteries on the combined source (this run)"
+    echo
+    cat "$out/batteries.md"
+    echo
     set -- $REUSE_BATTERIES
-    echo "## External batteries (full, from commit ${2:-unknown}: not rerun)"
+    echo "## External batteries on the DRBGs (full, from commit ${2:-unknown}: not rerun)"
     echo
     echo "These results come from \`scripts/fairness.sh\` at commit ${2:-unknown}; the DRBGs' output streams have not"
     echo "changed since (every known-answer test and recorded output is unchanged), so the same bytes would be read."

@@ -5,6 +5,7 @@
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
 #include "chacha20_simd.h"
+#include "chacha_drbg_output.h"
 #include "word.h"
 
 _Static_assert(FD_CHACHA_DRBG_BUFFER <= UINT16_MAX, "pos is uint16_t and equals FD_CHACHA_DRBG_BUFFER when empty");
@@ -337,6 +338,17 @@ FD_HOT_INLINE uint8_t take_byte(fd_chacha_drbg *d, size_t pos)
     return b;
 }
 
+/* Hand out `words` buffered words from byte pos (a multiple of 4) and
+ * zero each at once. */
+FD_HOT_INLINE void take_words(fd_chacha_drbg *d, size_t pos, uint8_t *out, size_t words)
+{
+    uint32_t *w = &d->buffer[pos / 4u];
+    for (size_t i = 0; i < words; i++) {
+        fd_store_le32(out + 4u * i, w[i]);
+        w[i] = 0;
+    }
+}
+
 /* Hand out len buffered bytes (len <= what is buffered) and zero each at
  * once: bytes up to a word boundary, then whole words (what the shuffles
  * ask for), then the bytes left. */
@@ -346,12 +358,8 @@ static void take(fd_chacha_drbg *d, uint8_t *out, size_t len)
     for (; len > 0u && pos % 4u != 0u; len--) {
         *out++ = take_byte(d, pos++);
     }
-    uint32_t *w = &d->buffer[pos / 4u];
     const size_t words = len / 4u;
-    for (size_t i = 0; i < words; i++) {
-        fd_store_le32(out + 4u * i, w[i]);
-        w[i] = 0;
-    }
+    take_words(d, pos, out, words);
     pos += 4u * words;
     out += 4u * words;
     for (len %= 4u; len > 0u; len--) {
@@ -416,10 +424,28 @@ fd_status fd_chacha_drbg_generate(fd_chacha_drbg *d, uint8_t *out, size_t len, c
         return FD_ERR_REQUEST_TOO_LARGE;
     }
     if (d->reseed_counter > d->reseed_interval) {
-        return FD_ERR_RESEED_REQUIRED;
+        return FD_ERR_RESEED_REQUIRED; /* before the additional input changes the key */
     }
     if (addl_len > 0u) {
         derive_key(d, 0x02, true, addl, addl_len, NULL, 0, NULL, 0);
+    }
+    return fd_chacha_drbg_output(d, out, len);
+}
+
+fd_status fd_chacha_drbg_output(fd_chacha_drbg *d, uint8_t *out, size_t len)
+{
+    if (d->reseed_counter > d->reseed_interval) {
+        return FD_ERR_RESEED_REQUIRED;
+    }
+    const size_t pos = d->pos;
+    if (((pos | len) % 4u) == 0u && len <= (size_t)FD_CHACHA_DRBG_BUFFER - pos) {
+        /* Whole words already buffered (the shuffles' requests, most of
+         * them): the loop below would hand out the same bytes in more
+         * steps. */
+        take_words(d, pos, out, len / 4u);
+        d->pos = (uint16_t)(pos + len);
+        d->reseed_counter++;
+        return FD_OK;
     }
     while (len > 0u) {
         if (d->pos >= FD_CHACHA_DRBG_BUFFER) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fairdeal/util.h"
+#include "chacha_drbg_output.h"
 
 _Static_assert(FD_HMAC_DRBG_MIN_ENTROPY <= 32u && FD_CHACHA_DRBG_MIN_ENTROPY <= 32u,
                "one fd_entropy_fn block seeds either mechanism");
@@ -66,10 +67,17 @@ fd_status fd_drbg_reseed(fd_drbg *d, const uint8_t *addl, size_t addl_len)
     return st;
 }
 
+/* The policy's byte limit is reached: reseed before generating more. */
+static bool reseed_bytes_due(const fd_drbg *d)
+{
+    return d->cfg.reseed_bytes != 0u && d->bytes_since_reseed >= d->cfg.reseed_bytes;
+}
+
 static fd_status mechanism_generate(fd_drbg *d, uint8_t *out, size_t len)
 {
+    /* d, out and len were checked by fd_drbg_generate */
     return (d->cfg.kind == FD_DRBG_HMAC_SHA256) ? fd_hmac_drbg_generate(&d->u.hmac, out, len, NULL, 0)
-                                                : fd_chacha_drbg_generate(&d->u.chacha, out, len, NULL, 0);
+                                                : fd_chacha_drbg_output(&d->u.chacha, out, len);
 }
 
 fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len)
@@ -80,6 +88,16 @@ fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len)
     if (!d->instantiated) {
         return FD_ERR_NOT_READY;
     }
+    if (d->cfg.kind == FD_DRBG_CHACHA20 && len > 0u && len <= FD_HMAC_DRBG_MAX_REQUEST &&
+        !d->cfg.prediction_resistance && !reseed_bytes_due(d) &&
+        fd_chacha_drbg_output(&d->u.chacha, out, len) == FD_OK) {
+        /* One ChaCha20 request with no reseed due (every call a shuffle
+         * makes): what the loop below does for it, without its steps. When
+         * the mechanism asks for a reseed it has output nothing, and the
+         * loop handles it. */
+        d->bytes_since_reseed += (uint32_t)len;
+        return FD_OK;
+    }
     size_t done = 0;
     while (done < len) {
         size_t chunk = len - done;
@@ -87,8 +105,7 @@ fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len)
             chunk = FD_HMAC_DRBG_MAX_REQUEST;
         }
         fd_status st = FD_OK;
-        const bool bytes_due = d->cfg.reseed_bytes != 0u && d->bytes_since_reseed >= d->cfg.reseed_bytes;
-        if (d->cfg.prediction_resistance || bytes_due) {
+        if (d->cfg.prediction_resistance || reseed_bytes_due(d)) {
             st = fd_drbg_reseed(d, NULL, 0);
         }
         if (st == FD_OK) {

@@ -24,81 +24,28 @@ _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top
  * consecutive bounds b, b-1, ... whose product stays below 2^32 (at most b
  * of them, and never more than count). That length, for b <= 65535, is
  * min(b, 2 + the number of entries of batch_top that are >= b): entry i is
- * the largest b whose group holds i + 3 bounds. Shuffles visit bounds in
- * descending order, so the count of entries >= b only ever grows: a walk,
- * not a search, and no multiplication to plan a group. */
-static const uint16_t batch_top[] = {1626, 257, 86, 42, 26, 19, 16, 14, 13, 12};
-#define BATCH_TOP_LEN (sizeof batch_top / sizeof batch_top[0])
+ * the largest b whose group holds i + 3 bounds; the final 0 is below every
+ * bound and ends the walk. Shuffles visit bounds in descending order, so
+ * the count of entries >= b only ever grows: a walk, not a search, and no
+ * multiplication to plan a group. */
+static const uint16_t batch_top[] = {1626, 257, 86, 42, 26, 19, 16, 14, 13, 12, 0};
 
-static size_t batch_len(uint32_t bound, size_t count, size_t *level)
+/* One group at a time. Two at once (their multiply chains overlapped)
+ * was tried: on x86-64 it was slower (312 cards 970 vs 925 ns, min of 15
+ * rounds) once the acceptance test lost its branch; on Cortex-M4 it saved
+ * 30 of 2,447 instructions for 290 bytes of flash, on M0 it cost. The step
+ * is inlined, except on Thumb-1, whose eight low registers the inlined
+ * step would spill (4,573 vs 4,878 instructions per 52 cards): there it is
+ * a call to the width-32 step itself, not through fd_batch_map's width
+ * dispatch, which kept one spill in the loop (4,250 -> 4,151). */
+#if FD_MUL_BY_HALVES && defined(__GNUC__)
+__attribute__((noinline)) static bool batch_map32_call(uint32_t word, uint32_t first_bound, size_t count, uint16_t *out)
 {
-    while (*level < BATCH_TOP_LEN && batch_top[*level] >= bound) {
-        (*level)++;
-    }
-    size_t len = 2u + *level;
-    if (len > bound) {
-        len = bound;
-    }
-    return len < count ? len : count;
+    return fd_batch_map32(word, first_bound, count, out);
 }
-
-/* Two groups are decoded at once on 64-bit hosts, where their multiply
- * chains overlap in a wide out-of-order core. On Cortex-M the pair saved
- * 30 of 2,447 instructions per 52 cards (M4), cost on M0, and took 290
- * bytes of flash: one group at a time there. */
-#if !defined(__x86_64__) && !defined(__aarch64__)
-#define GROUPS_PER_DECODE 1u
-/* One group: inlined on Cortex-M3/M4 (2,403 vs 2,493 instructions per 52
- * cards), a call on Thumb-1, whose eight low registers the inlined step
- * would spill (4,573 vs 4,878). */
-#if FD_MUL_BY_HALVES
-#define BATCH_MAP_ONE(word, bound, len, out) fd_batch_map((word), (bound), (len), 32u, (out))
+#define BATCH_MAP_ONE(word, bound, len, out) batch_map32_call((word), (bound), (len), (out))
 #else
 #define BATCH_MAP_ONE(word, bound, len, out) fd_batch_map32((word), (bound), (len), (out))
-#endif
-#else
-#define GROUPS_PER_DECODE 2u
-
-/* fd_batch_map32 for the groups at out[0..len) (bounds first_bound down)
- * and out[len..len+len2) (the bounds after them), from word and word2;
- * len2 may be 0. Returns bit 0 set if the first group was accepted, bit 1
- * if the second was (or is empty). */
-FD_HOT_INLINE unsigned batch_pair(uint32_t word, uint32_t first_bound, size_t len, uint32_t word2, size_t len2,
-                                  uint16_t *out)
-{
-    uint16_t *out2 = out + len;
-    uint32_t bound = first_bound;
-    uint32_t bound2 = first_bound - (uint32_t)len;
-    uint32_t product = 1;
-    uint32_t product2 = 1;
-    const size_t both = len < len2 ? len : len2;
-    size_t i = 0;
-    for (; i < both; i++) {
-        uint32_t lo;
-        uint32_t lo2;
-        out[i] = (uint16_t)fd_mul_wide_small(word, bound, &lo);
-        out2[i] = (uint16_t)fd_mul_wide_small(word2, bound2, &lo2);
-        word = lo;
-        word2 = lo2;
-        product *= bound--;
-        product2 *= bound2--;
-    }
-    /* the longer group's rest */
-    for (size_t k = i; k < len; k++) {
-        uint32_t lo;
-        out[k] = (uint16_t)fd_mul_wide_small(word, bound, &lo);
-        word = lo;
-        product *= bound--;
-    }
-    for (size_t k = i; k < len2; k++) {
-        uint32_t lo2;
-        out2[k] = (uint16_t)fd_mul_wide_small(word2, bound2, &lo2);
-        word2 = lo2;
-        product2 *= bound2--;
-    }
-    return (fd_batch_accept32(word, product) ? 1u : 0u) | (fd_batch_accept32(word2, product2) ? 2u : 0u);
-}
-
 #endif
 
 /* A rejected group: fresh words until one is accepted, each fetched into
@@ -115,6 +62,59 @@ redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out,
         st = rng->fill(rng->ctx, slot, 4u);
     } while (st == FD_OK && !fd_batch_map32(fd_load_le32(slot), first_bound, len, out));
     return st;
+}
+
+/* Up to GROUPS_PER_FILL groups from bound down, covering at most left
+ * (1 <= left <= bound: draw_descending's callers never draw more values
+ * than the first bound, and both go down by each group's length, so the
+ * cap at b above is the cap at left here) draws: their lengths into
+ * group_len, how many draws they cover into *drawn; returns how many
+ * groups. */
+static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *group_len, size_t *drawn)
+{
+    size_t lvl = *level;
+    size_t rest = left;
+    uint8_t *len_out = group_len;
+    do {
+        while (batch_top[lvl] >= bound) {
+            lvl++;
+        }
+        const size_t len = 2u + lvl < rest ? 2u + lvl : rest;
+        *len_out++ = (uint8_t)len;
+        bound -= (uint32_t)len;
+        rest -= len;
+    } while (rest > 0u && len_out < group_len + GROUPS_PER_FILL);
+    *level = lvl;
+    *drawn = left - rest;
+    return (size_t)(len_out - group_len);
+}
+
+/* The draws of `groups` planned groups from their words (a rejected
+ * group's word replaced in its slot), bounds from bound down, into out;
+ * each word is zeroed once its group is accepted (cheaper than wiping the
+ * buffer afterwards: 52 cards M4 2,044 -> 1,978, M0 3,977 -> 3,910).
+ * Not inlined: on its own it keeps its loop in registers (Cortex-M4: the
+ * inlined form spilled the group pointer, the bound and the output). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static fd_status
+decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size_t groups, uint32_t bound,
+              uint16_t *out)
+{
+    for (size_t g = 0; g < groups; g++) {
+        const size_t len = group_len[g];
+        if (!BATCH_MAP_ONE(fd_load_le32_aligned(&words[g]), bound, len, out)) {
+            const fd_status st = redraw_group(rng, bound, len, out, (uint8_t *)&words[g]);
+            if (st != FD_OK) {
+                return st;
+            }
+        }
+        words[g] = 0; /* spent: zeroed at once, as the DRBG zeroes what it hands out */
+        out += len;
+        bound -= (uint32_t)len;
+    }
+    return FD_OK;
 }
 
 /* On FD_OK draws[0..count) hold the draws; on an error they hold nothing
@@ -134,46 +134,27 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
         }
         return st;
     }
-    uint8_t words[4u * GROUPS_PER_FILL];
+    uint32_t words[GROUPS_PER_FILL]; /* filled as bytes; aligned, so each is one load (fd_load_le32_aligned) */
     uint8_t group_len[GROUPS_PER_FILL];
     size_t level = 0;
     uint16_t *out = draws;
-    uint16_t *const end = draws + count;
+    size_t left = count;
     uint32_t bound = first_bound; /* bound of *out */
-    while (out < end && st == FD_OK) {
-        /* plan up to GROUPS_PER_FILL groups, fetch their words in one call */
-        size_t groups = 0;
-        uint32_t b = bound;
-        for (size_t left = (size_t)(end - out); left > 0u && groups < GROUPS_PER_FILL; groups++) {
-            const size_t len = batch_len(b, left, &level);
-            group_len[groups] = (uint8_t)len;
-            b -= (uint32_t)len;
-            left -= len;
+    while (left > 0u && st == FD_OK) {
+        /* up to GROUPS_PER_FILL groups, their words fetched in one call */
+        size_t drawn = 0;
+        const size_t groups = plan_groups(bound, left, &level, group_len, &drawn);
+        st = rng->fill(rng->ctx, (uint8_t *)words, 4u * groups);
+        if (st == FD_OK) {
+            st = decode_groups(rng, words, group_len, groups, bound, out);
         }
-        st = rng->fill(rng->ctx, words, 4u * groups);
-        for (size_t g = 0; g < groups && st == FD_OK; g += GROUPS_PER_DECODE) {
-            const size_t len = group_len[g];
-            const uint32_t word = fd_load_le32(words + 4u * g);
-#if GROUPS_PER_DECODE == 2u
-            const size_t len2 = g + 1u < groups ? group_len[g + 1u] : 0u;
-            const uint32_t word2 = len2 > 0u ? fd_load_le32(words + 4u * (g + 1u)) : 0u;
-            const unsigned accepted = batch_pair(word, bound, len, word2, len2, out);
-#else
-            const size_t len2 = 0u;
-            const unsigned accepted = BATCH_MAP_ONE(word, bound, len, out) ? 3u : 2u;
-#endif
-            if ((accepted & 1u) == 0u) {
-                st = redraw_group(rng, bound, len, out, words + 4u * g);
-            }
-            if ((accepted & 2u) == 0u && st == FD_OK) {
-                st = redraw_group(rng, bound - (uint32_t)len, len2, out + len, words + 4u * (g + 1u));
-            }
-            out += len + len2;
-            bound -= (uint32_t)(len + len2);
-        }
+        out += drawn;
+        bound -= (uint32_t)drawn;
+        left -= drawn;
     }
-    fd_wipe(words, sizeof words);
     if (st != FD_OK) {
+        /* a failed fill or redraw may have left words anywhere in the buffer */
+        fd_wipe(words, sizeof words);
         fd_wipe(draws, count * sizeof draws[0]);
     }
     return st;
@@ -391,6 +372,50 @@ fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *r
     return FD_OK;
 }
 
+/* The swap loops are a call on Thumb-1 (FD_MUL_BY_HALVES), where the
+ * inlined loop spilled a register inside the loop (52 cards on M0: 4,347 ->
+ * 4,250 instructions); inlined elsewhere. */
+#if FD_MUL_BY_HALVES && defined(__GNUC__)
+#define SWAPS_FN static __attribute__((noinline))
+#else
+#define SWAPS_FN FD_HOT_INLINE
+#endif
+
+/* Durstenfeld's swaps for the draws of durstenfeld_draws, on elements of
+ * type T: a[i] <-> a[draws[n-1-i]] for i = n-1 .. 1, in that order. Pointers
+ * walk a down and draws up (the indexed form cost 9.5 instructions per
+ * swap on Cortex-M4, this 7), two swaps per pass after an odd one (52
+ * cards: M4 2,087 -> 2,044, M0 4,077 -> 3,977, x86-64 -100). */
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type, which cannot be parenthesized */
+#define DEFINE_SWAPS(name, T)                                                                                          \
+    SWAPS_FN void name(T *a, size_t n, const uint16_t *draws)                                                          \
+    {                                                                                                                  \
+        T *p = a + n - 1u;                                                                                             \
+        if ((n - 1u) % 2u != 0u) {                                                                                     \
+            const uint16_t j = *draws++;                                                                               \
+            const T x = *p;                                                                                            \
+            *p-- = a[j];                                                                                               \
+            a[j] = x;                                                                                                  \
+        }                                                                                                              \
+        if (p > a) {                                                                                                   \
+            do {                                                                                                       \
+                const uint16_t j = draws[0];                                                                           \
+                const T x = p[0];                                                                                      \
+                p[0] = a[j];                                                                                           \
+                a[j] = x;                                                                                              \
+                const uint16_t k = draws[1];                                                                           \
+                const T y = p[-1];                                                                                     \
+                p[-1] = a[k];                                                                                          \
+                a[k] = y;                                                                                              \
+                draws += 2;                                                                                            \
+                p -= 2;                                                                                                \
+            } while (p > a);                                                                                           \
+        }                                                                                                              \
+    }
+/* NOLINTEND(bugprone-macro-parentheses) */
+DEFINE_SWAPS(swaps_u8, uint8_t)
+DEFINE_SWAPS(swaps_u16, uint16_t)
+
 /* Typed fast paths for the dealer's card arrays: same draws as fd_shuffle,
  * plain swaps. */
 fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
@@ -398,11 +423,7 @@ fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
     uint16_t draws[FD_SHUFFLE_MAX_N];
     const fd_status st = durstenfeld_draws(a, n, 1u, rng, draws);
     if (st == FD_OK) {
-        for (size_t t = 0; t + 1u < n; t++) {
-            const uint8_t x = a[n - 1u - t];
-            a[n - 1u - t] = a[draws[t]];
-            a[draws[t]] = x;
-        }
+        swaps_u8(a, n, draws);
         fd_wipe(draws, (n - 1u) * sizeof draws[0]);
     }
     return st;
@@ -413,11 +434,7 @@ fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
     uint16_t draws[FD_SHUFFLE_MAX_N];
     const fd_status st = durstenfeld_draws(a, n, 2u, rng, draws);
     if (st == FD_OK) {
-        for (size_t t = 0; t + 1u < n; t++) {
-            const uint16_t x = a[n - 1u - t];
-            a[n - 1u - t] = a[draws[t]];
-            a[draws[t]] = x;
-        }
+        swaps_u16(a, n, draws);
         fd_wipe(draws, (n - 1u) * sizeof draws[0]);
     }
     return st;

@@ -388,6 +388,42 @@ static void test_chacha_drbg_state_machine(void **state)
     assert_int_equal(fd_chacha_drbg_generate(&a, out, 16, NULL, 0), FD_ERR_NOT_READY);
 }
 
+/* fd_drbg_generate's one-request ChaCha20 shortcut must count calls as the
+ * general loop does: nothing for 0 bytes, one mechanism request per
+ * FD_HMAC_DRBG_MAX_REQUEST piece, and the same bytes either way. */
+static void test_chacha_drbg_requests_counted_as_pieces(void **state)
+{
+    (void)state;
+    test_entropy_source src = {0, 0, FD_OK};
+    const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1000, 0};
+    fd_drbg d;
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &src, NULL, 0), FD_OK);
+    uint8_t four[4];
+    assert_int_equal(fd_drbg_generate(&d, four, 0), FD_OK);
+    assert_int_equal(d.u.chacha.reseed_counter, 1u);
+    assert_int_equal(fd_drbg_generate(&d, four, sizeof four), FD_OK); /* a shuffle's redraw */
+    assert_int_equal(d.u.chacha.reseed_counter, 2u);
+#if !defined(FD_TARGET_CORTEX_M) /* 128 KiB of buffers */
+    static uint8_t big[FD_HMAC_DRBG_MAX_REQUEST + 8u];
+    static uint8_t pieces[FD_HMAC_DRBG_MAX_REQUEST + 8u];
+    test_entropy_source src2 = {0, 0, FD_OK};
+    fd_drbg e;
+    assert_int_equal(fd_drbg_instantiate(&e, &cfg, test_entropy_block, &src2, NULL, 0), FD_OK);
+    assert_int_equal(fd_drbg_generate(&d, big, sizeof big), FD_OK); /* two pieces */
+    assert_int_equal(d.u.chacha.reseed_counter, 4u);
+    assert_int_equal(d.bytes_since_reseed, sizeof four + sizeof big);
+    /* the same stream from the mechanism, piece by piece */
+    assert_int_equal(fd_chacha_drbg_generate(&e.u.chacha, pieces, sizeof four, NULL, 0), FD_OK);
+    assert_memory_equal(four, pieces, sizeof four);
+    assert_int_equal(fd_chacha_drbg_generate(&e.u.chacha, pieces, FD_HMAC_DRBG_MAX_REQUEST, NULL, 0), FD_OK);
+    assert_int_equal(fd_chacha_drbg_generate(&e.u.chacha, pieces + FD_HMAC_DRBG_MAX_REQUEST, 8, NULL, 0), FD_OK);
+    assert_memory_equal(big, pieces, sizeof big);
+    assert_int_equal(e.u.chacha.reseed_counter, 4u);
+    fd_drbg_uninstantiate(&e);
+#endif
+    fd_drbg_uninstantiate(&d);
+}
+
 static void test_unified_drbg_policy(void **state)
 {
     (void)state;
@@ -449,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_chacha20_blocks4_forms_agree),
         cmocka_unit_test(test_chacha_drbg_construction),
         cmocka_unit_test(test_chacha_drbg_state_machine),
+        cmocka_unit_test(test_chacha_drbg_requests_counted_as_pieces),
         cmocka_unit_test(test_unified_drbg_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
