@@ -37,7 +37,8 @@ recall_rejects() { # WHAT SED_EXPRESSION
   fi
 }
 recall_rejects "a card changed" 's/(cards@0=1:)(1?[0-9AKQJT])([SHDC])/\1\2X/'
-recall_rejects "S changed" 's/ reveal0=(.)/ reveal0=\1\1/; s/ reveal0=(..)(.)/ reveal0=\1/'
+# S's first hex digit replaced by another (0 -> 1, anything else -> 0)
+recall_rejects "S changed" 's/ reveal0=0/ reveal0=@/; s/ reveal0=[1-9a-f]/ reveal0=0/; s/ reveal0=@/ reveal0=1/'
 recall_rejects "a client seed changed" 's/seed=0:abcd/seed=0:abce/'
 
 # Rewrite the file: edit / drop / swap records of page 0 (layout: docs/RELIABILITY.md).
