@@ -215,7 +215,7 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     if (st != FD_OK) {
         return st;
     }
-    uint8_t b[56 + 4u * FD_REC_MAX_PARTS + FD_ROUND_DEVICE_ID_MAX] = {0};
+    uint8_t b[56 + 4u * FD_REC_MAX_PARTS + FD_ROUND_DEVICE_ID_MAX + FD_REC_BEACON_SIZE] = {0};
     put32(b, round_id);
     b[4] = mode;
     b[5] = (uint8_t)d->shoe.kind;
@@ -236,6 +236,10 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
         b[13] = header->device_id_len;
         memcpy(b + n, header->device_id, header->device_id_len);
         n += header->device_id_len;
+        b[n] = header->beacon_slot;
+        put32(b + n + 1u, (uint32_t)header->beacon_index);
+        put32(b + n + 5u, (uint32_t)(header->beacon_index >> 32));
+        n += FD_REC_BEACON_SIZE;
     }
     st = append(d, FD_REC_ROUND_OPENED, b, n, NULL, 0, NULL);
     if (st == FD_OK) {
@@ -416,8 +420,11 @@ static void replay_opened(replay *r, const fd_journal_record *rec)
     const uint8_t *b = rec->payload;
     const uint8_t parts = b[16];
     const uint8_t dev_len = b[13];
+    const size_t base = 56u + 4u * parts + dev_len;
+    /* a record written before beacons ends at the device id: no beacon */
+    const bool has_beacon = rec->len == base + FD_REC_BEACON_SIZE;
     if (rec->len < 56u || parts > FD_REC_MAX_PARTS || dev_len > FD_ROUND_DEVICE_ID_MAX ||
-        rec->len != 56u + 4u * parts + dev_len || get32(b) <= r->newest_round) {
+        (rec->len != base && !has_beacon) || get32(b) <= r->newest_round) {
         return; /* an older round (kept for RECALL), or not the dealer's record */
     }
     r->newest_round = get32(b);
@@ -448,6 +455,10 @@ static void replay_opened(replay *r, const fd_journal_record *rec)
         h->jokers = d->shoe.jokers;
         h->slot_mask = b[12];
         h->beacon_slot = FD_ROUND_NO_BEACON;
+        if (has_beacon) {
+            h->beacon_slot = b[base];
+            h->beacon_index = get32(b + base + 1u) | ((uint64_t)get32(b + base + 5u) << 32);
+        }
     }
 }
 
