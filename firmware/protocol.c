@@ -333,6 +333,14 @@ static void cmd_new(const request *r)
     }
 }
 
+/* " beacon=SLOT:INDEX" */
+static void put_beacon(const writer *w, uint8_t slot, uint64_t index)
+{
+    put_field_u32(w, " beacon=", slot);
+    put(w, ":");
+    put_u64(w, index);
+}
+
 /* The verifiable round's header fields, as docs/VERIFY.md's round lines
  * spell them. */
 static void put_round_header(const writer *w, const fd_dealer *d)
@@ -349,9 +357,7 @@ static void put_round_header(const writer *w, const fd_dealer *d)
     if (h->beacon_slot == FD_ROUND_NO_BEACON) {
         put(w, " beacon=none");
     } else {
-        put_field_u32(w, " beacon=", h->beacon_slot);
-        put(w, ":");
-        put_u64(w, h->beacon_index);
+        put_beacon(w, h->beacon_slot, h->beacon_index);
     }
 }
 
@@ -910,6 +916,16 @@ static const char *mode_name(uint8_t mode)
     return mode == FD_RECORD_MODE_ROUND ? "round" : mode == FD_RECORD_MODE_FULL ? "full" : "drbg";
 }
 
+/* " beacon=SLOT:INDEX" when the ROUND_OPENED record carries one. */
+static void recall_beacon(const writer *w, const uint8_t *b, uint16_t len)
+{
+    uint8_t slot = 0;
+    uint64_t index = 0;
+    if (persist_opened_beacon(b, len, &slot, &index) && slot != FD_ROUND_NO_BEACON) {
+        put_beacon(w, slot, index);
+    }
+}
+
 static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
 {
     const uint32_t players = b[8] == 0u ? 1u : b[8];
@@ -971,6 +987,7 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
                 put_hex(c->w, b + 56 + (size_t)4u * b[16], b[13]);
                 put(c->w, " slots=");
                 put_hex(c->w, b + 12, 1);
+                recall_beacon(c->w, b, rec->len);
             }
         }
         break;
