@@ -119,7 +119,6 @@ decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size
 
 /* On FD_OK draws[0..count) hold the draws; on an error they hold nothing
  * (wiped). Either way the source's words used here are wiped. */
-/* NOLINTNEXTLINE(readability-function-cognitive-complexity): the hot loop, kept whole for speed */
 static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
 {
     fd_status st = FD_OK;
