@@ -406,6 +406,33 @@ static void test_beacon_round_across_a_cut(void **state)
                          FD_OK);
 }
 
+/* A ROUND_OPENED written before beacons ends at the device id and replays
+ * as "no beacon"; only the exact 9-byte tail is read as one. */
+static void test_opened_record_beacon_tail(void **state)
+{
+    (void)state;
+    uint8_t b[56 + 4 + 8 + FD_REC_BEACON_SIZE + 1] = {0};
+    b[13] = 8; /* device id length */
+    b[16] = 1; /* parts */
+    const size_t old_len = 56u + 4u + 8u;
+    b[old_len] = 3;
+    for (unsigned i = 0; i < 8u; i++) {
+        b[old_len + 1u + i] = (uint8_t)(0x11u * (i + 1u));
+    }
+    uint8_t slot = 0xAB;
+    uint64_t index = 42;
+    assert_false(persist_opened_beacon(b, old_len, &slot, &index));
+    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE - 1u, &slot, &index));
+    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE + 1u, &slot, &index));
+    assert_int_equal(slot, 0xAB); /* untouched when there is none */
+    assert_true(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE, &slot, &index));
+    assert_int_equal(slot, 3);
+    assert_true(index == 0x8877665544332211u);
+    b[16] = FD_REC_MAX_PARTS + 1u; /* malformed: never a beacon */
+    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE, &slot, &index));
+    assert_false(persist_opened_beacon(b, 40, &slot, &index));
+}
+
 /* ---- the micro:bit budget: 31 pages of 1 KiB ---- */
 
 typedef struct census {
@@ -545,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_seed_file_durable_and_old_one_wiped),
         cmocka_unit_test(test_seed_file_kept_through_rotation),
         cmocka_unit_test(test_beacon_round_across_a_cut),
+        cmocka_unit_test(test_opened_record_beacon_tail),
         cmocka_unit_test(test_cut_at_every_step),
         cmocka_unit_test(test_microbit_budget),
     };
