@@ -2,9 +2,13 @@
 # Mutation testing of lib/ and firmware/ against the host tests: every mutant
 # in the lists (tests/mutation/*.mutants by default) is applied to a copy of
 # the tree, the host tree is rebuilt and the host unit tests and the tool
-# test run; a mutant is killed when the build's tests fail (or time out),
+# test run; a mutant is killed when the build's tests fail (or time out:
+# after 120 s in the quick pass, 300 s in the full one, marked "(timeout)"
+# in the report; a loaded machine can slow
+# a test tenfold, so a kill by timeout alone deserves a second look),
 # survives when they all pass, and is "stillborn" when it does not compile
-# (-Werror; not counted). Long run (~20 s per mutant on 2 cores), not part
+# (-Werror; not counted). Long run (a few seconds per killed mutant, ~20 s
+# per survivor on 2 cores), not part
 # of the default tests. Writes build/mutation/results.tsv and, with
 # --report, the per-file score table into docs/RELIABILITY.md between the
 # "mutation-score" markers.
@@ -14,48 +18,25 @@
 #   equivalent, not in the score]
 # --from-results skips the run and rebuilds the table (and, with --report,
 # the RELIABILITY.md section) from the last results.tsv.
-# usage: scripts/mutation.sh [--report] [--from-results] [list...]
+# --keep-killed reuses a "killed" (or "equivalent") verdict of the last
+# results.tsv for a mutant whose list line and target file are byte for
+# byte the same (the key column): tests are only ever added, so a killed
+# mutant stays killed; everything else runs again. --check only checks that every anchor occurs
+# exactly once (seconds; run it after merging changes to lib/ or firmware/).
+# usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...]
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
-report=0 from_results=0
+report=0 from_results=0 keep_killed=0 check=0
+if [ "${1:-}" = --check ]; then check=1; shift; fi
 if [ "${1:-}" = --report ]; then report=1; shift; fi
 if [ "${1:-}" = --from-results ]; then from_results=1; shift; fi
+if [ "${1:-}" = --keep-killed ]; then keep_killed=1; shift; fi
 [ $# -gt 0 ] || set -- tests/mutation/*.mutants
-scripts/deps.sh mutation
-work=$root/build/mutation
-src=$work/src
-results=$work/results.tsv
-if [ $from_results = 0 ]; then
-rm -rf "$src" && mkdir -p "$src" "$work/build"
-# the tree as it is now (tracked and new files, with uncommitted edits)
-git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
-cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
-tests='^host\.(unit\..*|tool)$'
-# the executables those tests run: host.unit.X is test_X, host.tool runs fairdeal-tool
-targets=$(cd "$work/build" && ctest -N -R "$tests" | sed -n 's/.*Test *#[0-9]*: host\.unit\.\([a-z_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool/p' | tr '\n' ' ')
-run_tests() {
-  # shellcheck disable=SC2086
-  nice cmake --build "$work/build" -j2 --target $targets >"$work/build.log" 2>&1 || return 2
-  if ! (cd "$work/build" && ctest -R "$tests" -j2 --timeout 60 >"$work/test.log" 2>&1); then
-    sed -n 's/^[[:space:]]*[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
-    return 1
-  fi
-  return 0
-}
-echo "mutation: building the unmutated tree" >&2
-run_tests || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
-printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\n' >"$results"
-for list in "$@"; do
-  lineno=0
-  while IFS= read -r line || [ -n "$line" ]; do
-    lineno=$((lineno + 1))
-    case $line in ''|'#'*) continue ;; esac
-    file=$(printf '%s' "$line" | cut -f1)
-    note=$(printf '%s' "$line" | cut -f4)
-    why=$(printf '%s' "$line" | cut -f5)
-    cp "$src/$file" "$work/original"
-    if ! python3 - "$src/$file" "$line" <<'PY'
+# Applies one list line to the file at path (a copy of the tree's file);
+# with "check", only counts the anchor.
+apply_mutant() {
+  python3 - "$@" <<'PY'
 import sys
 path, line = sys.argv[1], sys.argv[2]
 fields = line.split("\t")
@@ -65,14 +46,100 @@ text = open(path).read()
 if text.count(anchor) != 1:
     sys.stderr.write("mutation: anchor occurs %d times in %s: %r\n" % (text.count(anchor), path, anchor))
     sys.exit(1)
-open(path, "w").write(text.replace(anchor, repl))
+if len(sys.argv) < 4:
+    open(path, "w").write(text.replace(anchor, repl))
 PY
-    then
-      verdict=bad-anchor
+}
+if [ $check = 1 ]; then
+  bad=0 total=0
+  for list in "$@"; do
+    while IFS= read -r line || [ -n "$line" ]; do
+      case $line in ''|'#'*) continue ;; esac
+      total=$((total + 1))
+      apply_mutant "$(printf '%s' "$line" | cut -f1)" "$line" check || bad=$((bad + 1))
+    done <"$list"
+  done
+  echo "mutation: $total mutants, $bad with a missing or repeated anchor" >&2
+  [ $bad = 0 ]
+  exit
+fi
+scripts/deps.sh mutation
+work=$root/build/mutation
+src=$work/src
+results=$work/results.tsv
+if [ $from_results = 0 ]; then
+start=$(date +%s)
+mkdir -p "$work"
+previous=$work/previous.tsv
+if [ $keep_killed = 1 ] && [ -f "$results" ]; then cp "$results" "$previous"; else : >"$previous"; fi
+rm -rf "$src" && mkdir -p "$src" "$work/build"
+# the tree as it is now (tracked and new files, with uncommitted edits)
+git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
+cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
+all_tests='^host\.(unit\..*|tool)$'
+# the executables tests matching a ctest regex run: host.unit.X is test_X
+# (host.unit.test_X is test_X), host.tool runs fairdeal-tool and the host dealer
+targets_for() {
+  (cd "$work/build" && ctest -N -R "$1") | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool dealer/p' | tr '\n' ' '
+}
+# Builds and runs the tests matching $1 (each given $2 seconds): 0 all pass,
+# 1 one fails, 2 no build.
+run_tests() {
+  # shellcheck disable=SC2046
+  nice cmake --build "$work/build" -j2 --target $(targets_for "$1") >"$work/build.log" 2>&1 || return 2
+  if ! (cd "$work/build" && ctest -R "$1" -j2 --timeout "$2" >"$work/test.log" 2>&1); then
+    sed -n 's/^[[:space:]]*[0-9]* - \(host\.[^ ]*\) (Timeout)/\1(timeout)/p; t; s/^[[:space:]]*[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
+    return 1
+  fi
+  return 0
+}
+# The quick suites that test a file directly run first (a fraction of the
+# build and test time; the golden digests take seconds, so they wait for
+# the second pass); a mutant they all pass runs again against every test
+# before it counts as surviving, so the verdicts are those of the full set.
+direct_tests() {
+  case $1 in
+    lib/src/shuffle.c|lib/src/bounded.c|lib/src/word.h) s='shuffle|bounded|guards' ;;
+    lib/src/health.c|lib/src/entropy.c) s='entropy|guards|cutoffs' ;;
+    lib/src/fullentropy.c) s='entropy|guards|round' ;;
+    lib/src/chacha20.c|lib/src/chacha20_simd.c|lib/src/hmac_drbg.c|lib/src/drbg.c) s='crypto|guards|seeded' ;;
+    lib/src/deck.c) s='deck|guards' ;;
+    lib/src/combined.c|lib/src/roots.c) s='entropy|guards' ;;
+    lib/src/seeded.c) s='seeded|guards' ;;
+    lib/src/commit.c) s='commit|guards' ;;
+    lib/src/round.c) s='round|guards' ;;
+    lib/src/journal.c) s='journal|guards' ;;
+    firmware/*) s='dealer' ;;
+    *) echo "$all_tests"; return ;;
+  esac
+  echo "^host\.unit\.($s)\$"
+}
+echo "mutation: building the unmutated tree" >&2
+run_tests "$all_tests" 300 || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
+printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\tkey\n' >"$results"
+for list in "$@"; do
+  lineno=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    lineno=$((lineno + 1))
+    case $line in ''|'#'*) continue ;; esac
+    file=$(printf '%s' "$line" | cut -f1)
+    note=$(printf '%s' "$line" | cut -f4)
+    why=$(printf '%s' "$line" | cut -f5)
+    cp "$src/$file" "$work/original"
+    key=$({ printf '%s\n' "$line"; cat "$work/original"; } | sha1sum | cut -c1-16)
+    kept=$(awk -F'\t' -v k="$key" '($4 == "killed" || $4 == "equivalent") && $7 == k { print $4 "\t" $6; exit }' "$previous")
+    if [ -n "$kept" ]; then
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$(printf '%s' "$kept" | cut -f1)" "$note" "$(printf '%s' "$kept" | cut -f2)	$key" >>"$results"
+      echo "mutation: $list:$lineno $file: $(printf '%s' "$kept" | cut -f1), kept from the last run ($note)" >&2
+      continue
+    fi
+    if ! apply_mutant "$src/$file" "$line"; then
+      verdict='bad-anchor'
     else
       status=0
       : >"$work/failed"
-      run_tests || status=$?
+      run_tests "$(direct_tests "$file")" 120 || status=$?
+      if [ $status = 0 ]; then run_tests "$all_tests" 300 || status=$?; fi
       case $status in
         0) verdict=SURVIVED ;;
         1) verdict=killed ;;
@@ -83,12 +150,13 @@ PY
     cp "$work/original" "$src/$file"
     detail=$why
     [ $verdict = killed ] && detail="by $(cat "$work/failed")"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$detail" >>"$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$detail" "$key" >>"$results"
     echo "mutation: $list:$lineno $file: $verdict ($note)" >&2
   done <"$list"
 done
 # restore the build of the unmutated tree for whoever looks next
 nice cmake --build "$work/build" -j2 >/dev/null 2>&1 || true
+echo "mutation: run took $(( $(date +%s) - start )) s" >&2
 fi
 table=$work/score.md
 awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {

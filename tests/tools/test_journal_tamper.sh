@@ -37,8 +37,8 @@ recall_rejects() { # WHAT SED_EXPRESSION
   fi
 }
 recall_rejects "a card changed" 's/(cards@0=1:)(1?[0-9AKQJT])([SHDC])/\1\2X/'
-# the first digit of S flipped (0 -> 1, anything else -> 0: a change whatever S is)
-recall_rejects "S changed" 's/ reveal0=(.)/ reveal0=X\1/; s/ reveal0=X0/ reveal0=1/; s/ reveal0=X[0-9a-f]/ reveal0=0/'
+# S's first hex digit replaced by another (0 -> 1, anything else -> 0)
+recall_rejects "S changed" 's/ reveal0=0/ reveal0=@/; s/ reveal0=[1-9a-f]/ reveal0=0/; s/ reveal0=@/ reveal0=1/'
 recall_rejects "a client seed changed" 's/seed=0:abcd/seed=0:abce/'
 recall_rejects "the committed beacon index changed" 's/ beacon=1:1000000 / beacon=1:1000001 /'
 recall_rejects "the committed beacon dropped" 's/ beacon=1:1000000 / /'

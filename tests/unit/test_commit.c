@@ -185,6 +185,33 @@ static void test_record_rejects_malformed(void **state)
     assert_rejected(23);
 }
 
+/* ORDER holds at most the largest shoe: FD_SHOE_MAX_CARDS cards decode, one
+ * more is refused (it would not fit the record's order array). */
+static void test_record_order_length_is_bounded(void **state)
+{
+    (void)state;
+    fill_revealed(&rec);
+    rec.count = FD_SHOE_MAX_CARDS;
+    for (uint16_t i = 0; i < rec.count; i++) {
+        rec.order[i] = i;
+    }
+    size_t len = 0;
+    assert_int_equal(fd_record_encode(&rec, buf, sizeof buf, &len), FD_OK);
+    assert_int_equal(fd_record_decode(buf, len, &other), FD_OK);
+    assert_int_equal(other.count, FD_SHOE_MAX_CARDS);
+    /* ORDER follows version, ROUND_ID, SHOE, MODE, COMMITMENT and SALT */
+    const size_t order_at = 1u + 7u + 6u + 4u + (3u + FD_COMMIT_SIZE) + (3u + FD_COMMIT_SALT_SIZE);
+    assert_int_equal(buf[order_at], FD_RECORD_TAG_ORDER);
+    const size_t order_end = order_at + 3u + 2u * FD_SHOE_MAX_CARDS;
+    memmove(buf + order_end + 2u, buf + order_end, len - order_end);
+    buf[order_end] = 0x01u; /* one more card id: 0x01B0 */
+    buf[order_end + 1u] = 0xB0u;
+    const unsigned longer = 2u * (FD_SHOE_MAX_CARDS + 1u);
+    buf[order_at + 1u] = (uint8_t)(longer >> 8);
+    buf[order_at + 2u] = (uint8_t)longer;
+    assert_rejected(len + 2u);
+}
+
 static void test_verify_catches_a_lying_reveal(void **state)
 {
     (void)state;
@@ -198,6 +225,10 @@ static void test_verify_catches_a_lying_reveal(void **state)
     /* a card twice (and one missing): not the shoe */
     fill_revealed(&rec);
     rec.order[51] = rec.order[0];
+    assert_int_equal(fd_record_verify(&rec), FD_ERR_CORRUPT);
+    /* the commitment's last bit: every byte of it is compared */
+    fill_revealed(&rec);
+    rec.commitment[FD_COMMIT_SIZE - 1u] ^= 0x01u;
     assert_int_equal(fd_record_verify(&rec), FD_ERR_CORRUPT);
     /* one salt bit */
     fill_revealed(&rec);
@@ -231,7 +262,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commitment_known_answers),      cmocka_unit_test(test_order_text_and_errors),
         cmocka_unit_test(test_record_known_answers),          cmocka_unit_test(test_record_rejects_malformed),
-        cmocka_unit_test(test_verify_catches_a_lying_reveal),
+        cmocka_unit_test(test_verify_catches_a_lying_reveal), cmocka_unit_test(test_record_order_length_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

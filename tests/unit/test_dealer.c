@@ -582,6 +582,51 @@ static void test_selftest_restarts_the_source(void **state)
     assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE");
 }
 
+/* The full-entropy draw state keeps source bytes and a partial range (z, m)
+ * between shuffles. Bits read before a fault, or before SELFTEST restarts
+ * the source, must never be spent after it: both leave the state as
+ * fd_fullentropy_init does (buffer wiped and empty, z = 0, m = 1). */
+static void assert_full_entropy_state_fresh(void)
+{
+    static const uint8_t zeros[sizeof dealer.full.buffer];
+    assert_memory_equal(dealer.full.buffer, zeros, sizeof zeros);
+    assert_int_equal(dealer.full.buffer_pos, sizeof dealer.full.buffer);
+    assert_true(dealer.full.z == 0u);
+    assert_true(dealer.full.m == 1u);
+}
+
+static void assert_full_entropy_state_in_use(void)
+{
+    assert_true(dealer.full.m > 1u || dealer.full.buffer_pos < sizeof dealer.full.buffer);
+}
+
+static void test_fault_and_selftest_forget_buffered_bits(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("SHUFFLE full"), "OK SHUFFLE id=1 mode=full");
+    assert_full_entropy_state_in_use();
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=1");
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    assert_full_entropy_state_fresh();
+    assert_reply_starts(cmd("SHUFFLE full"), "OK SHUFFLE id=2 mode=full");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=2");
+    assert_full_entropy_state_in_use();
+    /* the source sticks: a DRBG reseed faults, not a full-entropy draw (the
+     * first reseeds may still use blocks pooled from healthy windows) */
+    trng.switch_at = trng.delivered;
+    trng.later_mode = FAKE_TRNG_STUCK;
+    trng.value = 0x55;
+    const char *r = cmd("SHUFFLE drbg");
+    for (unsigned i = 0; i < FD_ENTROPY_POOL_BLOCKS && starts_with(r, "OK SHUFFLE"); i++) {
+        assert_reply_starts(cmd("REVEAL"), "OK REVEAL");
+        assert_full_entropy_state_in_use();
+        r = cmd("SHUFFLE drbg");
+    }
+    assert_reply_starts(r, "ERR entropy health test failed (repetition count)");
+    assert_full_entropy_state_fresh();
+}
+
 static void test_fault_at_power_on(void **state)
 {
     (void)state;
@@ -1347,6 +1392,102 @@ static void test_corrupt_memory_fails_closed(void **state)
 
 /* ---- the console: modes and lost bytes ---- */
 
+/* ---- direct tests written against surviving mutants (tests/mutation) ---- */
+
+/* One byte of a field the memory checksum must cover, flipped: caught, and
+ * caught no more once flipped back. */
+static void assert_checksum_covers(uint8_t *byte, uint8_t flip)
+{
+    assert_int_equal(fd_dealer_check(&dealer), FD_OK);
+    *byte ^= flip;
+    assert_int_equal(fd_dealer_check(&dealer), FD_ERR_CORRUPT);
+    *byte ^= flip;
+    assert_int_equal(fd_dealer_check(&dealer), FD_OK);
+}
+
+/* Every field a deal or a REVEAL relies on, including those the order
+ * check cannot see (flags, cut card, verifiable-round fields), is under the
+ * checksum: a stray write to any of them fails closed. */
+static void test_checksum_covers_every_round_field(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("CUT 20"), "OK CUT");
+    assert_reply_starts(cmd("SHUFFLE slots=2"), "OK SHUFFLE mode=round");
+    assert_string_equal(cmd("SEED 0 aa"), "OK SEED id=1 slot=0 state=seeding");
+    assert_checksum_covers((uint8_t *)&dealer.shoe.shuffled, 1u);
+    assert_checksum_covers((uint8_t *)&dealer.round.closed, 1u);
+    assert_checksum_covers(&dealer.round.mode, 1u);
+    assert_checksum_covers((uint8_t *)&dealer.shoe.cut, 1u);
+    assert_checksum_covers((uint8_t *)&dealer.shoe.position, 1u);
+    assert_checksum_covers(&dealer.shoe.decks, 1u);
+    assert_checksum_covers(&dealer.shoe.jokers, 1u);
+    assert_checksum_covers(&dealer.round.secret[0], 0x80u);
+    assert_checksum_covers(&dealer.round.secret[dealer.round.secret_len - 1u], 1u);
+    assert_checksum_covers((uint8_t *)&dealer.round.secret_len, 1u);
+    assert_checksum_covers(&dealer.round.header.slot_mask, 4u);
+    assert_checksum_covers(&dealer.round.header.decks, 1u);
+    assert_checksum_covers(&dealer.round.seeds.seed[0][0], 1u);
+    assert_checksum_covers(&dealer.round.seeds.len[1], 1u);
+    assert_checksum_covers(&dealer.round.salt[0], 1u);
+    assert_checksum_covers(&dealer.round.commitment[31], 1u);
+    /* CLOSE checks memory before deriving the order: a damaged S never
+     * becomes a dealable order (the seal after it would bless the damage) */
+    dealer.round.secret[3] ^= 1u;
+    assert_string_equal(cmd("CLOSE"), "ERR corrupt memory integrity check failed; REVEAL, then SELFTEST required");
+    assert_true(fd_dealer_in_fault(&dealer));
+    assert_false(dealer.round.closed);
+}
+
+/* A fault leaves nothing to deal and no DRBG state behind; REVEAL leaves
+ * the revealed order not dealable; SELFTEST leaves no fault status behind. */
+static void test_fault_and_reveal_leave_nothing_usable(void **state)
+{
+    (void)state;
+    static const uint8_t zeros[sizeof dealer.drbg];
+    uint8_t bytes[4];
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE id=1");
+    assert_reply_starts(cmd("DEAL 2"), "OK DEAL");
+    assert_true(dealer.shoe.shuffled);
+    dealer.round.salt[5] ^= 1u;
+    assert_reply_starts(cmd("DEAL 1"), "ERR corrupt memory integrity check failed");
+    assert_false(dealer.shoe.shuffled);
+    assert_memory_equal(&dealer.drbg, zeros, sizeof zeros);
+    assert_int_equal(fd_drbg_generate(&dealer.drbg, bytes, sizeof bytes), FD_ERR_NOT_READY);
+    assert_int_equal(dealer.fault_status, FD_ERR_CORRUPT);
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=1");
+    assert_reply_starts(cmd("SELFTEST"), "OK SELFTEST");
+    assert_int_equal(dealer.fault_status, FD_OK);
+    assert_int_equal(dealer.fault_health, FD_HEALTH_NONE);
+    assert_reply_starts(cmd("SHUFFLE drbg"), "OK SHUFFLE id=2");
+    assert_true(dealer.shoe.shuffled);
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL id=2");
+    assert_false(dealer.shoe.shuffled);
+}
+
+/* REVEAL of a round still open for seeds publishes the order those seeds
+ * fix, and it verifies. */
+static void test_reveal_while_seeding_derives_the_order(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    assert_reply_starts(cmd("SHUFFLE slots=2"), "OK SHUFFLE mode=round");
+    assert_string_equal(cmd("SEED 1 c0ffee"), "OK SEED id=1 slot=1 state=seeding");
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=");
+    assert_non_null(strstr(out.text, " id=1 shoe=french:1:0 slots=03 "));
+    assert_int_equal(fd_round_verify(&dealer.round.header, dealer.round.secret, dealer.round.secret_len,
+                                     &dealer.round.seeds, dealer.round.commitment, dealer.shoe.order,
+                                     dealer.shoe.count),
+                     FD_OK);
+    /* a cut placed while seeds are open stays where it was put once the
+     * last seed closes the round */
+    assert_reply_starts(cmd("SHUFFLE slots=1"), "OK SHUFFLE mode=round");
+    assert_string_equal(cmd("CUT 30"), "OK CUT 30");
+    assert_string_equal(cmd("SEED 0 aa"), "OK SEED id=2 slot=0 state=closed label=seeded");
+    assert_non_null(strstr(cmd("STATUS"), " cut=30"));
+}
+
 static void test_human_and_machine_modes(void **state)
 {
     (void)state;
@@ -1533,6 +1674,7 @@ int main(void)
         cmocka_unit_test(test_fault_inside_full_entropy_shuffle),
         cmocka_unit_test(test_fault_during_reseed_and_timeouts),
         cmocka_unit_test(test_selftest_restarts_the_source),
+        cmocka_unit_test(test_fault_and_selftest_forget_buffered_bits),
         cmocka_unit_test(test_fault_at_power_on),
         cmocka_unit_test(test_fault_matrix),
         cmocka_unit_test(test_emulation_banner_and_null_config),
@@ -1541,6 +1683,9 @@ int main(void)
         cmocka_unit_test(test_verifiable_round_never_disappears),
         cmocka_unit_test(test_beacon_round),
         cmocka_unit_test(test_corrupt_memory_fails_closed),
+        cmocka_unit_test(test_checksum_covers_every_round_field),
+        cmocka_unit_test(test_fault_and_reveal_leave_nothing_usable),
+        cmocka_unit_test(test_reveal_while_seeding_derives_the_order),
         cmocka_unit_test(test_human_and_machine_modes),
         cmocka_unit_test(test_overrun_discards_the_line),
         cmocka_unit_test(test_binary_transport_drives_the_same_core),

@@ -13,6 +13,7 @@
 #include <ucontext.h>
 #endif
 
+#include "fairdeal/bounded.h"
 #include "fairdeal/combined.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/entropy.h"
@@ -919,6 +920,33 @@ static void test_combined_shuffle_and_fresh_rounds(void **state)
     assert_int_equal(fd_combined_begin_round(NULL), FD_ERR_NULL);
 }
 
+/* Bits the full-entropy generator buffered in one round (source bytes, a
+ * partial range z, m) are never spent in the next: begin_round and clear
+ * leave it as fd_fullentropy_init does. */
+static void assert_draws_fresh(const fd_fullentropy *fe)
+{
+    static const uint8_t zeros[sizeof fe->buffer];
+    assert_memory_equal(fe->buffer, zeros, sizeof zeros);
+    assert_int_equal(fe->buffer_pos, sizeof fe->buffer);
+    assert_true(fe->z == 0u && fe->m == 1u);
+}
+
+static void test_combined_round_starts_with_no_buffered_bits(void **state)
+{
+    (void)state;
+    rig_start(FD_DRBG_CHACHA20);
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(fd_combined_begin_round(&rig.c), FD_OK);
+        assert_draws_fresh(&rig.c.draws);
+        fd_rng rng = fd_combined_rng(&rig.c);
+        uint32_t card;
+        assert_int_equal(fd_uniform_u32(&rng, 52u, &card), FD_OK);
+        assert_true(rig.c.draws.m > 1u && rig.c.draws.buffer_pos < sizeof rig.c.draws.buffer);
+    }
+    fd_combined_clear(&rig.c);
+    assert_draws_fresh(&rig.c.draws);
+}
+
 /* Fail closed: when the TRNG goes bad (a counter, a stuck source) or its
  * reads fail, the combined source fails and stays failed although its DRBG
  * still works; no byte of DRBG output comes out alone, partial output is
@@ -1066,6 +1094,24 @@ static void test_two_boots_differ_with_roots(void **state)
     assert_int_equal(fd_roots_reseed(&d, &roots, written2), FD_OK);
     assert_memory_not_equal(written1, written2, 32);
     assert_int_equal(d.reseeds, 1);
+    /* the reseed mixes the roots in: the same DRBG state and source,
+     * reseeded with another device's roots, writes another seed file */
+    fd_drbg twin;
+    test_entropy_source good2 = {0, 0, FD_OK};
+    assert_int_equal(fd_roots_instantiate(&twin, &dc, test_entropy_block, &good2, &roots, written1), FD_OK);
+    fd_roots other = roots;
+    other.device_secret[0] ^= 1u;
+    assert_int_equal(fd_roots_reseed(&twin, &other, seed_file), FD_OK);
+    assert_memory_not_equal(seed_file, written2, 32);
+    fd_drbg_uninstantiate(&twin);
+    /* a reseed that fails (the source fails on its third block: the
+     * instantiation took two) leaves no next seed file behind */
+    test_entropy_source third_fails = {0, 3, FD_ERR_TRNG_HW};
+    assert_int_equal(fd_roots_instantiate(&twin, &dc, test_entropy_block, &third_fails, &roots, written1), FD_OK);
+    memset(seed_file, 0xEE, sizeof seed_file);
+    assert_int_equal(fd_roots_reseed(&twin, &roots, seed_file), FD_ERR_TRNG_HW);
+    assert_memory_equal(seed_file, zeros, 32);
+    fd_drbg_uninstantiate(&twin);
     fd_drbg_uninstantiate(&d);
 }
 
@@ -1256,6 +1302,7 @@ int main(void)
         cmocka_unit_test(test_fullentropy_source_failure),
         cmocka_unit_test(test_combined_is_trng_xor_drbg),
         cmocka_unit_test(test_combined_shuffle_and_fresh_rounds),
+        cmocka_unit_test(test_combined_round_starts_with_no_buffered_bits),
         cmocka_unit_test(test_combined_fails_closed),
         cmocka_unit_test(test_two_boots_differ_with_roots),
         cmocka_unit_test(test_no_secret_left_on_stack),

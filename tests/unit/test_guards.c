@@ -110,6 +110,81 @@ static void test_health_needs_1024_startup_samples(void **state)
     assert_int_equal(fd_health_init(&h, &cfg), FD_ERR_TOO_LARGE);
 }
 
+/* ---- predictor test: exact window cutoff, per-window and per-run resets ---- */
+
+/* Feeds one sample chosen against the predictor's guess: a right guess when
+ * `hit` (and the guess is scored: it does not repeat the last sample), else
+ * a xorshift byte that misses. Returns whether a scored right guess was fed. */
+static bool feed_against_guess(fd_health *h, bool hit, uint32_t *x, fd_status *st)
+{
+    const bool scored = h->samples > 0u && h->guess != (uint8_t)h->past[0];
+    uint8_t sample;
+    if (scored && hit) {
+        sample = h->guess;
+    } else {
+        *x ^= *x << 13;
+        *x ^= *x >> 17;
+        *x ^= *x << 5;
+        sample = (uint8_t)(*x >> 24);
+        if (sample == h->guess) {
+            sample ^= 0x01u;
+        }
+    }
+    *st = fd_health_feed(h, sample);
+    return scored && hit;
+}
+
+/* Right guesses never two in a row (the run stays below its cutoff): the
+ * window cutoff alone decides. C - 1 hits in each of three windows pass,
+ * the C-th hit in one window fails on that sample. */
+static void test_predictor_fails_at_exactly_the_window_cutoff(void **state)
+{
+    (void)state;
+    fd_health h;
+    assert_int_equal(fd_health_init(&h, &h2), FD_OK);
+    uint32_t x = 0x2545F491u;
+    fd_status st = FD_OK;
+    for (unsigned window = 0; window < 4u; window++) {
+        const unsigned want = window < 3u ? h2.predict_window_cutoff - 1u : h2.predict_window_cutoff;
+        unsigned hits = 0;
+        for (unsigned i = 0; i < h2.apt_window && st == FD_OK; i++) {
+            const bool hit = hits < want && h.predict_run == 0u;
+            if (feed_against_guess(&h, hit, &x, &st)) {
+                hits++;
+            }
+            assert_true(h.predict_run <= 1u);
+        }
+        if (window < 3u) {
+            assert_int_equal(st, FD_OK);
+            assert_int_equal(hits, want);
+            assert_true(fd_health_at_window_boundary(&h));
+        } else {
+            assert_int_equal(st, FD_ERR_HEALTH);
+            assert_int_equal(h.failure, FD_HEALTH_LAG);
+            assert_int_equal(hits, h2.predict_window_cutoff);
+            assert_int_equal(h.predict_hits, h2.predict_window_cutoff);
+        }
+    }
+}
+
+/* A guess that repeats the last sample is not scored: a stuck source is the
+ * RCT's even when the predictor's run cutoff (2) is far below the RCT's. */
+static void test_stuck_source_is_the_rcts_whatever_the_run_cutoff(void **state)
+{
+    (void)state;
+    fd_health_config cfg = h2;
+    cfg.predict_run_cutoff = 2;
+    static const uint8_t values[3] = {0x00, 0x55, 0xFF};
+    for (size_t v = 0; v < sizeof values; v++) {
+        uint8_t s[64];
+        memset(s, values[v], sizeof s);
+        fd_health h;
+        assert_int_equal(fd_health_init(&h, &cfg), FD_OK);
+        assert_int_equal(feed(&h, s, sizeof s), cfg.rct_cutoff);
+        assert_int_equal(h.failure, FD_HEALTH_RCT);
+    }
+}
+
 /* ---- entropy pipeline: blocks wiped once served, and on a fault ---- */
 
 static void pipeline(fd_entropy *e, fake_trng *t)
@@ -138,9 +213,12 @@ static void test_entropy_pool_wiped_after_use_fault_and_startup(void **state)
     t.switch_at = t.delivered + 400u;
     t.later_mode = FAKE_TRNG_STUCK;
     t.value = 0x42;
+    assert_int_equal(e.failures, 0);
     assert_int_equal(fd_entropy_get(&e, block), FD_ERR_HEALTH);
     assert_int_equal(e.state, FD_ENTROPY_FAILED);
     assert_true(all_zero(e.pool, sizeof e.pool));
+    assert_int_equal(e.failures, 1); /* each latched fault counted once */
+    assert_int_equal(e.startups_passed, 2);
 }
 
 /* ---- full-entropy generator ---- */
@@ -403,6 +481,8 @@ int main(void)
         cmocka_unit_test(test_apt_fails_at_exactly_the_cutoff),
         cmocka_unit_test(test_window_boundary_follows_the_apt_window),
         cmocka_unit_test(test_health_needs_1024_startup_samples),
+        cmocka_unit_test(test_predictor_fails_at_exactly_the_window_cutoff),
+        cmocka_unit_test(test_stuck_source_is_the_rcts_whatever_the_run_cutoff),
         cmocka_unit_test(test_entropy_pool_wiped_after_use_fault_and_startup),
         cmocka_unit_test(test_fullentropy_wipes_spent_bytes_and_clears_state),
         cmocka_unit_test(test_fullentropy_fill_reaches_byte_255),

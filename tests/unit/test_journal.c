@@ -1125,6 +1125,72 @@ static void test_full_of_live_records(void **state)
     assert_true(kept > 50u);
 }
 
+/* ---- direct tests written against surviving mutants (tests/mutation) ---- */
+
+static rig r2; /* a second journal beside r1 */
+
+/* The head commits to the whole history, not to the last record alone: two
+ * journals whose newest records are identical but whose first differ end on
+ * different heads. */
+static void test_head_commits_to_the_whole_history(void **state)
+{
+    (void)state;
+    const uint8_t first[2][4] = {{1, 0, 0, 0}, {2, 0, 0, 0}};
+    const uint8_t last[4] = {3, 0, 0, 0};
+    uint8_t head[2][32];
+    rig *const rigs[2] = {&r1, &r2};
+    for (int i = 0; i < 2; i++) {
+        rig_open(rigs[i], 8, 10, 100);
+        assert_int_equal(fd_journal_mount(&rigs[i]->j, NULL), FD_OK);
+        assert_int_equal(fd_journal_append(&rigs[i]->j, FD_REC_REVEAL, first[i], 4, NULL, 0, NULL), FD_OK);
+        assert_int_equal(fd_journal_append(&rigs[i]->j, FD_REC_REVEAL, last, 4, NULL, 0, NULL), FD_OK);
+        uint32_t next = 0;
+        assert_int_equal(fd_journal_head(&rigs[i]->j, head[i], &next), FD_OK);
+        assert_int_equal(next, 3);
+    }
+    assert_memory_not_equal(head[0], head[1], 32);
+}
+
+static bool keep_secrets(void *ctx, const fd_journal_record *rec)
+{
+    (void)ctx;
+    return rec->secret_len > 0u;
+}
+
+/* A secret written is in no RAM buffer of the journal afterwards; once its
+ * record has been copied forward by compaction, the wipe reaches the copy,
+ * and leaves no copy in the journal's record either. */
+static void test_secret_wipe_reaches_copies_and_ram(void **state)
+{
+    (void)state;
+    rig *r = &r1;
+    assert_int_equal(host_flash_open(&r->hf, r->mem, PAGE, 6, NULL), FD_OK);
+    assert_int_equal(fd_journal_init(&r->j, &r->hf.flash, key, sizeof key, r->pages, keep_secrets, NULL), FD_OK);
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    uint8_t round[4] = {9, 0, 0, 0};
+    uint8_t seed[32];
+    seed_of(9, seed);
+    uint32_t seq = 0;
+    assert_int_equal(fd_journal_append(&r->j, FD_REC_ROUND_OPENED, round, 4, seed, 32, &seq), FD_OK);
+    assert_null(memmem(r->j.buf, sizeof r->j.buf, seed, 32));
+    static seen s;
+    int at = -1;
+    for (unsigned i = 0; i < 400u; i++) {
+        assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, round, 4, NULL, 0, NULL), FD_OK);
+        assert_int_equal(walk(r, &s, NULL), FD_OK);
+        at = find_orig(&s, seq);
+        assert_true(at >= 0);
+        if (s.seq[at] != seq) {
+            break; /* the live record is now a copy */
+        }
+    }
+    assert_true(s.seq[at] != seq);
+    assert_non_null(memmem(r->mem, PAGE * 6u, seed, 32));
+    assert_int_equal(fd_journal_wipe_secret(&r->j, seq), FD_OK);
+    assert_null(memmem(r->mem, PAGE * 6u, seed, 32));
+    assert_null(memmem(&r->j.rec, sizeof r->j.rec, seed, 32));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1139,6 +1205,8 @@ int main(void)
         cmocka_unit_test(test_full_of_live_records),
         cmocka_unit_test(test_damaged_newest_page),
         cmocka_unit_test(test_power_cut_during_recovery),
+        cmocka_unit_test(test_head_commits_to_the_whole_history),
+        cmocka_unit_test(test_secret_wipe_reaches_copies_and_ram),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -319,6 +319,46 @@ static void test_every_shoe_and_beacon(void **state)
     }
 }
 
+/* Commitment and key both change with every header field a verifier reads,
+ * down to the high bits of the round id and the beacon index, and a seed is
+ * bound to its slot. */
+static void assert_header_bound(const fd_round_header *a, const fd_round_header *b)
+{
+    uint8_t c1[32], c2[32], k1[FD_ROUND_KEY_SIZE], k2[FD_ROUND_KEY_SIZE];
+    assert_int_equal(fd_round_commit(a, kat_secret, 60, c1), FD_OK);
+    assert_int_equal(fd_round_commit(b, kat_secret, 60, c2), FD_OK);
+    assert_memory_not_equal(c1, c2, sizeof c1);
+    assert_int_equal(fd_round_key(a, &kat_seeds, k1), FD_OK);
+    assert_int_equal(fd_round_key(b, &kat_seeds, k2), FD_OK);
+    assert_memory_not_equal(k1, k2, sizeof k1);
+}
+
+static void test_every_header_field_is_bound(void **state)
+{
+    (void)state;
+    fd_round_header a = kat_header;
+    a.slot_mask = 0x03;
+    a.beacon_slot = 1;
+    a.beacon_index = 5;
+    fd_round_header b = a;
+    b.jokers = 1;
+    assert_header_bound(&a, &b);
+    b = a;
+    b.round_id = a.round_id + 0x10000u;
+    assert_header_bound(&a, &b);
+    b = a;
+    b.beacon_index = a.beacon_index + 0x100000000ull;
+    assert_header_bound(&a, &b);
+    /* the same seed in slot 0 or in slot 1 */
+    fd_round_seeds in_slot1;
+    assert_int_equal(fd_round_seeds_clear(&in_slot1), FD_OK);
+    assert_int_equal(fd_round_seed_set(&in_slot1, &a, 1, (const uint8_t *)"player", 6), FD_OK);
+    uint8_t k0[FD_ROUND_KEY_SIZE], k1[FD_ROUND_KEY_SIZE];
+    assert_int_equal(fd_round_key(&a, &kat_seeds, k0), FD_OK);
+    assert_int_equal(fd_round_key(&a, &in_slot1, k1), FD_OK);
+    assert_memory_not_equal(k0, k1, sizeof k0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_cheats_are_rejected),
         cmocka_unit_test(test_every_shoe_and_beacon),
+        cmocka_unit_test(test_every_header_field_is_bound),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
