@@ -286,7 +286,7 @@ static void clear_round_fields(fd_round *r)
     r->secret_len = 0;
 }
 
-fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
+fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slot, uint64_t beacon_index)
 {
     const fd_transition *t;
     fd_status st = admit(d, FD_CMD_SHUFFLE, &t);
@@ -295,6 +295,10 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
     }
     if (slots > FD_ROUND_SLOTS) {
         return FD_ERR_TOO_LARGE;
+    }
+    /* the beacon names one of this round's slots; none carries no index */
+    if (beacon_slot == FD_ROUND_NO_BEACON ? beacon_index != 0u : beacon_slot >= slots) {
+        return FD_ERR_BOUND;
     }
     st = fd_dealer_secret_ready(d);
     if (st != FD_OK) {
@@ -309,7 +313,8 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots)
     h.decks = d->shoe.decks;
     h.jokers = d->shoe.jokers;
     h.slot_mask = (uint8_t)((1u << slots) - 1u);
-    h.beacon_slot = FD_ROUND_NO_BEACON;
+    h.beacon_slot = (uint8_t)beacon_slot;
+    h.beacon_index = beacon_index;
     const size_t secret_len = fd_round_secret_min(d->shoe.count);
     if (secret_len > FD_DEALER_SECRET_MAX) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_DEALER_SECRET_MAX covers the largest shoe */

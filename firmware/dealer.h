@@ -190,11 +190,14 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full);
 /* Open a verifiable round (docs/VERIFY.md), the default round: S of
  * fd_round_secret_min(shoe) bytes from the combined source (conditioned
  * TRNG from a window read now XOR the DRBG), the commitment to
- * (device, id, shoe, slot_mask, S); slots 0..slots-1 then accept one client
- * seed each. slots 0 (house-only) closes the round at once. Errors:
- * refusals, FD_ERR_TOO_LARGE (slots above FD_ROUND_SLOTS), the source's
- * error (fault latched, no round opened). */
-fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots);
+ * (device, id, shoe, slot_mask, beacon, S); slots 0..slots-1 then accept
+ * one client seed each. beacon_slot (one of those slots, or
+ * FD_ROUND_NO_BEACON with index 0) carries the public beacon value of index
+ * beacon_index. slots 0 (house-only) closes the round at once. Errors:
+ * refusals, FD_ERR_TOO_LARGE (slots above FD_ROUND_SLOTS), FD_ERR_BOUND
+ * (beacon slot not accepted), the source's error (fault latched, no round
+ * opened); nothing changes on an error but the fault. */
+fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slot, uint64_t beacon_index);
 
 /* Whether rounds may be drawn: FD_OK; FD_ERR_NOT_READY (no secret: a
  * release build not provisioned); FD_ERR_CORRUPT (the secret page is

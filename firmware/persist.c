@@ -215,7 +215,7 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     if (st != FD_OK) {
         return st;
     }
-    uint8_t b[56 + 4u * FD_REC_MAX_PARTS + FD_ROUND_DEVICE_ID_MAX] = {0};
+    uint8_t b[56 + 4u * FD_REC_MAX_PARTS + FD_ROUND_DEVICE_ID_MAX + FD_REC_BEACON_SIZE] = {0};
     put32(b, round_id);
     b[4] = mode;
     b[5] = (uint8_t)d->shoe.kind;
@@ -236,6 +236,10 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
         b[13] = header->device_id_len;
         memcpy(b + n, header->device_id, header->device_id_len);
         n += header->device_id_len;
+        b[n] = header->beacon_slot;
+        put32(b + n + 1u, (uint32_t)header->beacon_index);
+        put32(b + n + 5u, (uint32_t)(header->beacon_index >> 32));
+        n += FD_REC_BEACON_SIZE;
     }
     st = append(d, FD_REC_ROUND_OPENED, b, n, NULL, 0, NULL);
     if (st == FD_OK) {
@@ -410,14 +414,30 @@ static bool is_part_of_newest_round(const replay *r, uint32_t seq)
     return false;
 }
 
+bool persist_opened_beacon(const uint8_t *b, size_t len, uint8_t *slot, uint64_t *index)
+{
+    if (len < 56u || b[16] > FD_REC_MAX_PARTS || b[13] > FD_ROUND_DEVICE_ID_MAX ||
+        len != 56u + 4u * b[16] + b[13] + FD_REC_BEACON_SIZE) {
+        return false;
+    }
+    const uint8_t *tail = b + len - FD_REC_BEACON_SIZE;
+    *slot = tail[0];
+    *index = get32(tail + 1) | ((uint64_t)get32(tail + 5) << 32);
+    return true;
+}
+
 static void replay_opened(replay *r, const fd_journal_record *rec)
 {
     fd_dealer *d = r->d;
     const uint8_t *b = rec->payload;
     const uint8_t parts = b[16];
     const uint8_t dev_len = b[13];
+    uint8_t beacon_slot = FD_ROUND_NO_BEACON;
+    uint64_t beacon_index = 0;
+    /* a record written before beacons ends at the device id: no beacon */
+    const bool has_beacon = persist_opened_beacon(b, rec->len, &beacon_slot, &beacon_index);
     if (rec->len < 56u || parts > FD_REC_MAX_PARTS || dev_len > FD_ROUND_DEVICE_ID_MAX ||
-        rec->len != 56u + 4u * parts + dev_len || get32(b) <= r->newest_round) {
+        (rec->len != 56u + 4u * parts + dev_len && !has_beacon) || get32(b) <= r->newest_round) {
         return; /* an older round (kept for RECALL), or not the dealer's record */
     }
     r->newest_round = get32(b);
@@ -447,7 +467,8 @@ static void replay_opened(replay *r, const fd_journal_record *rec)
         h->decks = d->shoe.decks;
         h->jokers = d->shoe.jokers;
         h->slot_mask = b[12];
-        h->beacon_slot = FD_ROUND_NO_BEACON;
+        h->beacon_slot = beacon_slot;
+        h->beacon_index = beacon_index;
     }
 }
 

@@ -90,6 +90,11 @@ FD_MUST_CHECK fd_status persist_round_opened(struct fd_dealer *d, uint32_t round
                                              const fd_round_header *header, size_t secret_len, const uint8_t salt[16],
                                              const uint8_t commitment[FD_SHA256_SIZE]);
 
+/* The beacon a ROUND_OPENED payload b of len bytes ends with: true, and
+ * *slot / *index set, when it has one; false for a record without (written
+ * before beacons, or not a verifiable round's) or malformed. */
+bool persist_opened_beacon(const uint8_t *b, size_t len, uint8_t *slot, uint64_t *index);
+
 /* Before SEED replies: the client seed. */
 FD_MUST_CHECK fd_status persist_client_seed(struct fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len);
 

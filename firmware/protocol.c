@@ -19,6 +19,17 @@ static void put_u32(const writer *w, uint32_t v)
     w->fn(w->ctx, digits, fd_dec_encode(v, digits));
 }
 
+static void put_u64(const writer *w, uint64_t v)
+{
+    char digits[20];
+    size_t at = sizeof digits;
+    do {
+        digits[--at] = (char)('0' + (char)(v % 10u));
+        v /= 10u;
+    } while (v != 0u);
+    w->fn(w->ctx, digits + at, sizeof digits - at);
+}
+
 /* " key=value" */
 static void put_field(const writer *w, const char *key, const char *value)
 {
@@ -209,8 +220,8 @@ static bool token_is(const token *t, const char *word)
     return true;
 }
 
-/* Decimal, 1 to max_digits digits (at most 10), no sign, at most 2^32 - 1. */
-static bool parse_decimal(const token *t, size_t max_digits, uint32_t *value)
+/* Decimal, 1 to max_digits digits, no sign, at most 2^64 - 1. */
+static bool parse_decimal64(const token *t, size_t max_digits, uint64_t *value)
 {
     if (t->len == 0u || t->len > max_digits) {
         return false;
@@ -220,9 +231,21 @@ static bool parse_decimal(const token *t, size_t max_digits, uint32_t *value)
         if (t->text[i] < '0' || t->text[i] > '9') {
             return false;
         }
-        v = v * 10u + (uint64_t)(t->text[i] - '0');
+        const uint64_t digit = (uint64_t)(t->text[i] - '0');
+        if (v > (UINT64_MAX - digit) / 10u) {
+            return false;
+        }
+        v = v * 10u + digit;
     }
-    if (v > 0xFFFFFFFFu) {
+    *value = v;
+    return true;
+}
+
+/* Decimal, 1 to max_digits digits (at most 10), no sign, at most 2^32 - 1. */
+static bool parse_decimal(const token *t, size_t max_digits, uint32_t *value)
+{
+    uint64_t v = 0;
+    if (max_digits > 10u || !parse_decimal64(t, max_digits, &v) || v > 0xFFFFFFFFu) {
         return false;
     }
     *value = (uint32_t)v;
@@ -265,7 +288,8 @@ static void cmd_help(const request *r)
     if (!no_arguments(r, "usage: HELP")) {
         return;
     }
-    put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8|drbg|full] | "
+    put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8 "
+              "[beacon=SLOT:INDEX]|drbg|full] | "
               "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE "
               "<human|machine> | PROVISION <64 hex> | LAB <raw|cards> <n> [bound] | TIME <unix seconds> | "
               "RECALL [hands] | LOG [events] | "
@@ -309,6 +333,14 @@ static void cmd_new(const request *r)
     }
 }
 
+/* " beacon=SLOT:INDEX" */
+static void put_beacon(const writer *w, uint8_t slot, uint64_t index)
+{
+    put_field_u32(w, " beacon=", slot);
+    put(w, ":");
+    put_u64(w, index);
+}
+
 /* The verifiable round's header fields, as docs/VERIFY.md's round lines
  * spell them. */
 static void put_round_header(const writer *w, const fd_dealer *d)
@@ -322,7 +354,11 @@ static void put_round_header(const writer *w, const fd_dealer *d)
     put_field_u32(w, ":", h->jokers);
     put(w, " slots=");
     put_hex(w, &h->slot_mask, 1);
-    put(w, " beacon=none");
+    if (h->beacon_slot == FD_ROUND_NO_BEACON) {
+        put(w, " beacon=none");
+    } else {
+        put_beacon(w, h->beacon_slot, h->beacon_index);
+    }
 }
 
 static void put_label(const writer *w, const fd_dealer *d)
@@ -469,17 +505,41 @@ static void cmd_lab(const request *r)
     }
 }
 
-/* "slots=N": N seed slots, 0..8. */
-static bool parse_slots(const token *t, uint32_t *slots)
+/* The value of "name=value" when t is one, else false. */
+static bool parse_field(const token *t, const char *name, token *value)
 {
-    static const char prefix[] = "slots=";
-    const size_t n = sizeof prefix - 1u;
-    if (t->len <= n) {
+    const size_t n = strlen(name);
+    if (t->len <= n + 1u || t->text[n] != '=') {
         return false;
     }
     const token word = {t->text, n};
-    const token value = {t->text + n, t->len - n};
-    return token_is(&word, prefix) && parse_number(&value, slots);
+    value->text = t->text + n + 1u;
+    value->len = t->len - n - 1u;
+    return token_is(&word, name);
+}
+
+/* "slots=N": N seed slots, 0..8. */
+static bool parse_slots(const token *t, uint32_t *slots)
+{
+    token value;
+    return parse_field(t, "slots", &value) && parse_number(&value, slots);
+}
+
+/* "beacon=SLOT:INDEX": the slot carrying the public beacon value of that
+ * index (decimal, up to 2^64 - 1). */
+static bool parse_beacon(const token *t, uint32_t *slot, uint64_t *index)
+{
+    token value;
+    if (!parse_field(t, "beacon", &value)) {
+        return false;
+    }
+    size_t colon = 0;
+    while (colon < value.len && value.text[colon] != ':') {
+        colon++;
+    }
+    const token slot_text = {value.text, colon};
+    const token index_text = {value.text + colon + 1u, colon < value.len ? value.len - colon - 1u : 0u};
+    return colon < value.len && parse_number(&slot_text, slot) && parse_decimal64(&index_text, 20, index);
 }
 
 static void cmd_shuffle(const request *r)
@@ -487,12 +547,20 @@ static void cmd_shuffle(const request *r)
     const bool full = r->n == 2u && token_is(&r->t[1], "full");
     const bool drbg = r->n == 2u && token_is(&r->t[1], "drbg");
     uint32_t slots = 0;
-    if (r->n > 2u || (r->n == 2u && !full && !drbg && !parse_slots(&r->t[1], &slots))) {
-        reply_err(r->w, "syntax", "usage: SHUFFLE [slots=0-8|drbg|full]");
+    const bool beacon = r->n == 3u;
+    uint32_t beacon_slot = FD_ROUND_NO_BEACON;
+    uint64_t beacon_index = 0;
+    if (r->n > 3u || (r->n >= 2u && !full && !drbg && !parse_slots(&r->t[1], &slots)) ||
+        (beacon && !parse_beacon(&r->t[2], &beacon_slot, &beacon_index))) {
+        reply_err(r->w, "syntax", "usage: SHUFFLE [slots=0-8 [beacon=SLOT:INDEX]|drbg|full]");
         return;
     }
     if (slots > FD_ROUND_SLOTS) {
         reply_err(r->w, "range", "slots must be 0 to 8");
+        return;
+    }
+    if (beacon && beacon_slot >= slots) {
+        reply_err(r->w, "range", "the beacon slot must be one of this round's slots");
         return;
     }
     if (fd_dealer_transition(fd_dealer_get_state(r->d), FD_CMD_SHUFFLE)->verdict == FD_ALLOW && !secret_ready(r)) {
@@ -510,7 +578,7 @@ static void cmd_shuffle(const request *r)
         put(r->w, "\r\n");
         return;
     }
-    if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_open_round(r->d, slots))) {
+    if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_open_round(r->d, slots, beacon_slot, beacon_index))) {
         return;
     }
     put(r->w, "OK SHUFFLE mode=round");
@@ -848,6 +916,16 @@ static const char *mode_name(uint8_t mode)
     return mode == FD_RECORD_MODE_ROUND ? "round" : mode == FD_RECORD_MODE_FULL ? "full" : "drbg";
 }
 
+/* " beacon=SLOT:INDEX" when the ROUND_OPENED record carries one. */
+static void recall_beacon(const writer *w, const uint8_t *b, uint16_t len)
+{
+    uint8_t slot = 0;
+    uint64_t index = 0;
+    if (persist_opened_beacon(b, len, &slot, &index) && slot != FD_ROUND_NO_BEACON) {
+        put_beacon(w, slot, index);
+    }
+}
+
 static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
 {
     const uint32_t players = b[8] == 0u ? 1u : b[8];
@@ -909,6 +987,7 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
                 put_hex(c->w, b + 56 + (size_t)4u * b[16], b[13]);
                 put(c->w, " slots=");
                 put_hex(c->w, b + 12, 1);
+                recall_beacon(c->w, b, rec->len);
             }
         }
         break;

@@ -8,6 +8,7 @@
  * independently with sha256sum. */
 #include "verify.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -269,12 +270,38 @@ static void parse_seeds(const char *line, fd_round_seeds *seeds)
     }
 }
 
+/* "beacon=SLOT:INDEX" or "beacon=none"; fd_round_verify checks the slot
+ * against the slot mask. */
+static void parse_beacon(const char *line, fd_round_header *h)
+{
+    char text[32];
+    (void)field(line, "beacon", text, sizeof text);
+    h->beacon_slot = FD_ROUND_NO_BEACON;
+    h->beacon_index = 0;
+    if (strcmp(text, "none") == 0) {
+        return;
+    }
+    char *colon = strchr(text, ':');
+    char *end = NULL;
+    const unsigned long slot = strtoul(text, &end, 10);
+    if (colon == NULL || end != colon || text[0] < '0' || text[0] > '9' || slot >= FD_ROUND_SLOTS || colon[1] < '0' ||
+        colon[1] > '9') {
+        reject("round %lu: malformed beacon=", tr.id);
+    }
+    errno = 0;
+    h->beacon_index = strtoull(colon + 1, &end, 10);
+    if (*end != '\0' || errno != 0) {
+        reject("round %lu: malformed beacon=", tr.id);
+    }
+    h->beacon_slot = (uint8_t)slot;
+}
+
 /* A verifiable round's REVEAL: the header fields are SHUFFLE's, then
  * fd_round_verify (commitment and the derived order), then the deal. */
 static void on_reveal_round(const char *line)
 {
     if (strstr(line, tr.header_text) != line + strlen("OK REVEAL")) {
-        reject("round %lu: REVEAL's device, id, shoe or slots differ from SHUFFLE's", tr.id);
+        reject("round %lu: REVEAL's device, id, shoe, slots or beacon differ from SHUFFLE's", tr.id);
     }
     fd_round_header h;
     memset(&h, 0, sizeof h);
@@ -286,7 +313,7 @@ static void on_reveal_round(const char *line)
     h.decks = (uint8_t)tr.decks;
     h.jokers = (uint8_t)tr.jokers;
     hex_field(line, "slots", &h.slot_mask, 1, &len);
-    h.beacon_slot = FD_ROUND_NO_BEACON;
+    parse_beacon(line, &h);
     char shoe[32];
     char expect[32];
     (void)snprintf(expect, sizeof expect, "%s:%u:%u", fd_deck_kind_name(tr.kind), tr.decks, tr.jokers);

@@ -149,9 +149,11 @@ static fd_status visit(void *ctx, const fd_journal_record *rec)
         return bad(w, id, "more rounds than the verifier holds");
     }
     switch (rec->type) {
-    case FD_REC_ROUND_OPENED:
+    case FD_REC_ROUND_OPENED: {
+        const size_t base = rec->len < 56u ? 0u : 56u + 4u * b[16] + b[13];
+        const bool has_beacon = rec->len == base + FD_REC_BEACON_SIZE; /* older records end at the device id */
         if (rec->len < 56u || b[16] > FD_REC_MAX_PARTS || b[13] > FD_ROUND_DEVICE_ID_MAX ||
-            rec->len != 56u + 4u * b[16] + b[13] || le16(b + 8) > FD_SHOE_MAX_CARDS) {
+            (rec->len != base && !has_beacon) || le16(b + 8) > FD_SHOE_MAX_CARDS) {
             return bad(w, id, "malformed ROUND_OPENED");
         }
         r->opened = true;
@@ -166,9 +168,11 @@ static fd_status visit(void *ctx, const fd_journal_record *rec)
         r->parts = b[16];
         memcpy(r->header.device_id, b + 56 + 4u * b[16], b[13]);
         r->header.round_id = id;
-        r->header.beacon_slot = FD_ROUND_NO_BEACON;
+        r->header.beacon_slot = has_beacon ? b[base] : FD_ROUND_NO_BEACON;
+        r->header.beacon_index = has_beacon ? le32(b + base + 1u) | ((uint64_t)le32(b + base + 5u) << 32) : 0u;
         memcpy(r->commitment, b + 24, FD_SHA256_SIZE);
         return FD_OK;
+    }
     case FD_REC_ROUND_SECRET:
         if (rec->len >= 8u && b[4] < FD_REC_MAX_PARTS && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE) {
             memcpy(r->material + (size_t)b[4] * FD_REC_SECRET_PART, rec->secret, rec->secret_len);

@@ -5,6 +5,7 @@
  * card the hand lists is the order's card at its position, none twice. The
  * keyed chain itself is checked on the stored journal (verify --journal);
  * the recall carries its head and seq to compare. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ typedef struct hand {
     fd_round_header header;
     uint8_t commitment[FD_SHA256_SIZE];
     uint8_t parts;
+    bool beacon; /* beacon=SLOT:INDEX seen (a record before beacons has none) */
     fd_round_seeds seeds;
     size_t part_len[FD_REC_MAX_PARTS];
     uint8_t part[FD_REC_MAX_PARTS][FD_REC_SECRET_PART];
@@ -126,6 +128,19 @@ static bool field(hand *h, const char *key, char *v)
     if (strcmp(key, "slots") == 0) {
         return hex_exact(v, &h->header.slot_mask, 1);
     }
+    if (strcmp(key, "beacon") == 0) {
+        char *end = NULL;
+        const unsigned long slot = strtoul(v, &end, 10);
+        if (end == v || *end != ':' || end[1] < '0' || end[1] > '9' || slot >= FD_ROUND_SLOTS) {
+            return false;
+        }
+        const char *index = end + 1;
+        errno = 0;
+        h->header.beacon_index = strtoull(index, &end, 10);
+        h->header.beacon_slot = (uint8_t)slot;
+        h->beacon = true;
+        return *end == '\0' && errno == 0;
+    }
     if (strcmp(key, "seed") == 0) {
         const unsigned long slot = strtoul(v, NULL, 10);
         const char *colon = strchr(v, ':');
@@ -176,7 +191,10 @@ static int check_hand(hand *h, uint32_t *verified)
         return reject(h->id, "unknown shoe");
     }
     h->header.round_id = h->id;
-    h->header.beacon_slot = FD_ROUND_NO_BEACON;
+    if (!h->beacon) {
+        h->header.beacon_slot = FD_ROUND_NO_BEACON;
+        h->header.beacon_index = 0;
+    }
     const char *why = fd_tool_revealed_order(h->mode, &h->header, &h->seeds, (uint16_t)(per_deck * h->header.decks),
                                              material, len, h->commitment, &shoe);
     if (why != NULL) {

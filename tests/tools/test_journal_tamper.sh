@@ -13,7 +13,7 @@ tool=$2
 . "$(dirname "$0")/checks.sh"
 
 F=$work/journal.bin
-printf 'TIME 1700000000\nSHUFFLE slots=2\nSEED 0 abcd\nSEED 1 ef\nDEAL 2 3\nBURN\nREVEAL\nSHUFFLE drbg\nDEAL 3\nDEAL 3\nREVEAL\nSHUFFLE full\nDEAL 5 2\nREVEAL\nSHUFFLE\nDEAL 4\n' |
+printf 'TIME 1700000000\nSHUFFLE slots=2 beacon=1:1000000\nSEED 0 abcd\nSEED 1 ef\nDEAL 2 3\nBURN\nREVEAL\nSHUFFLE drbg\nDEAL 3\nDEAL 3\nREVEAL\nSHUFFLE full\nDEAL 5 2\nREVEAL\nSHUFFLE\nDEAL 4\n' |
   "$dealer" --storage "$F" >/dev/null
 got=$("$tool" verify --journal "$F" 2>&1)
 case $got in
@@ -40,6 +40,8 @@ recall_rejects "a card changed" 's/(cards@0=1:)(1?[0-9AKQJT])([SHDC])/\1\2X/'
 # S's first hex digit replaced by another (0 -> 1, anything else -> 0)
 recall_rejects "S changed" 's/ reveal0=0/ reveal0=@/; s/ reveal0=[1-9a-f]/ reveal0=0/; s/ reveal0=@/ reveal0=1/'
 recall_rejects "a client seed changed" 's/seed=0:abcd/seed=0:abce/'
+recall_rejects "the committed beacon index changed" 's/ beacon=1:1000000 / beacon=1:1000001 /'
+recall_rejects "the committed beacon dropped" 's/ beacon=1:1000000 / /'
 
 # Rewrite the file: edit / drop / swap records of page 0 (layout: docs/RELIABILITY.md).
 tamper() { # MODE OUT

@@ -9,11 +9,7 @@ set -u
 dealer=$1
 release=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+. "$(dirname "$0")/checks.sh"
 
 printf 'LAB RAW 2048\nLAB RAW 1952\nLAB CARDS 500 52\nLAB CARDS 100 432\nQUIT\n' | "$dealer" | tr -d '\r' >"$work/capture"
 if python3 "$root/tools/lab_capture.py" "$work/capture" "$work/lab" >"$work/log"; then
@@ -65,4 +61,4 @@ if grep -q '^OK STATUS .* secret=missing device=none ' "$work/release" &&
 else
   fail "release image: $(cat "$work/release")"
 fi
-[ "$failures" -eq 0 ] || exit 1
+finish test_lab

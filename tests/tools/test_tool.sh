@@ -185,8 +185,8 @@ if [ -n "$dealer" ]; then
 
   # verifiable rounds (docs/VERIFY.md): seeded, house-only, one slot left
   # empty at CLOSE; fairdeal-tool and the reference verify.py both check them
-  printf 'NEW french 2 2\nSHUFFLE slots=2\nSEED 0 706c61796572\nSEED 1 %s\nDEAL 5\nBURN\nDEAL 2 3\nREVEAL\nNEW spanish40 1\nSHUFFLE\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE slots=3\nSEED 1 616c696365\nCLOSE\nDEAL 12 8\nREVEAL\n' \
-    "$(printf '%0128d' 7)" | "$dealer" | tr -d '\r' >"$work/rounds"
+  printf 'NEW french 2 2\nSHUFFLE slots=2\nSEED 0 706c61796572\nSEED 1 %s\nDEAL 5\nBURN\nDEAL 2 3\nREVEAL\nNEW spanish40 1\nSHUFFLE\nDEAL 40\nREVEAL\nNEW spanish48 8\nSHUFFLE slots=3 beacon=2:1000000\nSEED 1 616c696365\nSEED 2 %s\nCLOSE\nDEAL 12 8\nREVEAL\n' \
+    "$(printf '%0128d' 7)" b3ac0e | "$dealer" | tr -d '\r' >"$work/rounds"
   same "verify accepts a transcript of verifiable rounds" "$("$tool" verify --transcript "$work/rounds" 2>&1)" \
     "OK verify rounds=3 dealt=147"
   # the documented conversion for verify.py: the REVEAL lines without "OK REVEAL "
@@ -214,6 +214,27 @@ if [ -n "$dealer" ]; then
   sed "${rnd}s/ commitment=\(.\)/ commitment=X\1/; ${rnd}s/ commitment=X0/ commitment=1/; ${rnd}s/ commitment=X[0-9a-f]/ commitment=0/" \
     "$work/rounds" >"$work/r_commit"
   rejects "a REVEAL commitment other than SHUFFLE's" "not the one SHUFFLE published" "$work/r_commit"
+  # round 3 named beacon slot 2, index 1000000, in its commitment; the beacon
+  # value came as SEED 2. Another index or slot in the REVEAL line, or in both
+  # lines, is caught by both verifiers.
+  same "a beacon round: SHUFFLE and REVEAL show beacon=2:1000000" \
+    "$(grep -c '^OK \(SHUFFLE mode=round\|REVEAL\) device=.* id=3 .* slots=07 beacon=2:1000000 ' "$work/rounds")" 2
+  bcn=$(grep -n '^OK REVEAL device=.* id=3 ' "$work/rounds" | cut -d: -f1)
+  sed "${bcn}s/ beacon=2:1000000 / beacon=2:1000001 /" "$work/rounds" >"$work/r_beacon"
+  rejects "a REVEAL beacon index other than SHUFFLE's" "differ from SHUFFLE" "$work/r_beacon"
+  sed "s/ beacon=2:1000000 / beacon=1:1000000 /" "$work/rounds" >"$work/r_beacon2"
+  rejects "another beacon slot (SHUFFLE and REVEAL alike)" "do not derive" "$work/r_beacon2"
+  sed "s/ beacon=2:1000000 / beacon=2:1000001 /" "$work/rounds" >"$work/r_beacon3"
+  rejects "another beacon index (SHUFFLE and REVEAL alike)" "do not derive" "$work/r_beacon3"
+  sed "s/ beacon=2:1000000 / beacon=2:x /" "$work/rounds" >"$work/r_beacon4"
+  rejects "a malformed beacon" "malformed beacon" "$work/r_beacon4"
+  for f in r_beacon r_beacon2 r_beacon3; do
+    out=$(grep '^OK REVEAL device=.* id=3 ' "$work/$f" | sed 's/^OK REVEAL //' | python3 "$root/tools/verify.py" check 2>&1)
+    case "$out" in
+    *"1 rounds, 1 failures"* | *"1 round, 1 failure"*) pass "verify.py rejects $f: $(echo "$out" | tail -1)" ;;
+    *) fail "verify.py accepted $f: $out" ;;
+    esac
+  done
   grep -v '^OK REVEAL device=.* id=3 ' "$work/rounds" >"$work/r_open"
   rejects "a verifiable round left open" "round 3 was never revealed" "$work/r_open"
 

@@ -1216,6 +1216,103 @@ static void test_verifiable_round_never_disappears(void **state)
     assert_non_null(strstr(cmd("STATUS"), " revealed=4 unrevealed=0"));
 }
 
+/* A beacon slot: the header names slot 1 and index 1000000 before any
+ * seed; the published commitment verifies only with that beacon, the
+ * beacon value arrives as SEED 1, and the REVEAL repeats it. A malformed
+ * beacon or one naming a slot the round does not accept changes nothing. */
+static void test_beacon_round(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    take_snapshot();
+    static const char *const refused[][2] = {
+        {"SHUFFLE slots=2 beacon=2:5", "ERR range "},
+        {"SHUFFLE slots=0 beacon=0:5", "ERR range "},
+        {"SHUFFLE slots=2 beacon=255:0", "ERR range "},
+        {"SHUFFLE slots=2 beacon=1", "ERR syntax "},
+        {"SHUFFLE slots=2 beacon=:5", "ERR syntax "},
+        {"SHUFFLE slots=2 beacon=1:", "ERR syntax "},
+        {"SHUFFLE slots=2 beacon=1:-5", "ERR syntax "},
+        {"SHUFFLE slots=2 beacon=1:5x", "ERR syntax "},
+        {"SHUFFLE slots=2 beacon=1:18446744073709551616", "ERR syntax "}, /* 2^64 */
+        {"SHUFFLE slots=2 beacon=none", "ERR syntax "},
+        {"SHUFFLE slots=2 beacon=1:5 x", "ERR syntax "},
+        {"SHUFFLE beacon=0:5", "ERR syntax "},
+        {"SHUFFLE drbg beacon=0:5", "ERR syntax "},
+        {"SHUFFLE slots=2 beacons=1:5", "ERR syntax "},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_reply_starts(cmd(refused[i][0]), refused[i][1]);
+        assert_unchanged();
+    }
+    /* the core refuses the same on its own */
+    assert_int_equal(fd_dealer_open_round(&dealer, 2, 2, 5), FD_ERR_BOUND);
+    assert_int_equal(fd_dealer_open_round(&dealer, 2, FD_ROUND_NO_BEACON, 5), FD_ERR_BOUND);
+    assert_unchanged();
+
+    char commitment_hex[80];
+    const char *r = cmd("SHUFFLE slots=2 beacon=1:1000000");
+    assert_reply_starts(r, "OK SHUFFLE mode=round device=" TEST_DEVICE_ID
+                           " id=1 shoe=french:1:0 slots=03 beacon=1:1000000 cards=52 ");
+    assert_non_null(field(r, "commitment", commitment_hex, sizeof commitment_hex));
+    uint8_t commitment[FD_SHA256_SIZE];
+    size_t len = 0;
+    assert_int_equal(fd_hex_decode(commitment_hex, strlen(commitment_hex), commitment, sizeof commitment, &len), FD_OK);
+    assert_string_equal(cmd("SEED 0 706c61796572"), "OK SEED id=1 slot=0 state=seeding");
+    assert_string_equal(cmd("SEED 1 b3ac0e"), "OK SEED id=1 slot=1 state=closed label=seeded");
+    r = cmd("REVEAL");
+    assert_reply_starts(r,
+                        "OK REVEAL device=" TEST_DEVICE_ID " id=1 shoe=french:1:0 slots=03 beacon=1:1000000 secret=");
+    assert_non_null(strstr(r, " seeds=0:706c61796572;1:b3ac0e commitment="));
+
+    /* the header a verifier rebuilds from the published line */
+    fd_round_header h;
+    memset(&h, 0, sizeof h);
+    h.device_id_len = FD_DEVICE_ID_BYTES;
+    memcpy(h.device_id, dealer.secret.id, FD_DEVICE_ID_BYTES);
+    h.round_id = 1;
+    h.kind = FD_DECK_FRENCH;
+    h.decks = 1;
+    h.slot_mask = 0x03;
+    h.beacon_slot = 1;
+    h.beacon_index = 1000000u;
+    const fd_round *rd = &dealer.round;
+    assert_int_equal(
+        fd_round_verify(&h, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order, dealer.shoe.count),
+        FD_OK);
+    /* the commitment binds the beacon: another index, slot or none fails */
+    h.beacon_index = 1000001u;
+    assert_int_not_equal(
+        fd_round_verify(&h, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order, dealer.shoe.count),
+        FD_OK);
+    h.beacon_index = 1000000u;
+    h.beacon_slot = 0;
+    assert_int_not_equal(
+        fd_round_verify(&h, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order, dealer.shoe.count),
+        FD_OK);
+    h.beacon_slot = FD_ROUND_NO_BEACON;
+    h.beacon_index = 0;
+    assert_int_not_equal(
+        fd_round_verify(&h, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order, dealer.shoe.count),
+        FD_OK);
+    /* a changed beacon value is a changed seed: the order no longer verifies */
+    fd_round_seeds seeds = rd->seeds;
+    seeds.seed[1][0] ^= 1u;
+    h.beacon_slot = 1;
+    h.beacon_index = 1000000u;
+    assert_int_not_equal(
+        fd_round_verify(&h, rd->secret, rd->secret_len, &seeds, commitment, dealer.shoe.order, dealer.shoe.count),
+        FD_OK);
+
+    /* the largest index round-trips */
+    assert_reply_starts(cmd("SHUFFLE slots=1 beacon=0:18446744073709551615"),
+                        "OK SHUFFLE mode=round device=" TEST_DEVICE_ID
+                        " id=2 shoe=french:1:0 slots=01 beacon=0:18446744073709551615 cards=52 ");
+    assert_int_equal(dealer.round.header.beacon_index, UINT64_MAX);
+    assert_reply_starts(cmd("REVEAL"), "OK REVEAL device=" TEST_DEVICE_ID
+                                       " id=2 shoe=french:1:0 slots=01 beacon=0:18446744073709551615 ");
+}
+
 /* The transition table itself: with a round open, NEW, SHUFFLE, SELFTEST
  * and QUIT are refused and only REVEAL leads to a state without one; no
  * command opens a round but SHUFFLE; only SELFTEST leaves a fault; a
@@ -1584,6 +1681,7 @@ int main(void)
         cmocka_unit_test(test_no_round_disappears),
         cmocka_unit_test(test_transition_table_keeps_rounds),
         cmocka_unit_test(test_verifiable_round_never_disappears),
+        cmocka_unit_test(test_beacon_round),
         cmocka_unit_test(test_corrupt_memory_fails_closed),
         cmocka_unit_test(test_checksum_covers_every_round_field),
         cmocka_unit_test(test_fault_and_reveal_leave_nothing_usable),

@@ -157,7 +157,7 @@ static void test_seed_file_kept_through_rotation(void **state)
 static const char *const round_kinds[6][8] = {
     {"SHUFFLE", "DEAL 2 3", "BURN", "DEAL 1 3", "REVEAL", NULL},
     {"SHUFFLE slots=2", "SEED 0 a1b2", "SEED 1 c3d4", "DEAL 5", "REVEAL", NULL},
-    {"SHUFFLE slots=3", "SEED 1 0102", "CLOSE", "DEAL 3 2", "REVEAL", NULL},
+    {"SHUFFLE slots=3 beacon=2:1000000", "SEED 1 0102", "CLOSE", "DEAL 3 2", "REVEAL", NULL},
     {"SHUFFLE drbg", "DEAL 4", "TIME 1700000000", "DEAL 2", "REVEAL", NULL},
     {"SHUFFLE full", "DEAL 60", "DEAL 10 4", "@SEEDFILE", "REVEAL", NULL},
     {"NEW french 6", "SHUFFLE drbg", "DEAL 130", "REVEAL", "SHUFFLE", "DEAL 7 2", "REVEAL", "NEW french 1"},
@@ -358,6 +358,81 @@ static void test_cut_at_every_step(void **state)
            (unsigned long long)steps, ack.round, cuts);
 }
 
+/* ---- a beacon round across a power cut ---- */
+
+/* The journal holds the beacon slot and index: the round recovered after a
+ * cut recomputes the same commitment (recovery checks it), takes the
+ * beacon value as SEED, and reveals with the beacon it committed to. */
+static void test_beacon_round_across_a_cut(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    char before[80];
+    char after[80];
+    const char *r = cmd("SHUFFLE slots=2 beacon=1:1000000");
+    assert_true(starts(r, "OK SHUFFLE mode=round "));
+    assert_non_null(strstr(r, " slots=03 beacon=1:1000000 "));
+    assert_non_null(reply_field(r, "commitment", before, sizeof before));
+    assert_true(starts(cmd("SEED 0 706c61796572"), "OK SEED "));
+    const uint32_t id = dealer.round.id;
+
+    assert_int_equal(power_on(), FD_OK); /* the cut: RAM is lost */
+    assert_int_equal(dealer.persist.status, FD_OK);
+    assert_true(fd_dealer_round_open(&dealer));
+    assert_int_equal(dealer.round.id, id);
+    assert_int_equal(dealer.round.header.beacon_slot, 1);
+    assert_int_equal(dealer.round.header.beacon_index, 1000000u);
+    assert_true(starts(cmd("SEED 1 b3ac0e"), "OK SEED "));
+    r = cmd("REVEAL");
+    assert_true(starts(r, "OK REVEAL "));
+    assert_non_null(strstr(r, " slots=03 beacon=1:1000000 "));
+    assert_non_null(strstr(r, " seeds=0:706c61796572;1:b3ac0e "));
+    assert_non_null(reply_field(r, "commitment", after, sizeof after));
+    assert_string_equal(after, before);
+    uint8_t commitment[FD_SHA256_SIZE];
+    size_t len = 0;
+    assert_int_equal(fd_hex_decode(before, strlen(before), commitment, sizeof commitment, &len), FD_OK);
+    const fd_round *rd = &dealer.round;
+    assert_int_equal(fd_round_verify(&rd->header, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order,
+                                     dealer.shoe.count),
+                     FD_OK);
+    /* and the same commitment does not verify without the beacon */
+    fd_round_header none = rd->header;
+    none.beacon_slot = FD_ROUND_NO_BEACON;
+    none.beacon_index = 0;
+    assert_int_not_equal(fd_round_verify(&none, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order,
+                                         dealer.shoe.count),
+                         FD_OK);
+}
+
+/* A ROUND_OPENED written before beacons ends at the device id and replays
+ * as "no beacon"; only the exact 9-byte tail is read as one. */
+static void test_opened_record_beacon_tail(void **state)
+{
+    (void)state;
+    uint8_t b[56 + 4 + 8 + FD_REC_BEACON_SIZE + 1] = {0};
+    b[13] = 8; /* device id length */
+    b[16] = 1; /* parts */
+    const size_t old_len = 56u + 4u + 8u;
+    b[old_len] = 3;
+    for (unsigned i = 0; i < 8u; i++) {
+        b[old_len + 1u + i] = (uint8_t)(0x11u * (i + 1u));
+    }
+    uint8_t slot = 0xAB;
+    uint64_t index = 42;
+    assert_false(persist_opened_beacon(b, old_len, &slot, &index));
+    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE - 1u, &slot, &index));
+    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE + 1u, &slot, &index));
+    assert_int_equal(slot, 0xAB); /* untouched when there is none */
+    assert_true(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE, &slot, &index));
+    assert_int_equal(slot, 3);
+    assert_true(index == 0x8877665544332211u);
+    b[16] = FD_REC_MAX_PARTS + 1u; /* malformed: never a beacon */
+    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE, &slot, &index));
+    assert_false(persist_opened_beacon(b, 40, &slot, &index));
+}
+
 /* ---- the micro:bit budget: 31 pages of 1 KiB ---- */
 
 typedef struct census {
@@ -496,6 +571,8 @@ int main(void)
         cmocka_unit_test(test_seed_file_without_journal),
         cmocka_unit_test(test_seed_file_durable_and_old_one_wiped),
         cmocka_unit_test(test_seed_file_kept_through_rotation),
+        cmocka_unit_test(test_beacon_round_across_a_cut),
+        cmocka_unit_test(test_opened_record_beacon_tail),
         cmocka_unit_test(test_cut_at_every_step),
         cmocka_unit_test(test_microbit_budget),
     };

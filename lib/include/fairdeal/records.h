@@ -48,6 +48,8 @@ typedef enum fd_record_type {
 #define FD_REC_TIME_SET_SIZE 12u
 /* ROUND_OPENED, without its secret (the seed). */
 #define FD_REC_ROUND_OPENED_SIZE 48u
+/* A verifiable round's ROUND_OPENED ends with its beacon: slot, index (u64). */
+#define FD_REC_BEACON_SIZE 9u
 /* The round seed: ROUND_OPENED's secret, part of REVEAL. */
 #define FD_REC_SEED_SIZE 32u
 /* CARDS_DEALT before its cards (2 bytes each follow). */
