@@ -180,6 +180,37 @@ static void check_halves(uint32_t a, uint32_t b)
 }
 
 /* The 16-bit-halves products Cortex-M0 uses equal the native 64-bit one. */
+/* Both forms of the batch acceptance (word.h: x86-64 divides always, other
+ * targets only below the product) against the definition, low >= 2^32 mod
+ * product, at and around the threshold and the product. */
+static void check_accept(uint32_t low, uint32_t product)
+{
+    const bool want = low >= (uint32_t)((UINT64_C(1) << 32) % product);
+    if (fd_batch_accept32_divide(low, product) != want || fd_batch_accept32_early(low, product) != want) {
+        fail_msg("batch acceptance of low %u under product %u: want %d", low, product, want);
+    }
+}
+
+static void test_batch_acceptance_forms(void **state)
+{
+    (void)state;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 11);
+    for (int i = 0; i < 20000; i++) {
+        uint32_t product;
+        assert_int_equal(fd_rng_u32(&rng, &product), FD_OK);
+        product = (product >> (unsigned)(i % 32)) | 1u;
+        if (i < 512) {
+            product = (uint32_t)i + 1u; /* every single bound, and product 1 */
+        }
+        const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
+        const uint32_t lows[] = {0u, 1u, threshold - 1u, threshold, threshold + 1u, product - 1u, product, 0xFFFFFFFFu};
+        for (size_t k = 0; k < sizeof lows / sizeof lows[0]; k++) {
+            check_accept(lows[k], product);
+        }
+    }
+}
+
 static void test_wide_product_halves(void **state)
 {
     (void)state;
@@ -286,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_width16_bounds_to_256),
         cmocka_unit_test(test_batch_exhaustive_small_widths_all_runs),
         cmocka_unit_test(test_wide_product_halves),
+        cmocka_unit_test(test_batch_acceptance_forms),
         cmocka_unit_test(test_batch_exhaustive_descending_groups),
         cmocka_unit_test(test_batch_matches_single_draw_of_product),
         cmocka_unit_test(test_scripted_words_give_exact_values),
