@@ -243,7 +243,9 @@ void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
 {
 #if FD_CHACHA20_X86
     /* Asked per refill, not cached: the library keeps no globals. */
-    if (__builtin_cpu_supports("avx2")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
+        fd_chacha20_blocks4_avx512(in, out);
+    } else if (__builtin_cpu_supports("avx2")) {
         fd_chacha20_blocks4_avx2(in, out);
     } else {
         fd_chacha20_blocks4_sse2(in, out);

@@ -2,8 +2,9 @@
  * once, the DRBG's refill (its key changes after every four blocks, so four
  * is the most it can use). The portable C form (chacha20_simd.c) is the
  * reference on every target; x86-64 adds an SSE2 form (the baseline ISA,
- * four blocks in parallel lanes) and an AVX2 form (two blocks per 256-bit
- * register), chosen at run time; ARMv7-M has a Thumb-2 form (chacha20.c).
+ * four blocks in parallel lanes), an AVX2 form (two blocks per 256-bit
+ * register) and an AVX-512 form (the SSE2 layout with one-instruction
+ * rotations), chosen at run time; ARMv7-M has a Thumb-2 form (chacha20.c).
  * Tests compare every form the CPU can run with the reference. */
 #ifndef FAIRDEAL_CHACHA20_SIMD_H
 #define FAIRDEAL_CHACHA20_SIMD_H
@@ -33,7 +34,8 @@ void fd_chacha20_block_ref(const uint32_t in[16], uint32_t extra, uint32_t x[16]
 void fd_chacha20_blocks4_ref(const uint32_t in[16], uint32_t out[64]);
 #if FD_CHACHA20_X86
 void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64]);
-void fd_chacha20_blocks4_avx2(const uint32_t in[16], uint32_t out[64]); /* only if the CPU has AVX2 */
+void fd_chacha20_blocks4_avx2(const uint32_t in[16], uint32_t out[64]);   /* only if the CPU has AVX2 */
+void fd_chacha20_blocks4_avx512(const uint32_t in[16], uint32_t out[64]); /* only with AVX-512F and VL */
 #endif
 
 /* The fastest form this CPU runs (the reference's code off x86-64, with

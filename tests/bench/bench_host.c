@@ -255,6 +255,9 @@ static void run_chacha(unsigned rounds)
     if (__builtin_cpu_supports("avx2")) {
         per_byte("four-block refill, AVX2", 0, fd_chacha20_blocks4_avx2, rounds, bytes);
     }
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
+        per_byte("four-block refill, AVX-512", 0, fd_chacha20_blocks4_avx512, rounds, bytes);
+    }
 #endif
     per_byte("DRBG output, 1 KiB requests (refill form chosen at run time)", 1, NULL, rounds, bytes);
     per_byte("fd_chacha20_block (one block, portable C, bytes in and out)", 2, NULL, rounds, bytes);

@@ -293,21 +293,30 @@ static void test_chacha20_blocks4_forms_agree(void **state)
         memset(got, 0, sizeof got);
         fd_chacha20_blocks4_sse2(in, got);
         assert_memory_equal(got, want, sizeof want);
-        simd_forms_run = 1;
+        simd_forms_run |= 1u;
         if (__builtin_cpu_supports("avx2")) {
             memset(got, 0, sizeof got);
             fd_chacha20_blocks4_avx2(in, got);
             assert_memory_equal(got, want, sizeof want);
-            simd_forms_run = 2;
+            simd_forms_run |= 2u;
+        }
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
+            memset(got, 0, sizeof got);
+            fd_chacha20_blocks4_avx512(in, got);
+            assert_memory_equal(got, want, sizeof want);
+            simd_forms_run |= 4u;
         }
 #endif
     }
 #if FD_CHACHA20_X86
-    /* CI's x86-64 machines have AVX2; a run without it must say so. */
-    if (simd_forms_run < 2u) {
-        print_message("AVX2 not available: only the SSE2 form was compared\n");
+    /* A run on a CPU without AVX2 or AVX-512 must say which form it skipped. */
+    if ((simd_forms_run & 2u) == 0u) {
+        print_message("AVX2 not available: the AVX2 form was not compared\n");
     }
-    assert_true(simd_forms_run >= 1u);
+    if ((simd_forms_run & 4u) == 0u) {
+        print_message("AVX-512F/VL not available: the AVX-512 form was not compared\n");
+    }
+    assert_true((simd_forms_run & 1u) != 0u);
 #else
     assert_int_equal(simd_forms_run, 0);
 #endif
