@@ -340,17 +340,6 @@ FD_HOT_INLINE uint8_t take_byte(fd_chacha_drbg *d, size_t pos)
     return b;
 }
 
-/* Hand out `words` buffered words from byte pos (a multiple of 4) and
- * zero each at once. */
-FD_HOT_INLINE void take_words(fd_chacha_drbg *d, size_t pos, uint8_t *out, size_t words)
-{
-    uint32_t *w = &d->buffer[pos / 4u];
-    for (size_t i = 0; i < words; i++) {
-        fd_store_le32(out + 4u * i, w[i]);
-        w[i] = 0;
-    }
-}
-
 /* Hand out len buffered bytes (len <= what is buffered) and zero each at
  * once: bytes up to a word boundary, then whole words (what the shuffles
  * ask for), then the bytes left. */
@@ -361,7 +350,7 @@ static void take(fd_chacha_drbg *d, uint8_t *out, size_t len)
         *out++ = take_byte(d, pos++);
     }
     const size_t words = len / 4u;
-    take_words(d, pos, out, words);
+    fd_chacha_drbg_take_words(d, pos, out, words);
     pos += 4u * words;
     out += 4u * words;
     for (len %= 4u; len > 0u; len--) {
@@ -439,14 +428,10 @@ fd_status fd_chacha_drbg_output(fd_chacha_drbg *d, uint8_t *out, size_t len)
     if (d->reseed_counter > d->reseed_interval) {
         return FD_ERR_RESEED_REQUIRED;
     }
-    const size_t pos = d->pos;
-    if (((pos | len) % 4u) == 0u && len <= (size_t)FD_CHACHA_DRBG_BUFFER - pos) {
+    if (fd_chacha_drbg_take_buffered(d, out, len)) {
         /* Whole words already buffered (the shuffles' requests, most of
          * them): the loop below would hand out the same bytes in more
          * steps. */
-        take_words(d, pos, out, len / 4u);
-        d->pos = (uint16_t)(pos + len);
-        d->reseed_counter++;
         return FD_OK;
     }
     while (len > 0u) {

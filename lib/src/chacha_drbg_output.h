@@ -5,15 +5,45 @@
 #ifndef FAIRDEAL_CHACHA_DRBG_OUTPUT_H
 #define FAIRDEAL_CHACHA_DRBG_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fairdeal/chacha20.h"
+#include "word.h"
 
 /* fd_chacha_drbg_generate without additional input, after its checks:
  * d instantiated, out valid for len bytes, len <= FD_CHACHA_DRBG_MAX_REQUEST.
  * Same bytes, refills and reseed counter as fd_chacha_drbg_generate.
  * Errors: FD_ERR_RESEED_REQUIRED (nothing output). */
 fd_status fd_chacha_drbg_output(fd_chacha_drbg *d, uint8_t *out, size_t len);
+
+/* Hand out `words` buffered words from byte pos (a multiple of 4) and
+ * zero each at once. */
+FD_HOT_INLINE void fd_chacha_drbg_take_words(fd_chacha_drbg *d, size_t pos, uint8_t *out, size_t words)
+{
+    uint32_t *w = &d->buffer[pos / 4u];
+    for (size_t i = 0; i < words; i++) {
+        fd_store_le32(out + 4u * i, w[i]);
+        w[i] = 0;
+    }
+}
+
+/* fd_chacha_drbg_output's common case, inline: when len is whole words
+ * and the buffer holds them at a word boundary, hands them out (same
+ * bytes, position and reseed counter) and returns true; otherwise does
+ * nothing and returns false. Precondition: no reseed due (reseed_counter
+ * <= reseed_interval), out valid for len bytes. */
+FD_HOT_INLINE bool fd_chacha_drbg_take_buffered(fd_chacha_drbg *d, uint8_t *out, size_t len)
+{
+    const size_t pos = d->pos;
+    if (((pos | len) % 4u) != 0u || len > (size_t)FD_CHACHA_DRBG_BUFFER - pos) {
+        return false;
+    }
+    fd_chacha_drbg_take_words(d, pos, out, len / 4u);
+    d->pos = (uint16_t)(pos + len);
+    d->reseed_counter++;
+    return true;
+}
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "fairdeal/util.h"
 #include "chacha_drbg_output.h"
+#include "drbg_fast.h"
 
 _Static_assert(FD_HMAC_DRBG_MIN_ENTROPY <= 32u && FD_CHACHA_DRBG_MIN_ENTROPY <= 32u,
                "one fd_entropy_fn block seeds either mechanism");
@@ -67,12 +68,6 @@ fd_status fd_drbg_reseed(fd_drbg *d, const uint8_t *addl, size_t addl_len)
     return st;
 }
 
-/* The policy's byte limit is reached: reseed before generating more. */
-static bool reseed_bytes_due(const fd_drbg *d)
-{
-    return d->cfg.reseed_bytes != 0u && d->bytes_since_reseed >= d->cfg.reseed_bytes;
-}
-
 static fd_status mechanism_generate(fd_drbg *d, uint8_t *out, size_t len)
 {
     /* d, out and len were checked by fd_drbg_generate */
@@ -88,9 +83,7 @@ fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len)
     if (!d->instantiated) {
         return FD_ERR_NOT_READY;
     }
-    if (d->cfg.kind == FD_DRBG_CHACHA20 && len > 0u && len <= FD_HMAC_DRBG_MAX_REQUEST &&
-        !d->cfg.prediction_resistance && !reseed_bytes_due(d) &&
-        fd_chacha_drbg_output(&d->u.chacha, out, len) == FD_OK) {
+    if (fd_drbg_chacha_shortcut(d, len) && fd_chacha_drbg_output(&d->u.chacha, out, len) == FD_OK) {
         /* One ChaCha20 request with no reseed due (every call a shuffle
          * makes): what the loop below does for it, without its steps. When
          * the mechanism asks for a reseed it has output nothing, and the
@@ -105,7 +98,7 @@ fd_status fd_drbg_generate(fd_drbg *d, uint8_t *out, size_t len)
             chunk = FD_HMAC_DRBG_MAX_REQUEST;
         }
         fd_status st = FD_OK;
-        if (d->cfg.prediction_resistance || reseed_bytes_due(d)) {
+        if (d->cfg.prediction_resistance || fd_drbg_reseed_bytes_due(d)) {
             st = fd_drbg_reseed(d, NULL, 0);
         }
         if (st == FD_OK) {
@@ -134,6 +127,6 @@ void fd_drbg_uninstantiate(fd_drbg *d)
     }
 }
 
-static fd_status drbg_fill(void *ctx, uint8_t *buf, size_t len) { return fd_drbg_generate(ctx, buf, len); }
+fd_status fd_drbg_fill(void *ctx, uint8_t *buf, size_t len) { return fd_drbg_generate(ctx, buf, len); }
 
-fd_rng fd_drbg_rng(fd_drbg *d) { return (fd_rng){drbg_fill, d, NULL}; }
+fd_rng fd_drbg_rng(fd_drbg *d) { return (fd_rng){fd_drbg_fill, d, NULL}; }

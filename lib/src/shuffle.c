@@ -4,6 +4,7 @@
 
 #include "fairdeal/bounded.h"
 #include "fairdeal/util.h"
+#include "drbg_fast.h"
 #include "word.h"
 
 _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top covers bounds up to 65535");
@@ -48,6 +49,20 @@ __attribute__((noinline)) static bool batch_map32_call(uint32_t word, uint32_t f
 #define BATCH_MAP_ONE(word, bound, len, out) fd_batch_map32((word), (bound), (len), (out))
 #endif
 
+/* rng->fill(rng->ctx, buf, len). On x86-64 a request the ChaCha20 DRBG's
+ * buffer already holds is served inline (drbg_fast.h, same effects): the
+ * callback, fd_drbg_generate and the mechanism's output step cost ~33
+ * cycles per request (312 cards: 14.7 requests). */
+FD_HOT_INLINE fd_status fill_bytes(const fd_rng *rng, uint8_t *buf, size_t len)
+{
+#if defined(__x86_64__)
+    if (rng->fill == fd_drbg_fill && rng->ctx != NULL && fd_drbg_generate_buffered(rng->ctx, buf, len)) {
+        return FD_OK;
+    }
+#endif
+    return rng->fill(rng->ctx, buf, len);
+}
+
 /* A rejected group: fresh words until one is accepted, each fetched into
  * the group's spent slot of the fill buffer (wiped with it, so no copy of
  * a random word stays on the stack). */
@@ -59,7 +74,7 @@ redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out,
 {
     fd_status st;
     do {
-        st = rng->fill(rng->ctx, slot, 4u);
+        st = fill_bytes(rng, slot, 4u);
     } while (st == FD_OK && !fd_batch_map32(fd_load_le32(slot), first_bound, len, out));
     return st;
 }
@@ -143,7 +158,7 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
         /* up to GROUPS_PER_FILL groups, their words fetched in one call */
         size_t drawn = 0;
         const size_t groups = plan_groups(bound, left, &level, group_len, &drawn);
-        st = rng->fill(rng->ctx, (uint8_t *)words, 4u * groups);
+        st = fill_bytes(rng, (uint8_t *)words, 4u * groups);
         if (st == FD_OK) {
             st = decode_groups(rng, words, group_len, groups, bound, out);
         }

@@ -310,6 +310,86 @@ static void test_source_failure_changes_nothing(void **state)
 #else
 #define GREEDY_MAX_N FD_SHUFFLE_MAX_N
 #endif
+/* The DRBG's fill, called as an opaque callback: the shuffles cannot tell
+ * it is the DRBG and never serve its requests inline. */
+static fd_status drbg_via_callback(void *ctx, uint8_t *buf, size_t len) { return fd_drbg_generate(ctx, buf, len); }
+
+static void assert_same_drbg_state(const fd_drbg *a, const fd_drbg *b)
+{
+    assert_int_equal(a->instantiated, b->instantiated);
+    assert_int_equal(a->reseeds, b->reseeds);
+    assert_int_equal(a->bytes_since_reseed, b->bytes_since_reseed);
+    if (a->cfg.kind == FD_DRBG_CHACHA20) {
+        assert_int_equal(a->u.chacha.reseed_counter, b->u.chacha.reseed_counter);
+        assert_int_equal(a->u.chacha.pos, b->u.chacha.pos);
+        assert_memory_equal(a->u.chacha.key, b->u.chacha.key, sizeof a->u.chacha.key);
+        assert_memory_equal(a->u.chacha.buffer, b->u.chacha.buffer, sizeof a->u.chacha.buffer);
+    } else {
+        assert_memory_equal(&a->u.hmac, &b->u.hmac, sizeof a->u.hmac);
+    }
+}
+
+/* Where the shuffles recognise fd_drbg_rng's fill and serve buffered
+ * ChaCha20 words inline (x86-64, drbg_fast.h), every shuffle, its status
+ * and the DRBG's whole state afterwards equal those of the same DRBG
+ * called through an opaque callback: under every reseed policy (a reseed
+ * due by count or by bytes must not be skipped by the inline path, a
+ * prediction-resistant DRBG must reseed before every request), for
+ * HMAC_DRBG, and for a DRBG never instantiated or already wiped. */
+static void test_drbg_served_inline_as_through_callback(void **state)
+{
+    (void)state;
+    const fd_drbg_config configs[] = {
+        {FD_DRBG_CHACHA20, false, 1u << 20, 0},   {FD_DRBG_CHACHA20, false, 3, 0},
+        {FD_DRBG_CHACHA20, false, 1u << 20, 100}, {FD_DRBG_CHACHA20, true, 1u << 20, 0},
+        {FD_DRBG_HMAC_SHA256, false, 5, 0},
+    };
+    static const size_t sizes[] = {52, 312, 2, 512, 53, 1, 416, 7};
+    for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+        static fd_drbg inline_d;
+        static fd_drbg callback_d;
+        test_entropy_source e1 = {0, 0, FD_OK};
+        test_entropy_source e2 = {0, 0, FD_OK};
+        assert_int_equal(fd_drbg_instantiate(&inline_d, &configs[c], test_entropy_block, &e1, NULL, 0), FD_OK);
+        assert_int_equal(fd_drbg_instantiate(&callback_d, &configs[c], test_entropy_block, &e2, NULL, 0), FD_OK);
+        const fd_rng inline_rng = fd_drbg_rng(&inline_d);
+        const fd_rng callback_rng = {drbg_via_callback, &callback_d, NULL};
+        for (size_t k = 0; k < 60u; k++) {
+            const size_t n = sizes[k % (sizeof sizes / sizeof sizes[0])];
+            uint16_t a[512];
+            uint16_t b[512];
+            for (size_t i = 0; i < n; i++) {
+                a[i] = b[i] = (uint16_t)i;
+            }
+            if (k % 3u == 2u) {
+                assert_int_equal(fd_shuffle_partial_u16(a, n, (n + 1u) / 2u, &inline_rng),
+                                 fd_shuffle_partial_u16(b, n, (n + 1u) / 2u, &callback_rng));
+            } else {
+                assert_int_equal(fd_shuffle_u16(a, n, &inline_rng), FD_OK);
+                assert_int_equal(fd_shuffle_u16(b, n, &callback_rng), FD_OK);
+            }
+            assert_memory_equal(a, b, n * sizeof a[0]);
+            assert_same_drbg_state(&inline_d, &callback_d);
+        }
+        fd_drbg_uninstantiate(&inline_d);
+        fd_drbg_uninstantiate(&callback_d);
+    }
+    /* wiped (never instantiated alike): refused, the cards untouched */
+    static fd_drbg wiped;
+    fd_drbg_uninstantiate(&wiped);
+    const fd_rng wiped_rng = fd_drbg_rng(&wiped);
+    uint8_t cards[52];
+    for (uint8_t i = 0; i < 52u; i++) {
+        cards[i] = i;
+    }
+    assert_int_equal(fd_shuffle_u8(cards, 52, &wiped_rng), FD_ERR_NOT_READY);
+    const fd_rng no_drbg = fd_drbg_rng(NULL);
+    assert_int_equal(fd_shuffle_u8(cards, 52, &no_drbg), FD_ERR_NULL);
+    for (uint8_t i = 0; i < 52u; i++) {
+        assert_int_equal(cards[i], i);
+    }
+}
+
 static void test_every_n_decodes_greedy_groups(void **state)
 {
     (void)state;
@@ -500,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_sample_is_sorted_subset),
         cmocka_unit_test(test_argument_errors_change_nothing),
         cmocka_unit_test(test_source_failure_changes_nothing),
+        cmocka_unit_test(test_drbg_served_inline_as_through_callback),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_shuffle_leaves_no_secrets_on_stack),
 #endif
