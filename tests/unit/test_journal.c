@@ -1157,9 +1157,9 @@ static bool keep_secrets(void *ctx, const fd_journal_record *rec)
     return rec->secret_len > 0u;
 }
 
-/* A secret written is in no RAM buffer of the journal afterwards; once its
- * record has been copied forward by compaction, the wipe reaches the copy,
- * and leaves no copy in the journal's record either. */
+/* A secret written is in no RAM buffer of the journal afterwards, nor after
+ * a walk or a mount read it back, nor after compaction copied it; once its
+ * record has been copied forward, the wipe reaches the copy. */
 static void test_secret_wipe_reaches_copies_and_ram(void **state)
 {
     (void)state;
@@ -1177,7 +1177,9 @@ static void test_secret_wipe_reaches_copies_and_ram(void **state)
     int at = -1;
     for (unsigned i = 0; i < 400u; i++) {
         assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, round, 4, NULL, 0, NULL), FD_OK);
+        assert_null(memmem(&r->j, sizeof r->j, seed, 32)); /* compaction copies it */
         assert_int_equal(walk(r, &s, NULL), FD_OK);
+        assert_null(memmem(&r->j, sizeof r->j, seed, 32));
         at = find_orig(&s, seq);
         assert_true(at >= 0);
         if (s.seq[at] != seq) {
@@ -1185,10 +1187,12 @@ static void test_secret_wipe_reaches_copies_and_ram(void **state)
         }
     }
     assert_true(s.seq[at] != seq);
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    assert_null(memmem(&r->j, sizeof r->j, seed, 32));
     assert_non_null(memmem(r->mem, PAGE * 6u, seed, 32));
     assert_int_equal(fd_journal_wipe_secret(&r->j, seq), FD_OK);
     assert_null(memmem(r->mem, PAGE * 6u, seed, 32));
-    assert_null(memmem(&r->j.rec, sizeof r->j.rec, seed, 32));
+    assert_null(memmem(&r->j, sizeof r->j, seed, 32));
 }
 
 int main(void)
