@@ -699,12 +699,17 @@ fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx, f
 
 fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report)
 {
+    return fd_journal_mount_walk(j, NULL, NULL, report);
+}
+
+fd_status fd_journal_mount_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_journal_report *report)
+{
     if (j == NULL || j->flash == NULL) {
         return FD_ERR_NULL;
     }
     j->mounted = false;
     scan_state s;
-    fd_status st = scan_reported(j, NULL, NULL, report, &s);
+    fd_status st = scan_reported(j, visit, ctx, report, &s);
     if (st != FD_OK) {
         return st;
     }
