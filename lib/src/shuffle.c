@@ -4,6 +4,7 @@
 
 #include "fairdeal/bounded.h"
 #include "fairdeal/util.h"
+#include "batch_x86.h"
 #include "drbg_fast.h"
 #include "word.h"
 
@@ -20,6 +21,7 @@ _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top
  * with its own exact uniform draw (full-entropy mode) is asked index by
  * index instead: it spends only the bits each bound needs. */
 #define GROUPS_PER_FILL 16u
+_Static_assert(GROUPS_PER_FILL == FD_BATCH_X86_GROUPS, "a full fill is what fd_batch_decode16_avx512 decodes");
 
 /* The greedy grouping: a group starting at bound b takes the most
  * consecutive bounds b, b-1, ... whose product stays below 2^32 (at most b
@@ -132,6 +134,37 @@ decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size
     return FD_OK;
 }
 
+#if FD_BATCH_X86
+/* A full fill of sixteen groups of 3 or 4 bounds (shoes of 312 to 512
+ * cards: bounds 512 down to 87), with AVX-512: decoded at once
+ * (fd_batch_decode16_avx512), then the rejected groups redrawn in order.
+ * Returns false, having done nothing, for any other fill or CPU. Same fill
+ * calls in the same order: decoding consumes no bytes. */
+static bool decode_fill_avx512(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size_t groups,
+                               uint32_t bound, uint16_t *out, fd_status *st)
+{
+    const size_t len = group_len[0];
+    if (groups != GROUPS_PER_FILL || (len != 3u && len != 4u) || !fd_batch_x86_has_avx512()) {
+        return false;
+    }
+    for (size_t g = 1; g < groups; g++) {
+        if (group_len[g] != len) {
+            return false;
+        }
+    }
+    uint32_t rejected = fd_batch_decode16_avx512(words, len, bound, out);
+    memset(words, 0, groups * sizeof words[0]); /* spent, as the DRBG zeroes what it hands out */
+    *st = FD_OK;
+    while (rejected != 0u && *st == FD_OK) {
+        const unsigned g = (unsigned)__builtin_ctz(rejected);
+        rejected &= rejected - 1u;
+        *st = redraw_group(rng, bound - (uint32_t)(g * len), len, out + g * len, (uint8_t *)&words[g]);
+        words[g] = 0;
+    }
+    return true;
+}
+#endif
+
 /* On FD_OK draws[0..count) hold the draws; on an error they hold nothing
  * (wiped). Either way the source's words used here are wiped. */
 static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
@@ -159,7 +192,11 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
         size_t drawn = 0;
         const size_t groups = plan_groups(bound, left, &level, group_len, &drawn);
         st = fill_bytes(rng, (uint8_t *)words, 4u * groups);
+#if FD_BATCH_X86
+        if (st == FD_OK && !decode_fill_avx512(rng, words, group_len, groups, bound, out, &st)) {
+#else
         if (st == FD_OK) {
+#endif
             st = decode_groups(rng, words, group_len, groups, bound, out);
         }
         out += drawn;

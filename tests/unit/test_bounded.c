@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "fairdeal/bounded.h"
+#include "batch_x86.h"
 #include "test_rng.h"
 #include "word.h"
 
@@ -211,6 +212,84 @@ static void test_batch_acceptance_forms(void **state)
     }
 }
 
+#if FD_BATCH_X86
+/* x modulo 2^32 inverted (x odd): Newton's iteration doubles the correct
+ * low bits each step. */
+static uint32_t inverse_odd(uint32_t x)
+{
+    uint32_t y = x; /* correct to 3 bits */
+    for (int i = 0; i < 4; i++) {
+        y *= 2u - x * y;
+    }
+    return y;
+}
+
+/* fd_batch_decode16_avx512 against fd_batch_map32, group by group: the
+ * draws, the rejections, nothing written past the fill, for every first
+ * bound of a fill of 3-bound groups (48..1626) and of 4-bound groups
+ * (64..257), random words, and words whose final low part lands exactly on
+ * the acceptance threshold or on the reachable value below it (final low =
+ * word * product mod 2^32). */
+static void test_batch_decode16_avx512_matches_scalar(void **state)
+{
+    (void)state;
+    if (!fd_batch_x86_has_avx512()) {
+        print_message("AVX-512 F/BW/DQ/VL not available: fd_batch_decode16_avx512 not compared\n");
+        return;
+    }
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 16);
+    unsigned edges = 0;
+    unsigned rejections = 0;
+    for (uint32_t len = 3; len <= 4u; len++) {
+        const uint32_t top = len == 3u ? 1626u : 257u;
+        for (uint32_t first = 16u * len; first <= top; first++) {
+            for (unsigned trial = 0; trial < 4u; trial++) {
+                uint32_t words[16];
+                bool aimed[16] = {false};
+                for (uint32_t g = 0; g < 16u; g++) {
+                    assert_int_equal(fd_rng_u32(&rng, &words[g]), FD_OK);
+                    uint32_t product = 1;
+                    for (uint32_t b = first - g * len; b > first - (g + 1u) * len; b--) {
+                        product *= b;
+                    }
+                    const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
+                    /* product = 2^k * odd: every final low part is a
+                     * multiple of 2^k, the threshold too (2^k divides 2^32
+                     * and the product); aim at it or at the multiple below */
+                    const unsigned k = (unsigned)__builtin_ctz(product);
+                    if (trial >= 2u && threshold >= (1u << k)) {
+                        const uint32_t target = threshold - (trial == 2u ? (1u << k) : 0u);
+                        words[g] = (target >> k) * inverse_odd(product >> k);
+                        aimed[g] = true;
+                        edges++;
+                    }
+                }
+                uint16_t got[64 + 8];
+                memset(got, 0xA5, sizeof got);
+                const uint32_t rejected = fd_batch_decode16_avx512(words, len, first, got);
+                for (uint32_t g = 0; g < 16u; g++) {
+                    uint16_t want[4];
+                    const bool accepted = fd_batch_map32(words[g], first - g * len, len, want);
+                    assert_int_equal((rejected >> g) & 1u, accepted ? 0u : 1u);
+                    if (aimed[g]) {
+                        assert_int_equal(accepted, trial == 3u); /* on the threshold, or just below */
+                    }
+                    rejections += accepted ? 0u : 1u;
+                    assert_memory_equal(&got[g * len], want, len * sizeof want[0]);
+                }
+                for (size_t k = 16u * len; k < sizeof got / sizeof got[0]; k++) {
+                    assert_int_equal(got[k], 0xA5A5u);
+                }
+                assert_int_equal(rejected >> 16, 0u);
+            }
+        }
+    }
+    assert_true(edges > 1000u);
+    assert_true(rejections > 1000u);
+}
+#endif
+
 static void test_wide_product_halves(void **state)
 {
     (void)state;
@@ -318,6 +397,9 @@ int main(void)
         cmocka_unit_test(test_batch_exhaustive_small_widths_all_runs),
         cmocka_unit_test(test_wide_product_halves),
         cmocka_unit_test(test_batch_acceptance_forms),
+#if FD_BATCH_X86
+        cmocka_unit_test(test_batch_decode16_avx512_matches_scalar),
+#endif
         cmocka_unit_test(test_batch_exhaustive_descending_groups),
         cmocka_unit_test(test_batch_matches_single_draw_of_product),
         cmocka_unit_test(test_scripted_words_give_exact_values),

@@ -1,0 +1,48 @@
+/* Internal: a fill's batch groups (shuffle.c's draw loop) decoded at once
+ * with AVX-512 on x86-64, when the fill is sixteen groups of three or four
+ * bounds (shoes of 312 to 512 cards spend most of their draws there).
+ * Scalar decoding is a chain of dependent multiplies per group and one
+ * integer division per group for the acceptance threshold (x86-64's
+ * divider takes one every ~6 cycles on Zen 5). Here the groups sit in the
+ * 64-bit lanes of two registers, so one multiply instruction steps eight
+ * groups, and each group's threshold, 2^32 mod the product of its bounds,
+ * comes from a double-precision division of eight lanes: the quotient
+ * floor(2^32 / product) of a correctly rounded division is exact (2^32 /
+ * product lies at least 1 / product from any integer it is not, far more
+ * than half an ulp), and 2^32 - quotient * product is then exact. Tests
+ * compare it with the scalar decoder (fd_batch_map32). */
+#ifndef FAIRDEAL_BATCH_X86_H
+#define FAIRDEAL_BATCH_X86_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FD_BATCH_X86 1
+#else
+#define FD_BATCH_X86 0
+#endif
+
+/* Groups one call decodes. */
+#define FD_BATCH_X86_GROUPS 16u
+
+#if FD_BATCH_X86
+/* Sixteen groups of len (3 or 4) consecutive bounds, group g from
+ * first_bound - g * len down (first_bound <= 1626 for len 3, <= 257 for
+ * len 4: products below 2^32), each decoded from words[g] as
+ * fd_batch_map32 does: the draws of group g to out[g * len ..]. Returns a
+ * mask with bit g set when group g's word is rejected (fd_batch_map32
+ * false; its draws are written all the same, for the caller to replace).
+ * Only on a CPU with AVX-512 F, BW, DQ and VL (fd_batch_x86_has_avx512). */
+uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, uint32_t first_bound, uint16_t *out);
+
+/* Whether this CPU runs fd_batch_decode16_avx512 (asked each time: the
+ * library keeps no globals). */
+static inline int fd_batch_x86_has_avx512(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+#endif
+
+#endif
