@@ -65,20 +65,23 @@ void fd_chacha20_blocks4_ref(const uint32_t in[16], uint32_t out[64])
 
 #include <immintrin.h>
 
-/* SSE2: vector i holds word i of the four blocks (lane b = block b). */
+/* SSE2 and AVX-512: vector i holds word i of the four blocks (lane b =
+ * block b); rot(x, n) rotates each lane left by n. */
 #define ROTL128(x, n) _mm_or_si128(_mm_slli_epi32((x), (n)), _mm_srli_epi32((x), 32 - (n)))
 #define ROTL128_16(x) _mm_shufflehi_epi16(_mm_shufflelo_epi16((x), 0xB1), 0xB1)
-#define QUARTER128(a, b, c, d)                                                                                         \
+#define ROTL128_SSE2(x, n) ((n) == 16 ? ROTL128_16(x) : ROTL128((x), (n)))
+#define QUARTER_LANES(rot, a, b, c, d)                                                                                 \
     do {                                                                                                               \
         (a) = _mm_add_epi32((a), (b));                                                                                 \
-        (d) = ROTL128_16(_mm_xor_si128((d), (a)));                                                                     \
+        (d) = rot(_mm_xor_si128((d), (a)), 16);                                                                        \
         (c) = _mm_add_epi32((c), (d));                                                                                 \
-        (b) = ROTL128(_mm_xor_si128((b), (c)), 12);                                                                    \
+        (b) = rot(_mm_xor_si128((b), (c)), 12);                                                                        \
         (a) = _mm_add_epi32((a), (b));                                                                                 \
-        (d) = ROTL128(_mm_xor_si128((d), (a)), 8);                                                                     \
+        (d) = rot(_mm_xor_si128((d), (a)), 8);                                                                         \
         (c) = _mm_add_epi32((c), (d));                                                                                 \
-        (b) = ROTL128(_mm_xor_si128((b), (c)), 7);                                                                     \
+        (b) = rot(_mm_xor_si128((b), (c)), 7);                                                                         \
     } while (0)
+#define QUARTER128(a, b, c, d) QUARTER_LANES(ROTL128_SSE2, a, b, c, d)
 
 /* Rows r..r+3 of the four blocks, lanes = blocks, to out in block order. */
 static void store_transposed(__m128i r0, __m128i r1, __m128i r2, __m128i r3, uint32_t *out)
@@ -93,25 +96,26 @@ static void store_transposed(__m128i r0, __m128i r1, __m128i r2, __m128i r3, uin
     _mm_storeu_si128((__m128i *)(void *)(out + 48), _mm_unpackhi_epi64(t1, t3));
 }
 
-void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64])
-{
-    __m128i x[16];
-    __m128i s[16];
-    for (int i = 0; i < 16; i++) {
-        s[i] = _mm_set1_epi32((int)in[i]);
-    }
-    s[12] = _mm_add_epi32(s[12], _mm_setr_epi32(0, 1, 2, 3));
-    for (int i = 0; i < 16; i++) {
-        x[i] = s[i];
-    }
-    TWENTY_ROUNDS(QUARTER128, x);
-    for (int i = 0; i < 16; i++) {
-        x[i] = _mm_add_epi32(x[i], s[i]);
-    }
-    for (int r = 0; r < 16; r += 4) {
-        store_transposed(x[r], x[r + 1], x[r + 2], x[r + 3], out + r);
-    }
-}
+/* The four-block refill in lanes, with quarter-round q. */
+#define BLOCKS4_LANES(q, in, out)                                                                                      \
+    do {                                                                                                               \
+        const __m128i counters_ = _mm_setr_epi32(0, 1, 2, 3);                                                          \
+        __m128i x_[16];                                                                                                \
+        for (int i_ = 0; i_ < 16; i_++) {                                                                              \
+            x_[i_] = _mm_set1_epi32((int)(in)[i_]);                                                                    \
+        }                                                                                                              \
+        x_[12] = _mm_add_epi32(x_[12], counters_);                                                                     \
+        TWENTY_ROUNDS(q, x_);                                                                                          \
+        for (int i_ = 0; i_ < 16; i_++) {                                                                              \
+            x_[i_] = _mm_add_epi32(x_[i_], _mm_set1_epi32((int)(in)[i_]));                                             \
+        }                                                                                                              \
+        x_[12] = _mm_add_epi32(x_[12], counters_);                                                                     \
+        for (int r_ = 0; r_ < 16; r_ += 4) {                                                                           \
+            store_transposed(x_[r_], x_[r_ + 1], x_[r_ + 2], x_[r_ + 3], (out) + r_);                                  \
+        }                                                                                                              \
+    } while (0)
+
+void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64]) { BLOCKS4_LANES(QUARTER128, in, out); }
 
 /* AVX-512 (F and VL): the SSE2 layout, four blocks in the lanes of
  * sixteen 128-bit registers, with vprold rotating in one instruction. On
@@ -121,34 +125,11 @@ void fd_chacha20_blocks4_sse2(const uint32_t in[16], uint32_t out[64])
  * rounds (the AVX2 form: 26 with vprold, 30 without). The 32 vector
  * registers hold the state without spilling. */
 #define FD_AVX512 __attribute__((target("avx512f,avx512vl")))
-#define QUARTER_VL(a, b, c, d)                                                                                         \
-    do {                                                                                                               \
-        (a) = _mm_add_epi32((a), (b));                                                                                 \
-        (d) = _mm_rol_epi32(_mm_xor_si128((d), (a)), 16);                                                              \
-        (c) = _mm_add_epi32((c), (d));                                                                                 \
-        (b) = _mm_rol_epi32(_mm_xor_si128((b), (c)), 12);                                                              \
-        (a) = _mm_add_epi32((a), (b));                                                                                 \
-        (d) = _mm_rol_epi32(_mm_xor_si128((d), (a)), 8);                                                               \
-        (c) = _mm_add_epi32((c), (d));                                                                                 \
-        (b) = _mm_rol_epi32(_mm_xor_si128((b), (c)), 7);                                                               \
-    } while (0)
+#define QUARTER_VL(a, b, c, d) QUARTER_LANES(_mm_rol_epi32, a, b, c, d)
 
 FD_AVX512 void fd_chacha20_blocks4_avx512(const uint32_t in[16], uint32_t out[64])
 {
-    const __m128i counters = _mm_setr_epi32(0, 1, 2, 3);
-    __m128i x[16];
-    for (int i = 0; i < 16; i++) {
-        x[i] = _mm_set1_epi32((int)in[i]);
-    }
-    x[12] = _mm_add_epi32(x[12], counters);
-    TWENTY_ROUNDS(QUARTER_VL, x);
-    for (int i = 0; i < 16; i++) {
-        x[i] = _mm_add_epi32(x[i], _mm_set1_epi32((int)in[i]));
-    }
-    x[12] = _mm_add_epi32(x[12], counters);
-    for (int r = 0; r < 16; r += 4) {
-        store_transposed(x[r], x[r + 1], x[r + 2], x[r + 3], out + r);
-    }
+    BLOCKS4_LANES(QUARTER_VL, in, out);
 }
 
 /* AVX2: one register per row of two blocks (low lane block k, high lane
