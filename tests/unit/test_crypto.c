@@ -314,6 +314,7 @@ static void test_chacha20_blocks4_forms_agree(void **state)
 #endif
 }
 
+#if FD_CHACHA20_V6M || STACK_PROBE_WORKS
 /* A random ChaCha20 state: constants, key, counter, nonce. */
 static void random_chacha_state(const fd_rng *rng, uint32_t in[16])
 {
@@ -323,6 +324,7 @@ static void random_chacha_state(const fd_rng *rng, uint32_t in[16])
         assert_int_equal(fd_rng_u32(rng, &in[i]), FD_OK);
     }
 }
+#endif
 
 #if FD_CHACHA20_V6M
 /* The Thumb-1 form for every block count the library asks for (1: one
