@@ -38,8 +38,8 @@ FD_AVX512 static __mmask8 rejected8(__m512i x, __m512i product)
 {
     const __m512i quotient =
         _mm512_cvttpd_epu64(_mm512_div_pd(_mm512_set1_pd(4294967296.0), _mm512_cvtepu64_pd(product)));
-    const __m512i threshold = _mm512_sub_epi64(_mm512_set1_epi64(1ll << 32), _mm512_mul_epu32(quotient, product));
-    return _mm512_cmplt_epu64_mask(_mm512_and_si512(x, _mm512_set1_epi64(0xFFFFFFFFll)), threshold);
+    const __m512i threshold = _mm512_sub_epi64(_mm512_set1_epi64(1LL << 32), _mm512_mul_epu32(quotient, product));
+    return _mm512_cmplt_epu64_mask(_mm512_and_si512(x, _mm512_set1_epi64(0xFFFFFFFFLL)), threshold);
 }
 
 FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, uint32_t first_bound, uint16_t *out)
