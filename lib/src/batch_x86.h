@@ -1,6 +1,7 @@
 /* Internal: a fill's batch groups (shuffle.c's draw loop) decoded at once
  * with AVX-512 on x86-64, when the fill is sixteen groups of three or four
- * bounds (shoes of 312 to 512 cards spend most of their draws there).
+ * bounds, the 3-bound ones first (bounds 512 down to 87: shoes of 312 to
+ * 512 cards spend most of their draws there).
  * Scalar decoding is a chain of dependent multiplies per group and one
  * integer division per group for the acceptance threshold (x86-64's
  * divider takes one every ~6 cycles on Zen 5). Here the groups sit in the
@@ -27,14 +28,15 @@
 #define FD_BATCH_X86_GROUPS 16u
 
 #if FD_BATCH_X86
-/* Sixteen groups of len (3 or 4) consecutive bounds, group g from
- * first_bound - g * len down (first_bound <= 1626 for len 3, <= 257 for
- * len 4: products below 2^32), each decoded from words[g] as
- * fd_batch_map32 does: the draws of group g to out[g * len ..]. Returns a
- * mask with bit g set when group g's word is rejected (fd_batch_map32
- * false; its draws are written all the same, for the caller to replace).
- * Only on a CPU with AVX-512 F, BW, DQ and VL (fd_batch_x86_has_avx512). */
-uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, uint32_t first_bound, uint16_t *out);
+/* Sixteen groups, the first `threes` (0..16) of 3 consecutive bounds and
+ * the rest of 4, from first_bound down (a 3-bound group's first bound at
+ * most 1626, a 4-bound group's at most 257: products below 2^32), each
+ * decoded from words[g] as fd_batch_map32 does, their draws one after the
+ * other to out (64 - threes of them). Returns a mask with bit g set when
+ * group g's word is rejected (fd_batch_map32 false; its draws are written
+ * all the same, for the caller to replace). Only on a CPU with AVX-512 F,
+ * BW, DQ and VL (fd_batch_x86_has_avx512). */
+uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t threes, uint32_t first_bound, uint16_t *out);
 
 /* Whether this CPU runs fd_batch_decode16_avx512 (asked each time: the
  * library keeps no globals). */

@@ -225,11 +225,12 @@ static uint32_t inverse_odd(uint32_t x)
 }
 
 /* fd_batch_decode16_avx512 against fd_batch_map32, group by group: the
- * draws, the rejections, nothing written past the fill, for every first
- * bound of a fill of 3-bound groups (48..1626) and of 4-bound groups
- * (64..257), random words, and words whose final low part lands exactly on
- * the acceptance threshold or on the reachable value below it (final low =
- * word * product mod 2^32). */
+ * draws, the rejections, nothing written past the fill, for every number
+ * of 3-bound groups before the 4-bound ones (0..16) and every first bound
+ * such a fill can have (3-bound groups from at most 1626, 4-bound ones
+ * from at most 257), random words, and words whose final low part lands
+ * exactly on the acceptance threshold or on the reachable value below it
+ * (final low = word * product mod 2^32). */
 static void test_batch_decode16_avx512_matches_scalar(void **state)
 {
     (void)state;
@@ -241,16 +242,19 @@ static void test_batch_decode16_avx512_matches_scalar(void **state)
     const fd_rng rng = test_prng_init(&p, 16);
     unsigned edges = 0;
     unsigned rejections = 0;
-    for (uint32_t len = 3; len <= 4u; len++) {
-        const uint32_t top = len == 3u ? 1626u : 257u;
-        for (uint32_t first = 16u * len; first <= top; first++) {
+    for (uint32_t threes = 0; threes <= 16u; threes++) {
+        const uint32_t total = 64u - threes;
+        const uint32_t top = threes == 16u ? 1626u : 257u + 3u * threes;
+        for (uint32_t first = total; first <= top; first++) {
             for (unsigned trial = 0; trial < 4u; trial++) {
                 uint32_t words[16];
                 bool aimed[16] = {false};
                 for (uint32_t g = 0; g < 16u; g++) {
                     assert_int_equal(fd_rng_u32(&rng, &words[g]), FD_OK);
+                    const uint32_t at = 4u * g - (g < threes ? g : threes);
+                    const uint32_t len = g < threes ? 3u : 4u;
                     uint32_t product = 1;
-                    for (uint32_t b = first - g * len; b > first - (g + 1u) * len; b--) {
+                    for (uint32_t b = first - at; b > first - at - len; b--) {
                         product *= b;
                     }
                     const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
@@ -267,19 +271,21 @@ static void test_batch_decode16_avx512_matches_scalar(void **state)
                 }
                 uint16_t got[64 + 8];
                 memset(got, 0xA5, sizeof got);
-                const uint32_t rejected = fd_batch_decode16_avx512(words, len, first, got);
+                const uint32_t rejected = fd_batch_decode16_avx512(words, threes, first, got);
                 for (uint32_t g = 0; g < 16u; g++) {
+                    const uint32_t at = 4u * g - (g < threes ? g : threes);
+                    const uint32_t len = g < threes ? 3u : 4u;
                     uint16_t want[4];
-                    const bool accepted = fd_batch_map32(words[g], first - g * len, len, want);
+                    const bool accepted = fd_batch_map32(words[g], first - at, len, want);
                     assert_int_equal((rejected >> g) & 1u, accepted ? 0u : 1u);
                     if (aimed[g]) {
                         assert_int_equal(accepted, trial == 3u); /* on the threshold, or just below */
                     }
                     rejections += accepted ? 0u : 1u;
-                    assert_memory_equal(&got[g * len], want, len * sizeof want[0]);
+                    assert_memory_equal(&got[at], want, len * sizeof want[0]);
                 }
-                for (size_t k = 16u * len; k < sizeof got / sizeof got[0]; k++) {
-                    assert_int_equal(got[k], 0xA5A5u);
+                for (size_t w = total; w < sizeof got / sizeof got[0]; w++) {
+                    assert_int_equal(got[w], 0xA5A5u);
                 }
                 assert_int_equal(rejected >> 16, 0u);
             }
