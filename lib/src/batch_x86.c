@@ -7,25 +7,39 @@
 
 #define FD_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
 
-/* Where output word k of a fill of sixteen groups, `threes` (0..16) of
- * 3 bounds then the rest of 4, comes from: draw s of group g, which the
- * steps leave at 16 * s + g of the 64 words of two registers (steps 0-1,
- * then 2-3). */
-#define FROM(k, threes)                                                                                                \
-    (uint16_t)((k) < 3u * (threes) ? 16u * ((k) % 3u) + (k) / 3u                                                       \
-                                   : 16u * (((k)-3u * (threes)) % 4u) + (threes) + ((k)-3u * (threes)) / 4u)
-#define FROM8(k, threes)                                                                                               \
-    FROM(k, threes), FROM((k) + 1u, threes), FROM((k) + 2u, threes), FROM((k) + 3u, threes), FROM((k) + 4u, threes),   \
-        FROM((k) + 5u, threes), FROM((k) + 6u, threes), FROM((k) + 7u, threes)
-#define FROM64(threes)                                                                                                 \
+/* Where output word k of a fill of sixteen groups, the first `shorter`
+ * (0..16) of len bounds and the rest of len + 1, comes from: draw s of
+ * group g, which the steps leave at word 16 * s + g of the steps' draws
+ * (steps 0-1, 2-3, then 4 in registers of 32 words). */
+#define FROM(k, len, shorter)                                                                                          \
+    (uint16_t)((k) < (len) * (shorter) ? 16u * ((k) % (len)) + (k) / (len)                                             \
+                                       : 16u * (((k) - (len) * (shorter)) % ((len) + 1u)) + (shorter) +                \
+                                             ((k) - (len) * (shorter)) / ((len) + 1u))
+#define FROM8(k, len, shorter)                                                                                         \
+    FROM(k, len, shorter), FROM((k) + 1u, len, shorter), FROM((k) + 2u, len, shorter), FROM((k) + 3u, len, shorter),   \
+        FROM((k) + 4u, len, shorter), FROM((k) + 5u, len, shorter), FROM((k) + 6u, len, shorter),                      \
+        FROM((k) + 7u, len, shorter)
+#define FROM64(len, shorter)                                                                                           \
+    FROM8(0u, len, shorter), FROM8(8u, len, shorter), FROM8(16u, len, shorter), FROM8(24u, len, shorter),              \
+        FROM8(32u, len, shorter), FROM8(40u, len, shorter), FROM8(48u, len, shorter), FROM8(56u, len, shorter)
+#define FROM3(shorter)                                                                                                 \
     {                                                                                                                  \
-        FROM8(0u, threes), FROM8(8u, threes), FROM8(16u, threes), FROM8(24u, threes), FROM8(32u, threes),              \
-            FROM8(40u, threes), FROM8(48u, threes), FROM8(56u, threes)                                                 \
+        FROM64(3u, shorter)                                                                                            \
     }
-static const uint16_t from_step[17][64] = {
-    FROM64(0u), FROM64(1u),  FROM64(2u),  FROM64(3u),  FROM64(4u),  FROM64(5u),  FROM64(6u),  FROM64(7u),  FROM64(8u),
-    FROM64(9u), FROM64(10u), FROM64(11u), FROM64(12u), FROM64(13u), FROM64(14u), FROM64(15u), FROM64(16u),
+#define FROM4(shorter)                                                                                                 \
+    {                                                                                                                  \
+        FROM64(4u, shorter), FROM8(64u, 4u, shorter), FROM8(72u, 4u, shorter)                                          \
+    }
+static const uint16_t from_step3[17][64] = {
+    FROM3(0u), FROM3(1u),  FROM3(2u),  FROM3(3u),  FROM3(4u),  FROM3(5u),  FROM3(6u),  FROM3(7u),  FROM3(8u),
+    FROM3(9u), FROM3(10u), FROM3(11u), FROM3(12u), FROM3(13u), FROM3(14u), FROM3(15u), FROM3(16u),
 };
+static const uint16_t from_step4[17][80] = {
+    FROM4(0u), FROM4(1u),  FROM4(2u),  FROM4(3u),  FROM4(4u),  FROM4(5u),  FROM4(6u),  FROM4(7u),  FROM4(8u),
+    FROM4(9u), FROM4(10u), FROM4(11u), FROM4(12u), FROM4(13u), FROM4(14u), FROM4(15u), FROM4(16u),
+};
+#undef FROM4
+#undef FROM3
 #undef FROM64
 #undef FROM8
 #undef FROM
@@ -49,26 +63,39 @@ FD_AVX512 static __mmask8 rejected8(__m512i x, __m512i product)
     return _mm512_cmplt_epu64_mask(_mm512_and_si512(x, _mm512_set1_epi64(0xFFFFFFFFLL)), threshold);
 }
 
-FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t threes, uint32_t first_bound, uint16_t *out)
+/* Output words from..from+31 of the steps' draws, in order: from steps
+ * 0-3 (words 0..63) or step 4 (64..79). */
+FD_AVX512 static __m512i in_order(const uint16_t *from, __m512i steps01, __m512i steps23, __m512i step4)
 {
-    /* group g's first draw: 3 per group before it, 1 more per 4-bound one */
+    const __m512i index = _mm512_loadu_si512((const void *)from);
+    const __m512i early = _mm512_permutex2var_epi16(steps01, index, steps23);
+    const __mmask32 late = _mm512_test_epi16_mask(index, _mm512_set1_epi16(64));
+    return _mm512_mask_blend_epi16(late, early, _mm512_permutexvar_epi16(index, step4));
+}
+
+FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
+                                            uint16_t *out)
+{
+    /* group g's first draw: len + 1 per group before it, less one per
+     * shorter group */
     const __m512i group_low = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     const __m512i group_high = _mm512_add_epi64(group_low, _mm512_set1_epi64(8));
-    const __m512i m = _mm512_set1_epi64((long long)threes);
+    const __m512i m = _mm512_set1_epi64((long long)shorter);
+    const __m512i longer = _mm512_set1_epi64((long long)len + 1);
     const __m512i first = _mm512_set1_epi64((long long)first_bound);
-    __m512i bound_low =
-        _mm512_sub_epi64(first, _mm512_sub_epi64(_mm512_slli_epi64(group_low, 2), _mm512_min_epu64(group_low, m)));
-    __m512i bound_high =
-        _mm512_sub_epi64(first, _mm512_sub_epi64(_mm512_slli_epi64(group_high, 2), _mm512_min_epu64(group_high, m)));
+    __m512i bound_low = _mm512_sub_epi64(
+        first, _mm512_sub_epi64(_mm512_mullo_epi64(group_low, longer), _mm512_min_epu64(group_low, m)));
+    __m512i bound_high = _mm512_sub_epi64(
+        first, _mm512_sub_epi64(_mm512_mullo_epi64(group_high, longer), _mm512_min_epu64(group_high, m)));
     __m512i x_low = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)words));
     __m512i x_high = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(words + 8)));
     const __m512i one = _mm512_set1_epi64(1);
     __m512i product_low = one;
     __m512i product_high = one;
-    __m256i draws[4];
-    /* four steps, unrolled (the draws stay in registers); the fourth only
-     * in the 4-bound groups' lanes */
-    const unsigned fourth = 0xFFFFu & (0xFFFFu << threes);
+    __m256i draws[5];
+    /* len + 1 steps, unrolled (the draws stay in registers); the last only
+     * in the longer groups' lanes */
+    const unsigned last = 0xFFFFu & (0xFFFFu << shorter);
 #define STEP(s, live_low, live_high)                                                                                   \
     do {                                                                                                               \
         x_low = _mm512_mask_mul_epu32(x_low, (live_low), x_low, bound_low);                                            \
@@ -82,16 +109,33 @@ FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t threes
     STEP(0, 0xFF, 0xFF);
     STEP(1, 0xFF, 0xFF);
     STEP(2, 0xFF, 0xFF);
-    STEP(3, (__mmask8)fourth, (__mmask8)(fourth >> 8));
-#undef STEP
+    const size_t total = 16u * (len + 1u) - shorter;
     const __m512i steps01 = _mm512_inserti64x4(_mm512_castsi256_si512(draws[0]), draws[1], 1);
-    const __m512i steps23 = _mm512_inserti64x4(_mm512_castsi256_si512(draws[2]), draws[3], 1);
-    const uint16_t *from = from_step[threes];
-    const __m512i first32 = _mm512_permutex2var_epi16(steps01, _mm512_loadu_si512((const void *)from), steps23);
-    const __m512i next32 = _mm512_permutex2var_epi16(steps01, _mm512_loadu_si512((const void *)(from + 32)), steps23);
-    _mm512_storeu_si512((void *)out, first32);
-    /* 64 - threes draws: the second store only as far as the fill's draws */
-    _mm512_mask_storeu_epi16(out + 32, (__mmask32)(0xFFFFFFFFu >> threes), next32);
+    if (len == 3u) {
+        STEP(3, (__mmask8)last, (__mmask8)(last >> 8));
+        const __m512i steps23 = _mm512_inserti64x4(_mm512_castsi256_si512(draws[2]), draws[3], 1);
+        const uint16_t *from = from_step3[shorter];
+        _mm512_storeu_si512((void *)out,
+                            _mm512_permutex2var_epi16(steps01, _mm512_loadu_si512((const void *)from), steps23));
+        _mm512_mask_storeu_epi16(
+            out + 32, (__mmask32)(0xFFFFFFFFu >> (64u - total)),
+            _mm512_permutex2var_epi16(steps01, _mm512_loadu_si512((const void *)(from + 32)), steps23));
+    } else {
+        STEP(3, 0xFF, 0xFF);
+        STEP(4, (__mmask8)last, (__mmask8)(last >> 8));
+        const __m512i steps23 = _mm512_inserti64x4(_mm512_castsi256_si512(draws[2]), draws[3], 1);
+        const __m512i step4 = _mm512_castsi256_si512(draws[4]);
+        const uint16_t *from = from_step4[shorter];
+        _mm512_storeu_si512((void *)out, in_order(from, steps01, steps23, step4));
+        _mm512_storeu_si512((void *)(out + 32), in_order(from + 32, steps01, steps23, step4));
+        /* words 64..79 of the table: the low half of a 32-word load */
+        const __m512i index = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(from + 64)));
+        const __m512i tail = _mm512_mask_blend_epi16(_mm512_test_epi16_mask(index, _mm512_set1_epi16(64)),
+                                                     _mm512_permutex2var_epi16(steps01, index, steps23),
+                                                     _mm512_permutexvar_epi16(index, step4));
+        _mm512_mask_storeu_epi16(out + 64, (__mmask32)(0xFFFFFFFFull >> (96u - total)), tail);
+    }
+#undef STEP
     return (uint32_t)rejected8(x_low, product_low) | ((uint32_t)rejected8(x_high, product_high) << 8);
 }
 

@@ -1,7 +1,7 @@
 /* Internal: a fill's batch groups (shuffle.c's draw loop) decoded at once
  * with AVX-512 on x86-64, when the fill is sixteen groups of three or four
- * bounds, the 3-bound ones first (bounds 512 down to 87: shoes of 312 to
- * 512 cards spend most of their draws there).
+ * bounds, or of four or five, the shorter ones first (bounds 512 down to
+ * about 45: shoes of 312 to 512 cards spend most of their draws there).
  * Scalar decoding is a chain of dependent multiplies per group and one
  * integer division per group for the acceptance threshold (x86-64's
  * divider takes one every ~6 cycles on Zen 5). Here the groups sit in the
@@ -28,15 +28,17 @@
 #define FD_BATCH_X86_GROUPS 16u
 
 #if FD_BATCH_X86
-/* Sixteen groups, the first `threes` (0..16) of 3 consecutive bounds and
- * the rest of 4, from first_bound down (a 3-bound group's first bound at
- * most 1626, a 4-bound group's at most 257: products below 2^32), each
- * decoded from words[g] as fd_batch_map32 does, their draws one after the
- * other to out (64 - threes of them). Returns a mask with bit g set when
- * group g's word is rejected (fd_batch_map32 false; its draws are written
- * all the same, for the caller to replace). Only on a CPU with AVX-512 F,
- * BW, DQ and VL (fd_batch_x86_has_avx512). */
-uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t threes, uint32_t first_bound, uint16_t *out);
+/* Sixteen groups, the first `shorter` (0..16) of len (3 or 4)
+ * consecutive bounds and the rest of len + 1, from first_bound down (a
+ * group of 3 from at most 1626, of 4 from at most 257, of 5 from at most
+ * 86: products below 2^32), each decoded from words[g] as fd_batch_map32
+ * does, their draws one after the other to out (16 * (len + 1) - shorter
+ * of them). Returns a mask with bit g set when group g's word is rejected
+ * (fd_batch_map32 false; its draws are written all the same, for the
+ * caller to replace). Only on a CPU with AVX-512 F, BW, DQ and VL
+ * (fd_batch_x86_has_avx512). */
+uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
+                                  uint16_t *out);
 
 /* Whether this CPU runs fd_batch_decode16_avx512 (asked each time: the
  * library keeps no globals). */

@@ -135,32 +135,34 @@ decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size
 }
 
 #if FD_BATCH_X86
-/* A full fill of sixteen groups of 3 bounds then of 4 (shoes of 312 to
- * 512 cards: bounds 512 down to 87), with AVX-512: decoded at once
- * (fd_batch_decode16_avx512), then the rejected groups redrawn in order.
- * Returns false, having done nothing, for any other fill or CPU. Same fill
- * calls in the same order: decoding consumes no bytes. */
+/* A full fill of sixteen groups of 3 bounds then of 4, or of 4 then of 5
+ * (shoes of 312 to 512 cards: bounds 512 down to about 45), with AVX-512:
+ * decoded at once (fd_batch_decode16_avx512), then the rejected groups
+ * redrawn in order. Returns false, having done nothing, for any other
+ * fill or CPU. Same fill calls in the same order: decoding consumes no
+ * bytes. */
 static bool decode_fill_avx512(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size_t groups,
                                uint32_t bound, uint16_t *out, fd_status *st)
 {
-    if (groups != GROUPS_PER_FILL || !fd_batch_x86_has_avx512()) {
+    const size_t len = group_len[0];
+    if (groups != GROUPS_PER_FILL || (len != 3u && len != 4u) || !fd_batch_x86_has_avx512()) {
         return false;
     }
-    size_t threes = 0;
+    size_t shorter = 0;
     for (size_t g = 0; g < groups; g++) {
-        if (group_len[g] == 3u && threes == g) {
-            threes++;
-        } else if (group_len[g] != 4u) {
+        if (group_len[g] == len && shorter == g) {
+            shorter++;
+        } else if (group_len[g] != len + 1u) {
             return false;
         }
     }
-    uint32_t rejected = fd_batch_decode16_avx512(words, threes, bound, out);
+    uint32_t rejected = fd_batch_decode16_avx512(words, len, shorter, bound, out);
     memset(words, 0, groups * sizeof words[0]); /* spent, as the DRBG zeroes what it hands out */
     *st = FD_OK;
     while (rejected != 0u && *st == FD_OK) {
         const unsigned g = (unsigned)__builtin_ctz(rejected);
         rejected &= rejected - 1u;
-        const size_t at = 4u * g - (g < threes ? g : threes);
+        const size_t at = (len + 1u) * g - (g < shorter ? g : shorter);
         *st = redraw_group(rng, bound - (uint32_t)at, group_len[g], out + at, (uint8_t *)&words[g]);
         words[g] = 0;
     }

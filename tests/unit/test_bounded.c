@@ -225,12 +225,61 @@ static uint32_t inverse_odd(uint32_t x)
 }
 
 /* fd_batch_decode16_avx512 against fd_batch_map32, group by group: the
- * draws, the rejections, nothing written past the fill, for every number
- * of 3-bound groups before the 4-bound ones (0..16) and every first bound
- * such a fill can have (3-bound groups from at most 1626, 4-bound ones
- * from at most 257), random words, and words whose final low part lands
- * exactly on the acceptance threshold or on the reachable value below it
- * (final low = word * product mod 2^32). */
+ * draws, the rejections, nothing written past the fill, for groups of 3
+ * then 4 and of 4 then 5, every number of shorter groups (0..16) and every
+ * first bound such a fill can have (groups of 3 from at most 1626, of 4
+ * from at most 257, of 5 from at most 86), random words, and words whose
+ * final low part lands exactly on the acceptance threshold or on the
+ * reachable value below it (final low = word * product mod 2^32). */
+/* One fill for test_batch_decode16_avx512_matches_scalar: random words,
+ * or (trial 2 and 3) words aimed just below or at each group's threshold. */
+static void check_decode16(const fd_rng *rng, uint32_t len, uint32_t shorter, uint32_t first, unsigned trial,
+                           unsigned *edges, unsigned *rejections)
+{
+    const uint32_t total = 16u * (len + 1u) - shorter;
+    uint32_t words[16];
+    bool aimed[16] = {false};
+    for (uint32_t g = 0; g < 16u; g++) {
+        assert_int_equal(fd_rng_u32(rng, &words[g]), FD_OK);
+        const uint32_t at = (len + 1u) * g - (g < shorter ? g : shorter);
+        const uint32_t glen = g < shorter ? len : len + 1u;
+        uint32_t product = 1;
+        for (uint32_t b = first - at; b > first - at - glen; b--) {
+            product *= b;
+        }
+        const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
+        /* product = 2^k * odd: every final low part is a multiple of 2^k,
+         * the threshold too (2^k divides 2^32 and the product); aim at it
+         * or at the multiple below */
+        const unsigned k = (unsigned)__builtin_ctz(product);
+        if (trial >= 2u && threshold >= (1u << k)) {
+            const uint32_t target = threshold - (trial == 2u ? (1u << k) : 0u);
+            words[g] = (target >> k) * inverse_odd(product >> k);
+            aimed[g] = true;
+            (*edges)++;
+        }
+    }
+    uint16_t got[80 + 8];
+    memset(got, 0xA5, sizeof got);
+    const uint32_t rejected = fd_batch_decode16_avx512(words, len, shorter, first, got);
+    for (uint32_t g = 0; g < 16u; g++) {
+        const uint32_t at = (len + 1u) * g - (g < shorter ? g : shorter);
+        const uint32_t glen = g < shorter ? len : len + 1u;
+        uint16_t want[5];
+        const bool accepted = fd_batch_map32(words[g], first - at, glen, want);
+        assert_int_equal((rejected >> g) & 1u, accepted ? 0u : 1u);
+        if (aimed[g]) {
+            assert_int_equal(accepted, trial == 3u); /* on the threshold, or just below */
+        }
+        *rejections += accepted ? 0u : 1u;
+        assert_memory_equal(&got[at], want, glen * sizeof want[0]);
+    }
+    for (size_t w = total; w < sizeof got / sizeof got[0]; w++) {
+        assert_int_equal(got[w], 0xA5A5u);
+    }
+    assert_int_equal(rejected >> 16, 0u);
+}
+
 static void test_batch_decode16_avx512_matches_scalar(void **state)
 {
     (void)state;
@@ -242,52 +291,18 @@ static void test_batch_decode16_avx512_matches_scalar(void **state)
     const fd_rng rng = test_prng_init(&p, 16);
     unsigned edges = 0;
     unsigned rejections = 0;
-    for (uint32_t threes = 0; threes <= 16u; threes++) {
-        const uint32_t total = 64u - threes;
-        const uint32_t top = threes == 16u ? 1626u : 257u + 3u * threes;
-        for (uint32_t first = total; first <= top; first++) {
-            for (unsigned trial = 0; trial < 4u; trial++) {
-                uint32_t words[16];
-                bool aimed[16] = {false};
-                for (uint32_t g = 0; g < 16u; g++) {
-                    assert_int_equal(fd_rng_u32(&rng, &words[g]), FD_OK);
-                    const uint32_t at = 4u * g - (g < threes ? g : threes);
-                    const uint32_t len = g < threes ? 3u : 4u;
-                    uint32_t product = 1;
-                    for (uint32_t b = first - at; b > first - at - len; b--) {
-                        product *= b;
-                    }
-                    const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
-                    /* product = 2^k * odd: every final low part is a
-                     * multiple of 2^k, the threshold too (2^k divides 2^32
-                     * and the product); aim at it or at the multiple below */
-                    const unsigned k = (unsigned)__builtin_ctz(product);
-                    if (trial >= 2u && threshold >= (1u << k)) {
-                        const uint32_t target = threshold - (trial == 2u ? (1u << k) : 0u);
-                        words[g] = (target >> k) * inverse_odd(product >> k);
-                        aimed[g] = true;
-                        edges++;
-                    }
+    for (uint32_t len = 3; len <= 4u; len++) {
+        const uint32_t tops[] = {1626u, 257u, 86u}; /* highest first bound of a group of 3, 4, 5 */
+        for (uint32_t shorter = 0; shorter <= 16u; shorter++) {
+            const uint32_t total = 16u * (len + 1u) - shorter;
+            uint32_t top = tops[len - 2u] + len * shorter; /* the first longer group's limit */
+            if (shorter == 16u || (shorter > 0u && tops[len - 3u] < top)) {
+                top = tops[len - 3u];
+            }
+            for (uint32_t first = total; first <= top; first++) {
+                for (unsigned trial = 0; trial < 4u; trial++) {
+                    check_decode16(&rng, len, shorter, first, trial, &edges, &rejections);
                 }
-                uint16_t got[64 + 8];
-                memset(got, 0xA5, sizeof got);
-                const uint32_t rejected = fd_batch_decode16_avx512(words, threes, first, got);
-                for (uint32_t g = 0; g < 16u; g++) {
-                    const uint32_t at = 4u * g - (g < threes ? g : threes);
-                    const uint32_t len = g < threes ? 3u : 4u;
-                    uint16_t want[4];
-                    const bool accepted = fd_batch_map32(words[g], first - at, len, want);
-                    assert_int_equal((rejected >> g) & 1u, accepted ? 0u : 1u);
-                    if (aimed[g]) {
-                        assert_int_equal(accepted, trial == 3u); /* on the threshold, or just below */
-                    }
-                    rejections += accepted ? 0u : 1u;
-                    assert_memory_equal(&got[at], want, len * sizeof want[0]);
-                }
-                for (size_t w = total; w < sizeof got / sizeof got[0]; w++) {
-                    assert_int_equal(got[w], 0xA5A5u);
-                }
-                assert_int_equal(rejected >> 16, 0u);
             }
         }
     }
