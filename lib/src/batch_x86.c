@@ -87,8 +87,12 @@ FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, s
         first, _mm512_sub_epi64(_mm512_mullo_epi64(group_low, longer), _mm512_min_epu64(group_low, m)));
     __m512i bound_high = _mm512_sub_epi64(
         first, _mm512_sub_epi64(_mm512_mullo_epi64(group_high, longer), _mm512_min_epu64(group_high, m)));
-    __m512i x_low = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)words));
-    __m512i x_high = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(words + 8)));
+    /* the words in the 16-byte pieces the DRBG stored (store forwarding) */
+    __m512i x_low = _mm512_cvtepu32_epi64(_mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(words + 4)),
+                                                           _mm_loadu_si128((const __m128i *)(const void *)words)));
+    __m512i x_high =
+        _mm512_cvtepu32_epi64(_mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(words + 12)),
+                                               _mm_loadu_si128((const __m128i *)(const void *)(words + 8))));
     const __m512i one = _mm512_set1_epi64(1);
     __m512i product_low = one;
     __m512i product_high = one;

@@ -23,6 +23,15 @@ fd_status fd_chacha_drbg_output(fd_chacha_drbg *d, uint8_t *out, size_t len);
 FD_HOT_INLINE void fd_chacha_drbg_take_words(fd_chacha_drbg *d, size_t pos, uint8_t *out, size_t words)
 {
     uint32_t *w = &d->buffer[pos / 4u];
+#if defined(__x86_64__)
+    /* 16-byte pieces, so the shuffles' vector load of them
+     * (fd_batch_decode16_avx512) is forwarded from these stores instead of
+     * waiting for four 4-byte ones to reach the cache: 312 cards -10 ns */
+    for (; words >= 4u; words -= 4u, w += 4, out += 16) {
+        __builtin_memcpy(out, w, 16);
+        __builtin_memset(w, 0, 16);
+    }
+#endif
     for (size_t i = 0; i < words; i++) {
         fd_store_le32(out + 4u * i, w[i]);
         w[i] = 0;
