@@ -359,7 +359,7 @@ static void refill(fd_chacha_drbg *d)
     fd_chacha20_blocks4(in, d->buffer);
     memcpy(d->key, d->buffer, sizeof d->key);
     fd_wipe(d->buffer, sizeof d->key);
-    fd_wipe(in, sizeof in);
+    fd_wipe(in + 4, sizeof d->key); /* the key; the rest of in is constants and zeros */
     d->pos = sizeof d->key;
 }
 

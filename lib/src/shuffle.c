@@ -73,6 +73,15 @@ redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out,
  * groups. */
 static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *group_len, size_t *drawn)
 {
+#if FD_SHUFFLE_V7M
+    /* Thumb-2: in assembly (52 cards: planning 195 -> 137 instructions, draw_descending no longer spills) */
+    _Static_assert(FD_PLAN_GROUPS_V7M == GROUPS_PER_FILL, "the assembly's end of the lengths");
+    fd_plan_v7m p = {batch_top, (uint32_t)*level, bound, (uint32_t)left, group_len, 0};
+    const size_t groups = fd_plan_groups_v7m(&p);
+    *level = p.level;
+    *drawn = p.drawn;
+    return groups;
+#else
     size_t lvl = *level;
     size_t rest = left;
     uint8_t *len_out = group_len;
@@ -88,6 +97,7 @@ static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *g
     *level = lvl;
     *drawn = left - rest;
     return (size_t)(len_out - group_len);
+#endif
 }
 
 /* The draws of `groups` planned groups from their words (a rejected

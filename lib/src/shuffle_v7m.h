@@ -33,6 +33,25 @@ typedef struct {
  * draws in out are to be overwritten). */
 uint32_t fd_decode_groups_v7m(fd_decode_cursor *c, const uint8_t *len_end);
 
+/* Planning: groups from bound down, as shuffle.c's plan_groups. The
+ * field order is the assembly's (ldm). */
+typedef struct {
+    const uint16_t *top; /* shuffle.c's batch_top, ending in 0 */
+    uint32_t level;      /* in and out: entries of top known to be >= bound */
+    uint32_t bound;      /* the first group's first bound, >= left */
+    uint32_t left;       /* draws left, >= 1 */
+    uint8_t *group_len;  /* out: FD_PLAN_GROUPS_V7M lengths at most */
+    uint32_t drawn;      /* out: draws the groups cover */
+} fd_plan_v7m;
+
+#define FD_PLAN_GROUPS_V7M 16u
+
+/* Plans up to FD_PLAN_GROUPS_V7M greedy groups (each as long as the bound
+ * allows, 2 + the entries of top >= its first bound, the last one cut to
+ * the draws left): their lengths into p->group_len, the level reached into
+ * p->level, the draws covered into p->drawn. Returns how many groups. */
+uint32_t fd_plan_groups_v7m(fd_plan_v7m *p);
+
 /* Durstenfeld's swaps a[i] <-> a[draws[n-1-i]] for i = n-1 .. 1, in that
  * order, zeroing each draw as it is used (so no separate wipe of the
  * draws). n >= 1; draws word-aligned (zeroed four at a time with strd). */

@@ -592,6 +592,66 @@ static void test_v7m_decode_agrees(void **state)
     assert_true(rejected > 100u && accepted > 100u); /* both ends exercised */
 }
 
+/* Planning against the greedy definition (each group as long as its
+ * product of bounds stays below 2^32, the last cut to the draws left, 16
+ * groups per call), call after call through whole shuffles, with the walk
+ * table derived here from the same definition. */
+static void test_v7m_plan_agrees(void **state)
+{
+    (void)state;
+    uint16_t top[11]; /* entry i: the largest bound whose group holds i + 3 bounds; then 0 */
+    uint32_t b = 65535;
+    for (uint32_t i = 0; i < 10u; i++) {
+        while (longest_group(b) < i + 3u) {
+            b--;
+        }
+        top[i] = (uint16_t)b;
+    }
+    top[10] = 0;
+    assert_int_equal(top[0], 1626); /* b (b-1) (b-2) < 2^32 */
+    assert_int_equal(top[9], 12);   /* 12! < 2^32 */
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 7009);
+    /* vectors: draws left equal to a group's cap, a 52-card deck, the
+     * largest bounds, 16 groups per call */
+    static const uint32_t vectors[][2] = {{100, 4}, {100, 8}, {52, 51}, {12, 12}, {65535, 1}, {65535, 40}, {512, 511}};
+    const unsigned n_vectors = sizeof vectors / sizeof vectors[0];
+    for (unsigned trial = 0; trial < 400u + n_vectors; trial++) {
+        const uint32_t n = trial < n_vectors  ? vectors[trial][0]
+                           : trial % 4u == 0u ? 1u + below(&rng, 65535u)
+                                              : 1u + below(&rng, FD_SHUFFLE_MAX_N);
+        uint32_t rest = trial < n_vectors ? vectors[trial][1] : 1u + below(&rng, n < 2000u ? n : 2000u);
+        uint32_t bound = n;
+        uint32_t level = 0;
+        while (rest > 0u) {
+            uint8_t lens[FD_PLAN_GROUPS_V7M + 1u];
+            lens[FD_PLAN_GROUPS_V7M] = 0xEE;
+            fd_plan_v7m plan = {top, level, bound, rest, lens, 0};
+            const uint32_t groups = fd_plan_groups_v7m(&plan);
+            uint32_t g = 0;
+            uint32_t last_bound = bound;
+            const uint32_t before = rest;
+            while (rest > 0u && g < FD_PLAN_GROUPS_V7M) {
+                const uint32_t want = longest_group(bound) < rest ? longest_group(bound) : rest;
+                assert_int_equal(lens[g], want);
+                last_bound = bound;
+                bound -= want;
+                rest -= want;
+                g++;
+            }
+            assert_int_equal(groups, g);
+            assert_int_equal(plan.drawn, before - rest);
+            assert_int_equal(lens[FD_PLAN_GROUPS_V7M], 0xEE);
+            uint32_t at_least = 0;
+            while (top[at_least] >= last_bound) {
+                at_least++;
+            }
+            assert_int_equal(plan.level, at_least);
+            level = plan.level;
+        }
+    }
+}
+
 static void test_v7m_swaps_agree(void **state)
 {
     (void)state;
@@ -657,6 +717,7 @@ int main(void)
 #endif
 #if FD_SHUFFLE_V7M
         cmocka_unit_test(test_v7m_decode_agrees),
+        cmocka_unit_test(test_v7m_plan_agrees),
         cmocka_unit_test(test_v7m_swaps_agree),
 #endif
     };
