@@ -250,11 +250,13 @@ __asm__("    .syntax unified\n"
 #endif
 
 /* One block of the state in (its counter in[12]) into out: the Thumb-2
- * form on ARMv7-M, the C reference elsewhere. */
+ * form on ARMv7-M, the Thumb-1 form on ARMv6-M, the C reference elsewhere. */
 static void block_words(const uint32_t *restrict in, uint32_t *restrict out)
 {
 #if FD_CHACHA20_V7M
     fd_chacha20_blocks_v7m(in, out, 1);
+#elif FD_CHACHA20_V6M
+    fd_chacha20_blocks_v6m(in, out, 1);
 #else
     fd_chacha20_block_ref(in, 0, out);
 #endif
@@ -292,6 +294,8 @@ void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
     wipe_simd_frame();
 #elif FD_CHACHA20_V7M
     fd_chacha20_blocks_v7m(in, out, 4);
+#elif FD_CHACHA20_V6M
+    fd_chacha20_blocks_v6m(in, out, 4);
 #else
     fd_chacha20_blocks4_ref(in, out);
 #endif
