@@ -189,7 +189,7 @@ static bool decode_fill_avx512(const fd_rng *rng, uint32_t *words, const uint8_t
         }
     }
     uint32_t rejected = fd_batch_decode16_avx512(words, len, shorter, bound, out);
-    memset(words, 0, groups * sizeof words[0]); /* spent, as the DRBG zeroes what it hands out */
+    memset(words, 0, GROUPS_PER_FILL * sizeof words[0]); /* spent (all sixteen), as the DRBG zeroes what it hands out */
     *st = FD_OK;
     while (rejected != 0u && *st == FD_OK) {
         const unsigned g = (unsigned)__builtin_ctz(rejected);
