@@ -580,7 +580,6 @@ typedef struct orders_tally {
     uint64_t shuffles;
     char label[128];
     uint64_t *counts; /* n! */
-    uint64_t non_cycles;
 } orders_tally;
 
 static void *orders_shard(void *arg)
@@ -591,9 +590,7 @@ static void *orders_shard(void *arg)
      * would be reloaded after every increment */
     const size_t n = t->n;
     const shuffle_fn shuffle = t->who->shuffle;
-    const bool cycles_only = t->who->cycles_only;
     uint64_t *const counts = t->counts;
-    uint64_t non_cycles = 0;
     uint16_t a[8];
     uint8_t small[8];
     for (uint64_t k = t->shuffles; k > 0u; k--) {
@@ -602,38 +599,31 @@ static void *orders_shard(void *arg)
         for (size_t i = 0; i < n; i++) {
             small[i] = (uint8_t)a[i];
         }
-        if (cycles_only && !test_perm_is_single_cycle(small, n)) {
-            non_cycles++;
-        }
-        counts[test_perm_rank(small, n)]++;
+        counts[test_perm_rank(small, n)]++; /* non-cycles are counted from the table (orders_verdict) */
     }
-    t->non_cycles = non_cycles;
     free(s);
     return NULL;
 }
 
 /* Counts every order of n over `shuffles` shuffles split into SHARDS streams
- * labelled by `test`; counts must hold n! entries. Returns the non-cycles. */
-static uint64_t count_orders(const subject *who, const char *test, size_t n, uint64_t shuffles, uint64_t *counts)
+ * labelled by `test`; counts must hold n! entries. */
+static void count_orders(const subject *who, const char *test, size_t n, uint64_t shuffles, uint64_t *counts)
 {
     orders_tally shard[SHARDS];
     const uint32_t cells = test_factorial((unsigned)n);
     for (size_t i = 0; i < SHARDS; i++) {
-        shard[i] = (orders_tally){who, n, shuffles / SHARDS + (i < shuffles % SHARDS ? 1u : 0u), "", NULL, 0};
+        shard[i] = (orders_tally){who, n, shuffles / SHARDS + (i < shuffles % SHARDS ? 1u : 0u), "", NULL};
         stream_label(shard[i].label, sizeof shard[i].label, who->name, test, i);
         shard[i].counts = must_alloc(cells, sizeof *counts);
     }
     run_shards(orders_shard, shard, sizeof shard[0], SHARDS);
     memset(counts, 0, cells * sizeof *counts);
-    uint64_t non_cycles = 0;
     for (size_t i = 0; i < SHARDS; i++) {
         for (uint32_t r = 0; r < cells; r++) {
             counts[r] += shard[i].counts[r];
         }
-        non_cycles += shard[i].non_cycles;
         free(shard[i].counts);
     }
-    return non_cycles;
 }
 
 typedef struct verdict {
@@ -658,9 +648,10 @@ static double table_chisq(const uint32_t *counts, size_t cells, double expected,
 }
 
 /* Orders: multinomial, chi2(cells - 1); Sattolo: over its (n-1)! cycles only,
- * and any non-cycle is a certain failure. */
-static verdict orders_verdict(const uint64_t *counts, size_t n, bool cycles_only, uint64_t non_cycles,
-                              size_t *cells_used)
+ * and any non-cycle (counted from the table into *non_cycles) is a certain
+ * failure. */
+static verdict orders_verdict(const uint64_t *counts, size_t n, bool cycles_only, size_t *cells_used,
+                              uint64_t *non_cycles)
 {
     const uint32_t cells = test_factorial((unsigned)n);
     verdict v = {0};
@@ -674,15 +665,18 @@ static verdict orders_verdict(const uint64_t *counts, size_t n, bool cycles_only
     static _Thread_local uint64_t cycle_counts[5040];
     size_t k = 0;
     uint8_t order[8];
+    *non_cycles = 0;
     for (uint32_t r = 0; r < cells; r++) {
         test_perm_unrank(r, order, n);
         if (test_perm_is_single_cycle(order, n)) {
             cycle_counts[k++] = counts[r];
+        } else {
+            *non_cycles += counts[r];
         }
     }
     v.stat = test_chisq_uniform(cycle_counts, k);
     v.df = (double)k - 1.0;
-    v.p = non_cycles > 0u ? 0.0 : test_chisq_pvalue(v.stat, v.df);
+    v.p = *non_cycles > 0u ? 0.0 : test_chisq_pvalue(v.stat, v.df);
     *cells_used = k;
     return v;
 }
@@ -698,10 +692,11 @@ static void test_orders(const subject *s, size_t n, uint64_t shuffles)
     }
     const double t0 = now();
     const double c0 = cpu_now();
-    const uint64_t non_cycles = count_orders(s, name, n, shuffles, order_counts);
+    count_orders(s, name, n, shuffles, order_counts);
     add_timing(s, name, shuffles, now() - t0, cpu_now() - c0);
     size_t cells;
-    const verdict v = orders_verdict(order_counts, n, s->cycles_only, non_cycles, &cells);
+    uint64_t non_cycles = 0;
+    const verdict v = orders_verdict(order_counts, n, s->cycles_only, &cells, &non_cycles);
     result *res = add_result(s, name, v.stat, v.df, v.p);
     if (s->cycles_only) {
         (void)snprintf(res->note, sizeof res->note, "%zu cycles, %llu non-cycles", cells,
@@ -1118,12 +1113,13 @@ static void *calib_shard(void *arg)
         char label[128];
         (void)snprintf(label, sizeof label, "calibration/%s/%zu", c->name, rep);
         if (c->kind == CAL_ORDERS) {
-            orders_tally t = {c->who, c->n, c->shuffles, "", NULL, 0};
+            orders_tally t = {c->who, c->n, c->shuffles, "", NULL};
             memcpy(t.label, label, sizeof label);
             t.counts = must_alloc(test_factorial((unsigned)c->n), sizeof *t.counts);
             orders_shard(&t);
             size_t cells;
-            job->p[rep] = orders_verdict(t.counts, c->n, c->who->cycles_only, t.non_cycles, &cells).p;
+            uint64_t non_cycles;
+            job->p[rep] = orders_verdict(t.counts, c->n, c->who->cycles_only, &cells, &non_cycles).p;
             job->p_old[rep] = job->p[rep];
             free(t.counts);
             continue;
@@ -1284,7 +1280,7 @@ static void test_naive_matches_exact(const subject *naive_subject, size_t n, uin
     static uint64_t ways[24];
     static double prob[24];
     naive_exact(n, ways);
-    (void)count_orders(naive_subject, "exact law", n, shuffles, order_counts);
+    count_orders(naive_subject, "exact law", n, shuffles, order_counts);
     const uint32_t cells = test_factorial((unsigned)n);
     const double paths = pow((double)n, (double)n);
     fprintf(report, "\nNaive shuffle, n = %zu: %.0f paths onto %u orders, %llu shuffles\n\n", n, paths, cells,
@@ -1340,7 +1336,7 @@ static void articles_table(const article_figure *fig, const char *out_dir, FILE 
     char test[48];
     (void)snprintf(test, sizeof test, "articles n=%zu M=%llu", n, (unsigned long long)shuffles);
     for (size_t k = 0; k < 4u; k++) {
-        (void)count_orders(subject_of(picks[k]), test, n, shuffles, counts[k]);
+        count_orders(subject_of(picks[k]), test, n, shuffles, counts[k]);
     }
     const double paths = pow((double)n, (double)n);
     const double cycles = test_factorial((unsigned)n - 1u);
@@ -1417,13 +1413,8 @@ static void articles_table(const article_figure *fig, const char *out_dir, FILE 
             (void)snprintf(name, sizeof name, "naive = exact law n=%zu M=%llu", n, (unsigned long long)shuffles);
         } else if (k == 1u) {
             size_t used;
-            uint64_t non_cycles = 0;
-            for (uint32_t r = 0; r < cells; r++) {
-                uint8_t order[8];
-                test_perm_unrank(r, order, n);
-                non_cycles += test_perm_is_single_cycle(order, n) ? 0u : counts[k][r];
-            }
-            const verdict v = orders_verdict(counts[k], n, true, non_cycles, &used);
+            uint64_t non_cycles;
+            const verdict v = orders_verdict(counts[k], n, true, &used, &non_cycles);
             result *res = add_result(&articles_exact, name, v.stat, v.df, v.p);
             (void)snprintf(res->note, sizeof res->note, "uniform over the cycles");
             continue;
