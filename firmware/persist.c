@@ -646,21 +646,26 @@ bool persist_mount(fd_dealer *d)
         report(p, st, "storage area unusable");
         return false;
     }
-    st = fd_journal_mount(&p->journal, &p->report);
     static replay r; /* 190 bytes off the micro:bit's stack; the dealer is one */
     memset(&r, 0, sizeof r);
     r.d = d;
     /* cannot fail: d->round.seeds is never NULL */
     (void)fd_round_seeds_clear(&d->round.seeds);
-    if (st == FD_OK) {
-        st = fd_journal_walk(&p->journal, replay_pass1, &r, &p->report);
-    }
+    /* the first replay pass rides on the mount's one read of the flash */
+    st = fd_journal_mount_walk(&p->journal, replay_pass1, &r, &p->report);
     const bool open = st == FD_OK && r.newest_round != 0u && !r.revealed;
     if (open) {
         st = fd_journal_walk(&p->journal, replay_pass2, &r, &p->report);
     }
     if (st != FD_OK) {
         p->status = st; /* report: the first bad record */
+        /* what the replay took from the records before it: nothing of a
+         * journal that failed is used */
+        fd_wipe(p->seed_file, sizeof p->seed_file);
+        p->seed_file_len = 0;
+        p->rules.seed_file_seq = 0;
+        memset(p->events, 0, sizeof p->events);
+        p->rules.event_floor = 0;
         fd_wipe(&d->round, sizeof d->round);
         (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
         return false;

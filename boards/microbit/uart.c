@@ -3,9 +3,8 @@
  * error (ERRORSRC: overrun, parity, framing, break) is latched where it
  * happened and reported in order (boards/common/uart/rx_ring.h). */
 #include "hal/console.h"
-#include "hal/watchdog.h"
 #include "nrf51.h"
-#include "../common/uart/rx_ring.h"
+#include "../common/uart/rx_ring_wait.h"
 #include "../common/uart/tx_bound.h"
 
 static fd_rx_ring rx;
@@ -65,13 +64,5 @@ fd_status hal_console_read(uint8_t *byte)
     if (byte == NULL) {
         return FD_ERR_NULL;
     }
-    fd_irq_disable();
-    fd_status st = fd_rx_ring_get(&rx, byte);
-    while (st == FD_ERR_EXHAUSTED) {
-        hal_watchdog_kick(); /* waiting for a command is not a hang (the WDT pauses in sleep) */
-        fd_sleep_masked();   /* no byte can slip in between the check and the sleep */
-        st = fd_rx_ring_get(&rx, byte);
-    }
-    fd_irq_enable();
-    return st;
+    return fd_rx_ring_wait(&rx, byte);
 }

@@ -209,11 +209,13 @@ __asm__("    .syntax unified\n"
 #endif
 
 /* One block of the state in (its counter in[12]) into out: the Thumb-2
- * form on ARMv7-M, the C reference elsewhere. */
+ * form on ARMv7-M, the Thumb-1 form on ARMv6-M, the C reference elsewhere. */
 static void block_words(const uint32_t *restrict in, uint32_t *restrict out)
 {
 #if FD_CHACHA20_V7M
     fd_chacha20_block_v7m(in, out);
+#elif FD_CHACHA20_V6M
+    fd_chacha20_blocks_v6m(in, out, 1);
 #else
     fd_chacha20_block_ref(in, 0, out);
 #endif
@@ -257,6 +259,8 @@ void fd_chacha20_blocks4(const uint32_t in[16], uint32_t out[64])
         state[12]++;
     }
     fd_wipe(state, sizeof state);
+#elif FD_CHACHA20_V6M
+    fd_chacha20_blocks_v6m(in, out, 4);
 #else
     fd_chacha20_blocks4_ref(in, out);
 #endif

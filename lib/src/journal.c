@@ -665,10 +665,19 @@ fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key,
     return FD_OK;
 }
 
+/* The scratch buffer and j->rec hold the last record read or written,
+ * secret included: nothing of it stays in RAM once a call returns. */
+static void forget_scratch(fd_journal *j)
+{
+    fd_wipe(j->buf, sizeof j->buf);
+    fd_wipe(&j->rec, sizeof j->rec);
+}
+
 static fd_status scan_reported(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_journal_report *report,
                                scan_state *s)
 {
     fd_status st = scan(j, visit, ctx, report, s);
+    forget_scratch(j);
     if (st != FD_OK && st != FD_ERR_CORRUPT) {
         set_report(report, st, 0, 0, 0, "read failed or stopped by the visitor");
     }
@@ -690,12 +699,17 @@ fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx, f
 
 fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report)
 {
+    return fd_journal_mount_walk(j, NULL, NULL, report);
+}
+
+fd_status fd_journal_mount_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_journal_report *report)
+{
     if (j == NULL || j->flash == NULL) {
         return FD_ERR_NULL;
     }
     j->mounted = false;
     scan_state s;
-    fd_status st = scan_reported(j, NULL, NULL, report, &s);
+    fd_status st = scan_reported(j, visit, ctx, report, &s);
     if (st != FD_OK) {
         return st;
     }
@@ -955,10 +969,11 @@ fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, si
         return FD_ERR_NOT_READY;
     }
     fd_status st = make_room(j, fd_journal_record_size(len, secret_len, false));
-    if (st != FD_OK) {
-        return st;
+    if (st == FD_OK) {
+        st = write_record(j, type, payload, len, secret, secret_len, NULL, seq);
     }
-    return write_record(j, type, payload, len, secret, secret_len, NULL, seq);
+    forget_scratch(j); /* compaction read and copied records through it */
+    return st;
 }
 
 typedef struct wipe_target {
@@ -995,10 +1010,11 @@ fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq)
     for (uint32_t p = 0; p < j->flash->geometry.page_count; p++) {
         fd_status st = j->pages[p].page_seq != 0u ? for_each_parsed(j, p, wipe_one, &w) : FD_OK;
         if (st != FD_OK) {
+            forget_scratch(j);
             return st;
         }
     }
-    fd_wipe(&j->rec, sizeof j->rec);
+    forget_scratch(j);
     return w.found ? FD_OK : FD_ERR_STATE;
 }
 

@@ -129,12 +129,41 @@ FD_HOT_INLINE bool fd_batch_accept32(uint32_t low, uint32_t product)
 #endif
 }
 
+/* fd_batch_map32 on 16-bit limbs, for cores without a 32x32->64 multiply
+ * (Cortex-M0): the running low part is kept as its two halves, so each
+ * index costs two 16x16 products and no recombination: with low = H:L,
+ * low * bound = (H * bound + (L * bound >> 16)) : (L * bound & 0xFFFF),
+ * the index is the top half of the first part and the new H its bottom
+ * half (H * bound + 2^16 - 1 < 2^32 for H, bound < 2^16). The same values
+ * and verdict as the 64-bit form (test_batch_map32_limbs). Requires
+ * first_bound < 2^16 and 1 <= count <= first_bound. */
+FD_HOT_INLINE bool fd_batch_map32_limbs(uint32_t word, uint32_t first_bound, size_t count, uint16_t *out)
+{
+    uint32_t high = word >> 16;
+    uint32_t low = word & 0xFFFFu;
+    uint32_t product = 1;
+    uint32_t bound = first_bound;
+    const uint32_t last = first_bound - (uint32_t)count;
+    do {
+        const uint32_t low_part = low * bound;
+        const uint32_t high_part = high * bound + (low_part >> 16);
+        *out++ = (uint16_t)(high_part >> 16);
+        high = high_part & 0xFFFFu;
+        low = low_part & 0xFFFFu;
+        product *= bound;
+    } while (--bound != last);
+    return fd_batch_accept32((high << 16) | low, product);
+}
+
 /* fd_batch_map at width 32 (count >= 1, as there), inlined into the
  * shuffles' draw loop (the exported fd_batch_map calls it): one multiply
  * per index. The loop runs on the bound alone: umull, store, multiply,
  * decrement, compare and branch on Cortex-M4. */
 FD_HOT_INLINE bool fd_batch_map32(uint32_t word, uint32_t first_bound, size_t count, uint16_t *out)
 {
+#if FD_MUL_BY_HALVES
+    return fd_batch_map32_limbs(word, first_bound, count, out);
+#else
     uint32_t low = word;
     uint32_t product = 1;
     uint32_t bound = first_bound;
@@ -146,6 +175,7 @@ FD_HOT_INLINE bool fd_batch_map32(uint32_t word, uint32_t first_bound, size_t co
         product *= bound;
     } while (--bound != last);
     return fd_batch_accept32(low, product);
+#endif
 }
 
 /* fd_load_le32 of a word-aligned buffer: one load on every little-endian

@@ -17,6 +17,7 @@ static struct {
 static size_t used;
 
 void (*fake_irq)(void);
+int fake_irq_masked;
 jmp_buf fake_refused;
 const char *fake_refusal;
 
@@ -68,6 +69,7 @@ void fake_regs_reset(void)
 {
     used = 0;
     fake_irq = NULL;
+    fake_irq_masked = 0;
     fake_refusal = NULL;
 }
 
@@ -81,6 +83,7 @@ int fake_regs_setup(void **state)
 void fake_wait_irq(void)
 {
     assert_non_null(fake_irq); /* a driver waiting for a byte nobody sends */
+    assert_true(fake_irq_masked);
     void (*irq)(void) = fake_irq;
     fake_irq = NULL; /* one interrupt per wait unless the test re-arms it */
     irq();

@@ -33,9 +33,13 @@ void fake_systick_frozen(void);
 void fake_systick_absent(void);
 
 /* The simulated interrupt a blocking wait delivers; the test fails if a
- * driver waits with none set (it would hang on hardware too). */
+ * driver waits with none set (it would hang on hardware too), or waits
+ * with interrupts unmasked (a byte could slip in between its check and
+ * the sleep). */
 extern void (*fake_irq)(void);
 void fake_wait_irq(void);
+/* PRIMASK as the fd_irq_* macros leave it (set: interrupts masked). */
+extern int fake_irq_masked;
 
 /* fd_board_refuse (cortex_m.h) records its reason here and jumps to
  * fake_refused, which a test sets with setjmp around hal_board_init. */
@@ -44,8 +48,8 @@ extern const char *fake_refusal;
 /* start() (hal_board_init) must refuse with a reason containing `reason`. */
 void fake_expect_refusal(void (*start)(void), const char *reason);
 
-#define fd_irq_disable() ((void)0)
-#define fd_irq_enable() ((void)0)
+#define fd_irq_disable() ((void)(fake_irq_masked = 1))
+#define fd_irq_enable() ((void)(fake_irq_masked = 0))
 #define fd_sleep_masked() fake_wait_irq()
 #define fd_data_barrier() ((void)0)
 

@@ -35,7 +35,7 @@ DEAL 2
 DEAL 2
 REVEAL
 NEW french
-SHUFFLE slots=2
+SHUFFLE slots=2 beacon=0:7
 DEAL 1
 SEED 0 cafe
 SEED 0 00
@@ -88,9 +88,9 @@ expect 14 'OK DEAL 1:[^ ]+ 2:[^ ]+ 3:[^ ]+ 4:[^ ]+ left=2'
 expect 15 'OK DEAL [^ ]+ [^ ]+ left=0'
 expect 16 'ERR exhausted only 0 cards left'
 expect 17 "OK REVEAL id=2 $chain salt=[0-9a-f]{32} order=.*"
-# a verifiable round with a player's seed (docs/VERIFY.md)
+# a verifiable round whose slot 0 takes a public beacon value (docs/VERIFY.md)
 expect 18 'OK NEW deck=french decks=1 jokers=0 cards=52'
-round="device=[0-9a-f]+ id=3 shoe=french:1:0 slots=03 beacon=none"
+round="device=[0-9a-f]+ id=3 shoe=french:1:0 slots=03 beacon=0:7"
 expect 19 "OK SHUFFLE mode=round $round cards=52 commitment=$hex64 state=seeding"
 expect 20 'ERR state round open for seeds: CLOSE first'
 expect 21 'OK SEED id=3 slot=0 state=seeding'

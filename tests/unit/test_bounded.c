@@ -232,6 +232,91 @@ static void test_wide_product_halves(void **state)
     }
 }
 
+/* The 16-bit-limb batch step Cortex-M0 uses gives the indices and the
+ * verdict of the definition (64-bit products, low >= 2^32 mod product),
+ * for every group length up to the product's 32 bits, bounds from 2 to
+ * 2^16 - 1 (the shuffles' groups and beyond), and words at the edges. */
+static void check_limbs(uint32_t word, uint32_t first_bound, size_t count)
+{
+    uint16_t got[32];
+    uint16_t want[32];
+    uint64_t low = word;
+    uint64_t product = 1;
+    for (size_t k = 0; k < count; k++) {
+        const uint64_t p = low * (first_bound - k);
+        want[k] = (uint16_t)(p >> 32);
+        low = (uint32_t)p;
+        product *= first_bound - k;
+    }
+    const bool accept = low >= (UINT64_C(1) << 32) % product;
+    memset(got, 0xEE, sizeof got);
+    if (fd_batch_map32_limbs(word, first_bound, count, got) != accept || memcmp(got, want, count * 2u) != 0 ||
+        got[count] != 0xEEEEu) {
+        fail_msg("limb batch step: word %08x, first bound %u, %u indices", word, first_bound, (unsigned)count);
+    }
+}
+
+/* A word w with w * product = low (mod 2^32); low must be a multiple of
+ * the power of two in product. */
+static uint32_t word_for_low(uint32_t product, uint32_t low)
+{
+    unsigned e = 0;
+    while ((product >> e) % 2u == 0u) {
+        e++;
+    }
+    const uint32_t odd = product >> e;
+    uint32_t inverse = odd; /* Newton: each step doubles the correct low bits */
+    for (int i = 0; i < 5; i++) {
+        inverse *= 2u - odd * inverse;
+    }
+    const uint32_t word = (low >> e) * inverse;
+    assert_int_equal(word * product, low);
+    return word;
+}
+
+static void test_batch_map32_limbs(void **state)
+{
+    (void)state;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 16);
+    static const uint32_t edge_words[] = {0u, 1u, 0xFFFFu, 0x10000u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
+    for (int i = 0; i < 20000; i++) {
+        uint32_t word;
+        uint32_t bound;
+        assert_int_equal(fd_rng_u32(&rng, &word), FD_OK);
+        assert_int_equal(fd_rng_u32(&rng, &bound), FD_OK);
+        if (i < 7 * 16) {
+            word = edge_words[i % 7];
+        }
+        bound = 2u + bound % (i % 2 == 0 ? 511u : 65534u); /* 2..512 or 2..65535 */
+        /* the longest group whose product stays below 2^32 */
+        size_t longest = 0;
+        uint64_t product = 1;
+        while (longest < bound && longest < 31u && product * (bound - longest) <= UINT32_MAX) {
+            product *= bound - longest;
+            longest++;
+        }
+        check_limbs(word, bound, 1u + (size_t)i % longest);
+        check_limbs(word, bound, longest);
+    }
+    /* every first bound of a shoe, every group length from it */
+    for (uint32_t bound = 2; bound <= 520u; bound++) {
+        uint64_t product = 1;
+        for (size_t count = 1; count <= bound && product * (bound - count + 1u) <= UINT32_MAX; count++) {
+            product *= bound - count + 1u;
+            uint32_t word;
+            assert_int_equal(fd_rng_u32(&rng, &word), FD_OK);
+            check_limbs(word, bound, count);
+            /* the words whose final low part is the threshold and the
+             * reachable value just below it: the verdict turns there */
+            const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
+            const uint32_t step = (uint32_t)(product & (~product + 1u)); /* 2^e of P = 2^e * m */
+            check_limbs(word_for_low((uint32_t)product, threshold), bound, count);
+            check_limbs(word_for_low((uint32_t)product, threshold - step), bound, count);
+        }
+    }
+}
+
 static void test_scripted_words_give_exact_values(void **state)
 {
     (void)state;
@@ -317,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_width16_bounds_to_256),
         cmocka_unit_test(test_batch_exhaustive_small_widths_all_runs),
         cmocka_unit_test(test_wide_product_halves),
+        cmocka_unit_test(test_batch_map32_limbs),
         cmocka_unit_test(test_batch_acceptance_forms),
         cmocka_unit_test(test_batch_exhaustive_descending_groups),
         cmocka_unit_test(test_batch_matches_single_draw_of_product),

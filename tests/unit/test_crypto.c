@@ -13,6 +13,7 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/sha256.h"
+#include "stack_probe.h"
 #include "test_rng.h"
 #include "fairdeal/util.h"
 #include "chacha20_simd.h"
@@ -313,6 +314,89 @@ static void test_chacha20_blocks4_forms_agree(void **state)
 #endif
 }
 
+#if FD_CHACHA20_V6M || STACK_PROBE_WORKS
+/* A random ChaCha20 state: constants, key, counter, nonce. */
+static void random_chacha_state(const fd_rng *rng, uint32_t in[16])
+{
+    static const uint32_t constants[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+    memcpy(in, constants, sizeof constants);
+    for (unsigned i = 4; i < 16u; i++) {
+        assert_int_equal(fd_rng_u32(rng, &in[i]), FD_OK);
+    }
+}
+#endif
+
+#if FD_CHACHA20_V6M
+/* The Thumb-1 form for every block count the library asks for (1: one
+ * block, 4: the refill) and those between, counters wrapping inside the
+ * run: equal to the reference block by block, the state read only, and
+ * nothing written past the last block. */
+static void test_chacha20_v6m_block_counts(void **state)
+{
+    (void)state;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 6);
+    for (uint32_t blocks = 1; blocks <= 5u; blocks++) {
+        for (unsigned trial = 0; trial < 4u; trial++) {
+            uint32_t in[16];
+            random_chacha_state(&rng, in);
+            if (trial == 1u) {
+                in[12] = 0xFFFFFFFFu; /* wraps after the first block */
+            }
+            uint32_t kept[16];
+            memcpy(kept, in, sizeof kept);
+            uint32_t got[16u * 6u];
+            memset(got, 0xA5, sizeof got);
+            fd_chacha20_blocks_v6m(in, got, blocks);
+            assert_memory_equal(in, kept, sizeof kept);
+            for (uint32_t b = 0; b < blocks; b++) {
+                uint32_t want[16];
+                fd_chacha20_block_ref(in, b, want);
+                assert_memory_equal(got + 16u * b, want, sizeof want);
+            }
+            for (size_t i = 16u * blocks; i < 16u * 6u; i++) {
+                assert_int_equal(got[i], 0xA5A5A5A5u);
+            }
+        }
+    }
+}
+#endif
+
+#if STACK_PROBE_WORKS
+__attribute__((noinline)) static void blocks4_call(const uint32_t in[16], uint32_t out[64])
+{
+    fd_chacha20_blocks4(in, out);
+}
+
+/* The four-block refill leaves none of its state in the stack below its
+ * caller: no key word, no word of the rounds' final state (a block minus
+ * its input) and no output word; the control proves the probe sees a
+ * word left behind. */
+static void test_chacha20_blocks4_leaves_no_state_on_stack(void **state)
+{
+    (void)state;
+    leave_word_behind(0x5EC2E7A5u);
+    assert_true(stack_holds_word(0x5EC2E7A5u));
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 19);
+    uint32_t in[16];
+    random_chacha_state(&rng, in);
+    uint32_t out[64];
+    scrub_stack();
+    blocks4_call(in, out);
+    for (unsigned i = 4; i < 12u; i++) {
+        assert_false(stack_holds_word(in[i]));
+    }
+    for (uint32_t b = 0; b < 4u; b++) {
+        for (unsigned i = 0; i < 16u; i++) {
+            const uint32_t input = in[i] + (i == 12u ? b : 0u);
+            assert_false(stack_holds_word(out[16u * b + i]));
+            assert_false(stack_holds_word(out[16u * b + i] - input));
+        }
+    }
+}
+#endif
+
 static void test_chacha_drbg_construction(void **state)
 {
     (void)state;
@@ -483,6 +567,12 @@ int main(void)
         cmocka_unit_test(test_hmac_drbg_cavp_pr),
         cmocka_unit_test(test_hmac_drbg_state_machine),
         cmocka_unit_test(test_chacha20_blocks4_forms_agree),
+#if FD_CHACHA20_V6M
+        cmocka_unit_test(test_chacha20_v6m_block_counts),
+#endif
+#if STACK_PROBE_WORKS
+        cmocka_unit_test(test_chacha20_blocks4_leaves_no_state_on_stack),
+#endif
         cmocka_unit_test(test_chacha_drbg_construction),
         cmocka_unit_test(test_chacha_drbg_state_machine),
         cmocka_unit_test(test_chacha_drbg_requests_counted_as_pieces),

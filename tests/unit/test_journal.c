@@ -1157,9 +1157,9 @@ static bool keep_secrets(void *ctx, const fd_journal_record *rec)
     return rec->secret_len > 0u;
 }
 
-/* A secret written is in no RAM buffer of the journal afterwards; once its
- * record has been copied forward by compaction, the wipe reaches the copy,
- * and leaves no copy in the journal's record either. */
+/* A secret written is in no RAM buffer of the journal afterwards, nor after
+ * a walk or a mount read it back, nor after compaction copied it; once its
+ * record has been copied forward, the wipe reaches the copy. */
 static void test_secret_wipe_reaches_copies_and_ram(void **state)
 {
     (void)state;
@@ -1177,7 +1177,9 @@ static void test_secret_wipe_reaches_copies_and_ram(void **state)
     int at = -1;
     for (unsigned i = 0; i < 400u; i++) {
         assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, round, 4, NULL, 0, NULL), FD_OK);
+        assert_null(memmem(&r->j, sizeof r->j, seed, 32)); /* compaction copies it */
         assert_int_equal(walk(r, &s, NULL), FD_OK);
+        assert_null(memmem(&r->j, sizeof r->j, seed, 32));
         at = find_orig(&s, seq);
         assert_true(at >= 0);
         if (s.seq[at] != seq) {
@@ -1185,10 +1187,84 @@ static void test_secret_wipe_reaches_copies_and_ram(void **state)
         }
     }
     assert_true(s.seq[at] != seq);
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    assert_null(memmem(&r->j, sizeof r->j, seed, 32));
     assert_non_null(memmem(r->mem, PAGE * 6u, seed, 32));
     assert_int_equal(fd_journal_wipe_secret(&r->j, seq), FD_OK);
     assert_null(memmem(r->mem, PAGE * 6u, seed, 32));
-    assert_null(memmem(&r->j.rec, sizeof r->j.rec, seed, 32));
+    assert_null(memmem(&r->j, sizeof r->j, seed, 32));
+}
+
+static fd_status stop_at_third(void *ctx, const fd_journal_record *rec)
+{
+    (void)rec;
+    unsigned *n = ctx;
+    return ++*n == 3u ? FD_ERR_STATE : FD_OK;
+}
+
+/* fd_journal_mount_walk: the records fd_journal_walk visits (copies made by
+ * compaction included) and the position fd_journal_mount takes, from one
+ * read; a visitor's error or a damaged record leaves the journal unmounted. */
+static void test_mount_walk_is_mount_plus_walk(void **state)
+{
+    (void)state;
+    rig *r = &r1;
+    rig_open(r, 6, 2, 4);
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    uint8_t secret[32];
+    for (uint32_t i = 1; i <= 150; i++) {
+        uint8_t round[4];
+        put32(round, i);
+        seed_of(i, secret);
+        uint32_t opened = 0;
+        r->policy.newest_round = i;
+        assert_int_equal(fd_journal_append(&r->j, FD_REC_ROUND_OPENED, round, 4, secret, 32, &opened), FD_OK);
+        assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, round, 4, NULL, 0, NULL), FD_OK);
+        if (i > 1u) { /* round 1 keeps its secret: compaction copies it forward */
+            assert_int_equal(fd_journal_wipe_secret(&r->j, opened), FD_OK);
+        }
+    }
+    static seen walked, visited;
+    assert_int_equal(walk(r, &walked, NULL), FD_OK);
+    uint8_t head[32], head2[32];
+    uint32_t next = 0, next2 = 0;
+    assert_int_equal(fd_journal_head(&r->j, head, &next), FD_OK);
+    bool copies = false;
+    for (uint32_t i = 0; i < walked.count; i++) {
+        copies = copies || walked.seq[i] != walked.orig[i];
+    }
+    assert_true(copies); /* compaction has run: copies stand in for originals */
+
+    assert_int_equal(fd_journal_init(&r->j, &r->hf.flash, key, sizeof key, r->pages, fd_records_keep, &r->policy),
+                     FD_OK);
+    memset(&visited, 0, sizeof visited);
+    assert_int_equal(fd_journal_mount_walk(&r->j, collect, &visited, NULL), FD_OK);
+    assert_memory_equal(&walked, &visited, sizeof walked);
+    assert_int_equal(fd_journal_head(&r->j, head2, &next2), FD_OK);
+    assert_memory_equal(head, head2, sizeof head);
+    assert_int_equal(next, next2);
+    assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, secret, 4, NULL, 0, NULL), FD_OK);
+
+    /* the visitor stops it: not mounted */
+    unsigned n = 0;
+    assert_int_equal(fd_journal_mount_walk(&r->j, stop_at_third, &n, NULL), FD_ERR_STATE);
+    assert_int_equal(n, 3);
+    assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, secret, 4, NULL, 0, NULL), FD_ERR_NOT_READY);
+    /* a damaged record: corrupt, not mounted, reported */
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    bool damaged = false;
+    for (uint32_t p = 0; p < 6u && !damaged; p++) {
+        if (r->pages[p].page_seq != 0u && r->pages[p].page_seq >= r->j.tail_page_seq) {
+            r->mem[p * PAGE + FD_JOURNAL_PAGE_HEADER + 24u] ^= 0x01u; /* the first record's payload */
+            damaged = true;
+        }
+    }
+    assert_true(damaged);
+    fd_journal_report rep;
+    memset(&visited, 0, sizeof visited);
+    assert_int_equal(fd_journal_mount_walk(&r->j, collect, &visited, &rep), FD_ERR_CORRUPT);
+    assert_int_equal(rep.status, FD_ERR_CORRUPT);
+    assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, secret, 4, NULL, 0, NULL), FD_ERR_NOT_READY);
 }
 
 int main(void)
@@ -1207,6 +1283,7 @@ int main(void)
         cmocka_unit_test(test_power_cut_during_recovery),
         cmocka_unit_test(test_head_commits_to_the_whole_history),
         cmocka_unit_test(test_secret_wipe_reaches_copies_and_ram),
+        cmocka_unit_test(test_mount_walk_is_mount_plus_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,6 +150,37 @@ static void test_seed_file_kept_through_rotation(void **state)
     assert_non_null(strstr(out.text, " seedfile=saved"));
 }
 
+/* A journal that fails at power-on lends nothing to the dealer: not the
+ * seed file its verified records before the damage hold (the replay's
+ * first pass reads them while the mount verifies), and no round. */
+static void test_failed_mount_lends_nothing(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    uint8_t a[32], got[64];
+    memset(a, 0x5A, sizeof a);
+    assert_int_equal(fd_dealer_seed_file_write(&dealer, a, sizeof a), FD_OK);
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    assert_true(starts(cmd("DEAL 2"), "OK DEAL"));
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    /* damage a byte of the round's records, after the seed file */
+    const uint8_t *at = memmem(mem, sizeof mem, a, sizeof a);
+    assert_non_null(at);
+    size_t off = (size_t)(at - mem) + sizeof a + 64u;
+    while (mem[off] == 0xFFu || mem[off] == 0x00u) {
+        off++;
+    }
+    mem[off] ^= 0x10u;
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(starts(cmd("STATUS"), "OK STATUS"));
+    assert_non_null(strstr(out.text, " journal=failed"));
+    size_t len = 0;
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_ERR_EMPTY);
+    assert_null(memmem(&dealer, sizeof dealer, a, sizeof a));
+    assert_true(starts(cmd("SHUFFLE"), "ERR"));
+}
+
 /* ---- a power cut at every erase/program step of a dealer session ---- */
 
 /* 24 rounds over every mode and command that writes ahead; the last round
@@ -571,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_seed_file_without_journal),
         cmocka_unit_test(test_seed_file_durable_and_old_one_wiped),
         cmocka_unit_test(test_seed_file_kept_through_rotation),
+        cmocka_unit_test(test_failed_mount_lends_nothing),
         cmocka_unit_test(test_beacon_round_across_a_cut),
         cmocka_unit_test(test_opened_record_beacon_tail),
         cmocka_unit_test(test_cut_at_every_step),

@@ -11,6 +11,7 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/shuffle.h"
 #include "perm.h"
+#include "stack_probe.h"
 #include "test_rng.h"
 
 /* A script of draws: pairs (j, bound) turned into words and bytes. */
@@ -348,68 +349,9 @@ static void test_every_n_decodes_greedy_groups(void **state)
 
 /* Stack hygiene (issue 18): after a 52-card shuffle, none of the random
  * words it fetched and no run of four of its draw indices is left in the
- * stack region it used. The region is zeroed first; afterwards a probe
- * frame at the same depth reads it (its array is never written: it holds
- * what the shuffle's frames left); a control that leaves a word behind
- * proves the probe sees it. Spills the compiler makes are found too. */
-/* AddressSanitizer gives each frame's arrays redzones (and may move them to
- * a fake stack), so a probe frame does not see what the one before left:
- * the plain host build and the QEMU boards run this test, ASan does not. */
-#if defined(__SANITIZE_ADDRESS__)
-#define STACK_PROBE_WORKS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define STACK_PROBE_WORKS 0
-#endif
-#endif
-#if !defined(STACK_PROBE_WORKS)
-#define STACK_PROBE_WORKS 1
-#endif
-
+ * stack region it used (stack_probe.h). */
 #if STACK_PROBE_WORKS
-#if defined(FD_TARGET_CORTEX_M)
-#define PROBE_BYTES 2048u /* the shuffle's frames take about 1.5 KiB */
-#else
-#define PROBE_BYTES 8192u
-#endif
 #define TEST_NOINLINE __attribute__((noinline))
-/* The compiler must assume the asm reads and writes *p: the stores stay,
- * and the never-written probe is not "uninitialized" to it. */
-#define TEST_ESCAPE(p) __asm__ __volatile__("" : : "r"(p) : "memory")
-
-TEST_NOINLINE static void leave_word_behind(uint32_t w)
-{
-    uint32_t frame[64];
-    for (unsigned i = 0; i < 64u; i++) {
-        frame[i] = i == 40u ? w : 0u;
-    }
-    TEST_ESCAPE(frame);
-}
-
-/* Zero the region below the caller, so that what the probe finds there
- * afterwards was left by the call in between (not by this test's helpers). */
-TEST_NOINLINE static void scrub_stack(void)
-{
-    uint8_t region[PROBE_BYTES];
-    memset(region, 0, sizeof region);
-    TEST_ESCAPE(region);
-}
-
-TEST_NOINLINE static int stack_holds(const uint8_t *pattern, size_t len)
-{
-    uint8_t probe[PROBE_BYTES];
-    TEST_ESCAPE(probe);
-    for (size_t i = 0; i + len <= PROBE_BYTES; i++) {
-        size_t k = 0;
-        while (k < len && probe[i + k] == pattern[k]) {
-            k++;
-        }
-        if (k == len) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng)
 {
@@ -417,13 +359,6 @@ TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng)
         cards[i] = i;
     }
     return fd_shuffle_u16(cards, 52, rng);
-}
-
-static int stack_holds_word(uint32_t w)
-{
-    uint8_t b[4];
-    test_words_to_bytes(&w, 1, b);
-    return stack_holds(b, sizeof b);
 }
 
 static void test_shuffle_leaves_no_secrets_on_stack(void **state)

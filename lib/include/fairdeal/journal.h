@@ -178,12 +178,25 @@ typedef struct fd_journal {
 FD_MUST_CHECK fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len,
                                         fd_journal_page *pages, fd_journal_keep_fn keep, void *keep_ctx);
 
+/* Called for each live record, oldest first; a status other than FD_OK
+ * stops the walk and is returned. */
+typedef fd_status (*fd_journal_visit_fn)(void *ctx, const fd_journal_record *record);
+
 /* Read and verify the whole stored journal, then position for appends.
  * Never writes (a torn tail or a blank area is dealt with by the next
  * append). A blank or never-used area mounts empty. Errors: FD_ERR_NULL;
  * FD_ERR_CORRUPT with the first bad record in report (report may be NULL);
  * a driver's read error. The journal refuses appends until mounted. */
 FD_MUST_CHECK fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report);
+
+/* fd_journal_mount that also calls visit (may be NULL) for each live record
+ * as fd_journal_walk does, in the same single read of the flash: a power-on
+ * that replays the journal reads and verifies it once, not twice. If the
+ * mount fails, visit may already have seen the records before the first
+ * bad one (as in a failed walk); a status other than FD_OK from visit
+ * stops the mount and is returned. Errors: as fd_journal_mount. */
+FD_MUST_CHECK fd_status fd_journal_mount_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx,
+                                              fd_journal_report *report);
 
 /* Append a record; FD_OK means it is on flash (acknowledged).
  * type <= FD_JOURNAL_TYPE_USER_MAX; payload[0..len) with len <=
@@ -196,10 +209,6 @@ FD_MUST_CHECK fd_status fd_journal_mount(fd_journal *j, fd_journal_report *repor
  * remount to know). */
 FD_MUST_CHECK fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, size_t len,
                                           const void *secret, size_t secret_len, uint32_t *seq);
-
-/* Called for each live record, oldest first; a status other than FD_OK
- * stops the walk and is returned. */
-typedef fd_status (*fd_journal_visit_fn)(void *ctx, const fd_journal_record *record);
 
 /* The verifier: walk the stored journal from its oldest live page with the
  * key, checking every tag, the chain, page order and the live range, and

@@ -1,10 +1,9 @@
-/* boards/microbit/uart.c on the host, against fake nRF51 UART registers
- * (tests/unit/fake_mmio/nrf51.h): the registers init sets, bytes in order
- * through the interrupt handler, ERRORSRC overrun, parity, framing and break
- * latched after the bytes the FIFO still held and cleared by writing back
- * what was read, a
+/* boards/microbit/uart.c against fake nRF51 UART registers at their real
+ * addresses: the registers init sets, bytes in order through the interrupt
+ * handler, ERRORSRC overrun, parity, framing and break latched after the
+ * bytes the FIFO still held and cleared by writing back what was read, a
  * full receive ring reported once per damaged line, and a blocking read
- * that sleeps until the interrupt brings a byte. */
+ * that sleeps (interrupts masked) until the interrupt brings a byte. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,35 +14,53 @@
 #include "hal/console.h"
 #include "nrf51.h"
 
-fake_nrf51 fake;
+#define A_UART(off) ((uintptr_t)NRF_UART0_BASE + (off))
+#define A_RXDRDY A_UART(0x108u)
+#define A_TXDRDY A_UART(0x11Cu)
+#define A_ERROR A_UART(0x124u)
+#define A_ERRORSRC A_UART(0x480u)
+#define A_RXD A_UART(0x518u)
+#define A_TXD A_UART(0x51Cu)
+
 static uint8_t fifo[1024];
 static size_t fifo_head;
 static size_t fifo_tail;
-static uint32_t rxd_value;
-static uint32_t txd_value;
-static int irq_depth;
 
-volatile uint32_t *fake_rxd(void)
+/* Reading RXD pops the FIFO and raises RXDRDY again if more bytes wait. */
+static void rxd_pops(uintptr_t addr, volatile uint32_t *slot)
 {
+    (void)addr;
     assert_true(fifo_tail < fifo_head); /* the driver reads RXD only after RXDRDY */
-    rxd_value = fifo[fifo_tail++];
-    fake.events_rxdrdy = fifo_tail < fifo_head ? 1u : 0u;
-    return &rxd_value;
+    *slot = fifo[fifo_tail++];
+    fake_reg_poke(A_RXDRDY, fifo_tail < fifo_head ? 1u : 0u);
 }
 
-volatile uint32_t *fake_txd(void)
+/* A byte written to TXD is sent at once: TXDRDY reads 1 from then on (the
+ * driver's write of 0 before each byte lands after this hook). */
+static void txdrdy_set(uintptr_t addr, volatile uint32_t *slot)
 {
-    fake.events_txdrdy = 1u;
-    return &txd_value;
+    (void)addr;
+    *slot = 1u;
 }
 
-void fake_irq_disable(void) { irq_depth++; }
-void fake_irq_enable(void) { irq_depth--; }
-void fake_sleep_masked(void)
+static void uart_irq(void)
 {
-    assert_int_equal(irq_depth, 1);                                /* sleeps only with interrupts masked */
-    assert_true(fifo_tail < fifo_head || fake.events_error != 0u); /* else it would sleep for ever */
+    /* else the driver would sleep for ever */
+    assert_true(fifo_tail < fifo_head || fake_reg_peek(A_ERROR) != 0u);
     nrf51_uart_irq_handler();
+    fake_irq = uart_irq; /* every wait can be woken again */
+}
+
+static int uart_setup(void **state)
+{
+    (void)state;
+    fake_regs_reset();
+    fifo_head = fifo_tail = 0;
+    fake_reg_hook(A_RXD, rxd_pops);
+    fake_reg_hook(A_TXDRDY, txdrdy_set);
+    fake_irq = uart_irq;
+    nrf51_uart_init();
+    return 0;
 }
 
 /* Bytes arrive in the UART's FIFO (the handler has not run yet). */
@@ -53,7 +70,13 @@ static void arrive(const char *s)
     assert_true(fifo_head + n <= sizeof fifo);
     memcpy(fifo + fifo_head, s, n);
     fifo_head += n;
-    fake.events_rxdrdy = 1u;
+    fake_reg_poke(A_RXDRDY, 1u);
+}
+
+static void raise_error(uint32_t sources)
+{
+    fake_reg_poke(A_ERROR, 1u);
+    fake_reg_poke(A_ERRORSRC, sources);
 }
 
 /* Everything hal_console_read returns until the ring is empty, OVERRUN as '#'. */
@@ -68,27 +91,28 @@ static const char *read_all(size_t count)
         got[i] = st == FD_ERR_OVERRUN ? '#' : (char)b;
     }
     got[count] = '\0';
-    assert_int_equal(irq_depth, 0);
+    assert_false(fake_irq_masked); /* each read unmasks again */
     return got;
 }
 
 static void test_init_registers(void **state)
 {
     (void)state;
-    memset(&fake, 0, sizeof fake);
-    fake.errorsrc = 0x5u; /* stale flags from before reset */
+    fake_regs_reset();
+    fake_reg_hook(A_TXDRDY, txdrdy_set);
+    fake_reg_poke(A_ERRORSRC, 0x5u); /* stale flags from before reset */
     nrf51_uart_init();
-    assert_int_equal(fake.enable, 4);
-    assert_int_equal(fake.baudrate, 0x01D7E000u);
-    assert_int_equal(fake.pseltxd, 24);
-    assert_int_equal(fake.pselrxd, 25);
-    assert_int_equal(fake.tasks_startrx, 1);
-    assert_int_equal(fake.tasks_starttx, 1);
-    assert_int_equal(fake.intenset, (1u << 2) | (1u << 9)); /* RXDRDY and ERROR */
-    assert_int_equal(fake.nvic_iser0, 1u << 2);
-    assert_int_equal(fake.errorsrc, 0xFu); /* write-one-to-clear of every source */
+    assert_int_equal(fake_reg_peek(A_UART(0x500u)), 4);                     /* ENABLE */
+    assert_int_equal(fake_reg_peek(A_UART(0x524u)), 0x01D7E000u);           /* BAUDRATE 115200 */
+    assert_int_equal(fake_reg_peek(A_UART(0x50Cu)), 24);                    /* PSELTXD */
+    assert_int_equal(fake_reg_peek(A_UART(0x514u)), 25);                    /* PSELRXD */
+    assert_int_equal(fake_reg_peek(A_UART(0x000u)), 1);                     /* TASKS_STARTRX */
+    assert_int_equal(fake_reg_peek(A_UART(0x008u)), 1);                     /* TASKS_STARTTX */
+    assert_int_equal(fake_reg_peek(A_UART(0x304u)), (1u << 2) | (1u << 9)); /* INTENSET: RXDRDY, ERROR */
+    assert_int_equal(fake_reg_peek(FD_SCS_BASE + 0x100u), 1u << 2);         /* NVIC_ISER0: UART0 is IRQ 2 */
+    assert_int_equal(fake_reg_peek(A_ERRORSRC), 0xFu);                      /* write-one-to-clear of every source */
     hal_console_write("OK\r\n", 4);
-    assert_int_equal(txd_value, '\n');
+    assert_int_equal(fake_reg_peek(A_TXD), '\n');
 }
 
 static void test_bytes_in_order_and_blocking_read(void **state)
@@ -97,7 +121,7 @@ static void test_bytes_in_order_and_blocking_read(void **state)
     assert_int_equal(hal_console_read(NULL), FD_ERR_NULL);
     arrive("STATUS\n");
     nrf51_uart_irq_handler();
-    assert_int_equal(fake.events_rxdrdy, 0);
+    assert_int_equal(fake_reg_peek(A_RXDRDY), 0);
     assert_string_equal(read_all(7), "STATUS\n");
     /* nothing in the ring: the read sleeps until the interrupt comes */
     arrive("DEAL 1\n");
@@ -113,11 +137,10 @@ static void test_error_flags_latched_in_place(void **state)
         nrf51_uart_irq_handler();
         /* the FIFO still held "C\n" when the overrun was flagged */
         arrive("C\n");
-        fake.events_error = 1u;
-        fake.errorsrc = sources[i];
+        raise_error(sources[i]);
         nrf51_uart_irq_handler();
-        assert_int_equal(fake.events_error, 0);
-        assert_int_equal(fake.errorsrc, sources[i]); /* written back: clears exactly those */
+        assert_int_equal(fake_reg_peek(A_ERROR), 0);
+        assert_int_equal(fake_reg_peek(A_ERRORSRC), sources[i]); /* written back: clears exactly those */
         /* what was lost is unknown: the line after the loss is damaged */
         assert_string_equal(read_all(5), "ABC\n#");
         arrive("D\nE\n");
@@ -126,8 +149,7 @@ static void test_error_flags_latched_in_place(void **state)
     /* bytes that come before the reader has reached the loss are dropped
      * too, each line end among them reported as a damaged line of its own */
     arrive("G\n");
-    fake.events_error = 1u;
-    fake.errorsrc = 0x1u;
+    raise_error(0x1u);
     nrf51_uart_irq_handler();
     arrive("X\nY");
     nrf51_uart_irq_handler();
@@ -135,8 +157,7 @@ static void test_error_flags_latched_in_place(void **state)
     arrive("Z\n");
     assert_string_equal(read_all(2), "Z\n");
     /* an ERROR event with no source bit set loses nothing */
-    fake.events_error = 1u;
-    fake.errorsrc = 0u;
+    raise_error(0u);
     arrive("F\n");
     nrf51_uart_irq_handler();
     assert_string_equal(read_all(2), "F\n");
@@ -162,9 +183,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_registers),
-        cmocka_unit_test(test_bytes_in_order_and_blocking_read),
-        cmocka_unit_test(test_error_flags_latched_in_place),
-        cmocka_unit_test(test_full_ring_counts_lost_lines),
+        cmocka_unit_test_setup(test_bytes_in_order_and_blocking_read, uart_setup),
+        cmocka_unit_test_setup(test_error_flags_latched_in_place, uart_setup),
+        cmocka_unit_test_setup(test_full_ring_counts_lost_lines, uart_setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,44 @@
+#include "stack_probe.h"
+
+#if STACK_PROBE_WORKS
+#include <string.h>
+
+/* The compiler must assume the asm reads and writes *p: the stores stay,
+ * and the never-written probe is not "uninitialized" to it. */
+#define TEST_ESCAPE(p) __asm__ __volatile__("" : : "r"(p) : "memory")
+
+__attribute__((noinline)) void leave_word_behind(uint32_t w)
+{
+    uint32_t frame[64];
+    for (unsigned i = 0; i < 64u; i++) {
+        frame[i] = i == 40u ? w : 0u;
+    }
+    TEST_ESCAPE(frame);
+}
+
+__attribute__((noinline)) void scrub_stack(void)
+{
+    uint8_t region[PROBE_BYTES];
+    memset(region, 0, sizeof region);
+    TEST_ESCAPE(region);
+}
+
+__attribute__((noinline)) int stack_holds(const uint8_t *pattern, size_t len)
+{
+    uint8_t probe[PROBE_BYTES];
+    TEST_ESCAPE(probe);
+    for (size_t i = 0; i + len <= PROBE_BYTES; i++) {
+        size_t k = 0;
+        while (k < len && probe[i + k] == pattern[k]) {
+            k++;
+        }
+        if (k == len) {
+            return 1;
+        }
+    }
+    return 0;
+}
+#else
+/* ISO C wants a declaration in every translation unit. */
+typedef int stack_probe_unused;
+#endif
