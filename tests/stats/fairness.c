@@ -30,9 +30,10 @@
  * uniform (Kolmogorov-Smirnov), so a wrong null cannot come back unnoticed.
  *
  * Speed: each test's shuffles are split into SHARDS independent streams (own
- * DRBG, own counts) run on up to two threads and merged; the DRBG is read
- * through a 4 KiB buffer (the ChaCha20 DRBG's output bytes do not depend on
- * how requests are cut, so the fair subjects see the same stream).
+ * DRBG, own counts) taken in turn by up to --threads threads (default 2)
+ * and merged; the DRBG is read through a 4 KiB buffer (the ChaCha20
+ * DRBG's output bytes do not depend on how requests are cut, so the fair
+ * subjects see the same stream).
  *
  * usage: fairness [--full] [--seed HEX] [--out DIR] [--scale-down K]
  *                 [--threads T] [--calibrate] [--power] [--bytes COUNT]
@@ -51,6 +52,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,7 +75,9 @@
 #define MAX_N 512u /* FD_SHUFFLE_MAX_N */
 #define FAMILY_ALPHA 1e-3
 #define CONTROL_P 1e-6
-#define SHARDS 2u         /* streams per test: fixed, so results do not depend on the thread count */
+/* streams per test: fixed, so results do not depend on the thread count;
+ * more than the threads, so a thread held back does not hold its test */
+#define SHARDS 8u
 #define MAX_MATRIX_N 312u /* above this the position matrix has too few counts per cell */
 #define BOOT_BITS 16u     /* power-on state of the weak TRNG */
 #define SHUFFLES_PER_BOOT 5u
@@ -546,24 +550,42 @@ static void identity(uint16_t *a, size_t n)
 
 typedef void *(*shard_fn)(void *);
 
-/* Runs fn on count argument blocks of `size` bytes, on up to thread_count threads. */
+typedef struct shard_queue {
+    shard_fn fn;
+    char *args;
+    size_t size;
+    size_t count;
+    atomic_size_t next;
+} shard_queue;
+
+static void *shard_worker(void *arg)
+{
+    shard_queue *q = arg;
+    for (size_t i = atomic_fetch_add(&q->next, 1u); i < q->count; i = atomic_fetch_add(&q->next, 1u)) {
+        (void)q->fn(q->args + i * q->size);
+    }
+    return NULL;
+}
+
+/* Runs fn on count argument blocks of `size` bytes on up to thread_count
+ * threads, each taking the next block when it is done with one: on a
+ * shared machine a thread held back delays its test by one block, not by
+ * half of it. */
 static void run_shards(shard_fn fn, void *args, size_t size, size_t count)
 {
-    size_t next = 0;
-    while (next < count) {
-        pthread_t threads[8];
-        size_t started = 0;
-        while (started + 1u < thread_count && next + started + 1u < count && started < 8u) {
-            if (pthread_create(&threads[started], NULL, fn, (char *)args + (next + started + 1u) * size) != 0) {
-                break;
-            }
-            started++;
+    shard_queue q = {fn, args, size, count, 0};
+    atomic_init(&q.next, 0u);
+    pthread_t threads[8];
+    size_t started = 0;
+    while (started + 1u < thread_count && started + 1u < count && started < 8u) {
+        if (pthread_create(&threads[started], NULL, shard_worker, &q) != 0) {
+            break;
         }
-        fn((char *)args + next * size);
-        for (size_t i = 0; i < started; i++) {
-            pthread_join(threads[i], NULL);
-        }
-        next += started + 1u;
+        started++;
+    }
+    (void)shard_worker(&q);
+    for (size_t i = 0; i < started; i++) {
+        pthread_join(threads[i], NULL);
     }
 }
 
