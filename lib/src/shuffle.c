@@ -4,6 +4,7 @@
 
 #include "fairdeal/bounded.h"
 #include "fairdeal/util.h"
+#include "shuffle_v7m.h"
 #include "word.h"
 
 _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top covers bounds up to 65535");
@@ -72,6 +73,15 @@ redraw_group(const fd_rng *rng, uint32_t first_bound, size_t len, uint16_t *out,
  * groups. */
 static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *group_len, size_t *drawn)
 {
+#if FD_SHUFFLE_V7M
+    /* Thumb-2: in assembly (52 cards: planning 195 -> 137 instructions, draw_descending no longer spills) */
+    _Static_assert(FD_PLAN_GROUPS_V7M == GROUPS_PER_FILL, "the assembly's end of the lengths");
+    fd_plan_v7m p = {batch_top, (uint32_t)*level, bound, (uint32_t)left, group_len, 0};
+    const size_t groups = fd_plan_groups_v7m(&p);
+    *level = p.level;
+    *drawn = p.drawn;
+    return groups;
+#else
     size_t lvl = *level;
     size_t rest = left;
     uint8_t *len_out = group_len;
@@ -87,6 +97,7 @@ static size_t plan_groups(uint32_t bound, size_t left, size_t *level, uint8_t *g
     *level = lvl;
     *drawn = left - rest;
     return (size_t)(len_out - group_len);
+#endif
 }
 
 /* The draws of `groups` planned groups from their words (a rejected
@@ -102,6 +113,26 @@ static fd_status
 decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size_t groups, uint32_t bound,
               uint16_t *out)
 {
+#if FD_SHUFFLE_V7M
+    /* Thumb-2: the accepted groups in assembly (52 cards: 447 -> 319
+     * instructions), a rejected one redrawn here, then on. */
+    fd_decode_cursor c = {words, group_len, out, bound};
+    const uint8_t *const end = group_len + groups;
+    while (!fd_decode_groups_v7m(&c, end)) {
+        const size_t len = *c.len++;
+        const fd_status st = redraw_group(rng, c.bound, len, c.out, (uint8_t *)c.word);
+        if (st != FD_OK) {
+            return st;
+        }
+        *c.word++ = 0;
+        c.out += len;
+        c.bound -= (uint32_t)len;
+        if (c.len == end) {
+            break;
+        }
+    }
+    return FD_OK;
+#else
     for (size_t g = 0; g < groups; g++) {
         const size_t len = group_len[g];
         if (!BATCH_MAP_ONE(fd_load_le32_aligned(&words[g]), bound, len, out)) {
@@ -115,6 +146,7 @@ decode_groups(const fd_rng *rng, uint32_t *words, const uint8_t *group_len, size
         bound -= (uint32_t)len;
     }
     return FD_OK;
+#endif
 }
 
 /* On FD_OK draws[0..count) hold the draws; on an error they hold nothing
@@ -415,26 +447,43 @@ fd_status fd_sample_indices(uint32_t *out, size_t k, uint32_t n, const fd_rng *r
 DEFINE_SWAPS(swaps_u8, uint8_t)
 DEFINE_SWAPS(swaps_u16, uint16_t)
 
+/* The typed swaps, then the draws wiped. On Thumb-2 the assembly zeroes
+ * each draw as it uses it: no second pass over them (52 cards: the swaps
+ * and the draws' wipe 389 + 84 -> 310 instructions). */
+#if FD_SHUFFLE_V7M
+#define SWAPS_AND_WIPE_U8(a, n, draws) fd_swaps_u8_v7m((a), (n), (draws))
+#define SWAPS_AND_WIPE_U16(a, n, draws) fd_swaps_u16_v7m((a), (n), (draws))
+#else
+#define SWAPS_AND_WIPE_U8(a, n, draws)                                                                                 \
+    do {                                                                                                               \
+        swaps_u8((a), (n), (draws));                                                                                   \
+        fd_wipe((draws), ((n)-1u) * sizeof(draws)[0]);                                                                 \
+    } while (0)
+#define SWAPS_AND_WIPE_U16(a, n, draws)                                                                                \
+    do {                                                                                                               \
+        swaps_u16((a), (n), (draws));                                                                                  \
+        fd_wipe((draws), ((n)-1u) * sizeof(draws)[0]);                                                                 \
+    } while (0)
+#endif
+
 /* Typed fast paths for the dealer's card arrays: same draws as fd_shuffle,
  * plain swaps. */
 fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
 {
-    uint16_t draws[FD_SHUFFLE_MAX_N];
+    _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
     const fd_status st = durstenfeld_draws(a, n, 1u, rng, draws);
     if (st == FD_OK) {
-        swaps_u8(a, n, draws);
-        fd_wipe(draws, (n - 1u) * sizeof draws[0]);
+        SWAPS_AND_WIPE_U8(a, n, draws);
     }
     return st;
 }
 
 fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
 {
-    uint16_t draws[FD_SHUFFLE_MAX_N];
+    _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
     const fd_status st = durstenfeld_draws(a, n, 2u, rng, draws);
     if (st == FD_OK) {
-        swaps_u16(a, n, draws);
-        fd_wipe(draws, (n - 1u) * sizeof draws[0]);
+        SWAPS_AND_WIPE_U16(a, n, draws);
     }
     return st;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fairdeal/bounded.h"
 #include "fairdeal/chacha20.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/hmac_drbg.h"
@@ -442,6 +443,67 @@ static void test_chacha_drbg_construction(void **state)
     assert_int_not_equal(d.buffer[d.pos / 4u] >> 24, 0);
 }
 
+/* The DRBG's stream does not depend on how it is asked for: requests of
+ * every size from 0 to 300 bytes, into outputs at every alignment, give
+ * the stream computed here from the C reference blocks and the key
+ * erasure schedule (key = the first 32 bytes of each four-block refill,
+ * the other 224 bytes served), with nothing written around the requests
+ * and every served byte zeroed in the buffer. This checks the hand-out
+ * (the Thumb-2 word copy on Cortex-M3/M4) and the refill together. */
+static void test_chacha_drbg_stream_any_request_shape(void **state)
+{
+    (void)state;
+    enum {
+        STREAM = 6u * 224u
+    };
+    static uint8_t want[STREAM];
+    static uint8_t got[STREAM + 8u];
+    uint8_t seed[32];
+    for (unsigned i = 0; i < 32u; i++) {
+        seed[i] = (uint8_t)(3u * i + 1u);
+    }
+    fd_chacha_drbg d;
+    assert_int_equal(fd_chacha_drbg_instantiate(&d, seed, 32, NULL, 0, NULL, 0, 1000000), FD_OK);
+    uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+    memcpy(in + 4, d.key, sizeof d.key);
+    for (size_t r = 0; r < STREAM / 224u; r++) {
+        uint32_t blocks[64];
+        fd_chacha20_blocks4_ref(in, blocks);
+        memcpy(in + 4, blocks, 32);
+        for (size_t w = 8; w < 64u; w++) {
+            fd_store_le32(want + 224u * r + 4u * (w - 8u), blocks[w]);
+        }
+    }
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 224);
+    size_t done = 0;
+    unsigned requests = 0;
+    while (done < STREAM - 300u) {
+        uint32_t len = 0;
+        uint32_t shift = 0;
+        assert_int_equal(fd_uniform_u32(&rng, 301u, &len), FD_OK);
+        assert_int_equal(fd_uniform_u32(&rng, 4u, &shift), FD_OK);
+        if (requests % 3u == 0u) {
+            len &= ~3u; /* whole words, the shuffles' requests */
+        }
+        memset(got, 0xC3, sizeof got);
+        assert_int_equal(fd_chacha_drbg_generate(&d, got + shift, len, NULL, 0), FD_OK);
+        assert_memory_equal(got + shift, want + done, len);
+        for (size_t i = 0; i < shift; i++) {
+            assert_int_equal(got[i], 0xC3);
+        }
+        for (size_t i = shift + len; i < shift + len + 4u; i++) {
+            assert_int_equal(got[i], 0xC3);
+        }
+        for (unsigned i = 0; i < d.pos; i++) {
+            assert_int_equal((d.buffer[i / 4u] >> (8u * (i % 4u))) & 0xFFu, 0);
+        }
+        done += len;
+        requests++;
+    }
+    fd_chacha_drbg_uninstantiate(&d);
+}
+
 static void test_chacha_drbg_state_machine(void **state)
 {
     (void)state;
@@ -574,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_chacha20_blocks4_leaves_no_state_on_stack),
 #endif
         cmocka_unit_test(test_chacha_drbg_construction),
+        cmocka_unit_test(test_chacha_drbg_stream_any_request_shape),
         cmocka_unit_test(test_chacha_drbg_state_machine),
         cmocka_unit_test(test_chacha_drbg_requests_counted_as_pieces),
         cmocka_unit_test(test_unified_drbg_policy),

@@ -11,8 +11,10 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/shuffle.h"
 #include "perm.h"
+#include "shuffle_v7m.h"
 #include "stack_probe.h"
 #include "test_rng.h"
+#include "word.h"
 
 /* A script of draws: pairs (j, bound) turned into words and bytes. */
 typedef struct script {
@@ -420,6 +422,216 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
 }
 #endif
 
+#if FD_SHUFFLE_V7M
+/* The Thumb-2 loops against the C reference they replace, on this board:
+ * decoding (fd_batch_map32 per group, the word zeroed once accepted) for
+ * random plans of every length 1..12 and random words, with groups forced
+ * to be rejected (word 0 fails whenever 2^32 mod the product is not 0) and
+ * products that accept everything (a lone bound 1, powers of two); the
+ * swaps (with the draws zeroed, nothing else touched) for every n up to
+ * FD_SHUFFLE_MAX_N. */
+static uint32_t below(const fd_rng *rng, uint32_t bound)
+{
+    uint32_t v = 0;
+    assert_int_equal(fd_uniform_u32(rng, bound, &v), FD_OK);
+    return v;
+}
+
+/* The longest group from bound (at most 12, at most bound) whose product
+ * of bounds stays below 2^32. */
+static uint32_t longest_group(uint32_t bound)
+{
+    uint64_t product = 1;
+    uint32_t len = 0;
+    while (len < 12u && len < bound && product * (bound - len) <= 0xFFFFFFFFu) {
+        product *= bound - len;
+        len++;
+    }
+    return len;
+}
+
+static void test_v7m_decode_agrees(void **state)
+{
+    (void)state;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 7007);
+    enum {
+        GROUPS = 16
+    };
+    unsigned rejected = 0;
+    unsigned accepted = 0;
+    for (unsigned trial = 0; trial < 3000u; trial++) {
+        uint32_t words[GROUPS + 1];
+        uint32_t want_words[GROUPS];
+        uint8_t len[GROUPS];
+        uint16_t out[12u * GROUPS + 1u];
+        uint16_t want[12u * GROUPS + 1u];
+        const uint32_t first = trial % 5u == 0u ? 2u + below(&rng, 65534u) : 1u + below(&rng, FD_SHUFFLE_MAX_N);
+        uint32_t bound = first;
+        size_t groups = 0;
+        while (groups < 1u + below(&rng, GROUPS) && bound > 0u) {
+            const uint32_t max = longest_group(bound);
+            const uint32_t l = trial % 3u == 0u ? max : 1u + below(&rng, max);
+            len[groups] = (uint8_t)l;
+            assert_int_equal(fd_rng_u32(&rng, &words[groups]), FD_OK);
+            if (below(&rng, 8u) == 0u) {
+                words[groups] = below(&rng, 2u) == 0u ? 0u : 0xFFFFFFFFu;
+            }
+            bound -= l;
+            groups++;
+        }
+        words[groups] = 0x5A5A5A5Au; /* beyond the last group: never touched */
+        out[12u * GROUPS] = want[12u * GROUPS] = 0xA5A5u;
+        memcpy(want_words, words, sizeof want_words);
+        /* the reference: groups until the first rejected one */
+        size_t ref_done = 0;
+        size_t drawn = 0;
+        bound = first;
+        for (; ref_done < groups; ref_done++) {
+            if (!fd_batch_map32(want_words[ref_done], bound, len[ref_done], want + drawn)) {
+                break;
+            }
+            want_words[ref_done] = 0;
+            drawn += len[ref_done];
+            bound -= len[ref_done];
+        }
+        fd_decode_cursor c = {words, len, out, first};
+        const uint32_t all = fd_decode_groups_v7m(&c, len + groups);
+        assert_int_equal(all, ref_done == groups);
+        assert_true(c.word == words + ref_done);
+        assert_true(c.len == len + ref_done);
+        assert_true(c.out == out + drawn);
+        assert_int_equal(c.bound, bound);
+        assert_memory_equal(out, want, drawn * sizeof out[0]);
+        assert_memory_equal(words, want_words, groups * sizeof words[0]);
+        assert_int_equal(words[groups], 0x5A5A5A5Au);
+        assert_int_equal(out[12u * GROUPS], 0xA5A5u);
+        rejected += ref_done < groups;
+        accepted += ref_done == groups;
+    }
+    /* vectors: a lone bound 1 and products 2 accept word 0; 65535
+     * (2^32 mod it = 1) and 52..48 (2^32 mod 311,875,200 = 240,589,696)
+     * reject it */
+    const struct {
+        uint32_t bound;
+        uint8_t len;
+        uint32_t all;
+    } vectors[] = {{1, 1, 1}, {2, 1, 1}, {2, 2, 1}, {65535, 1, 0}, {52, 5, 0}};
+    for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
+        uint32_t word = 0;
+        uint16_t out[12];
+        fd_decode_cursor c = {&word, &vectors[v].len, out, vectors[v].bound};
+        assert_int_equal(fd_decode_groups_v7m(&c, &vectors[v].len + 1), vectors[v].all);
+        assert_int_equal(c.bound, vectors[v].all ? vectors[v].bound - vectors[v].len : vectors[v].bound);
+    }
+    assert_true(rejected > 100u && accepted > 100u); /* both ends exercised */
+}
+
+/* Planning against the greedy definition (each group as long as its
+ * product of bounds stays below 2^32, the last cut to the draws left, 16
+ * groups per call), call after call through whole shuffles, with the walk
+ * table derived here from the same definition. */
+static void test_v7m_plan_agrees(void **state)
+{
+    (void)state;
+    uint16_t top[11]; /* entry i: the largest bound whose group holds i + 3 bounds; then 0 */
+    uint32_t b = 65535;
+    for (uint32_t i = 0; i < 10u; i++) {
+        while (longest_group(b) < i + 3u) {
+            b--;
+        }
+        top[i] = (uint16_t)b;
+    }
+    top[10] = 0;
+    assert_int_equal(top[0], 1626); /* b (b-1) (b-2) < 2^32 */
+    assert_int_equal(top[9], 12);   /* 12! < 2^32 */
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 7009);
+    /* vectors: draws left equal to a group's cap, a 52-card deck, the
+     * largest bounds, 16 groups per call */
+    static const uint32_t vectors[][2] = {{100, 4}, {100, 8}, {52, 51}, {12, 12}, {65535, 1}, {65535, 40}, {512, 511}};
+    const unsigned n_vectors = sizeof vectors / sizeof vectors[0];
+    for (unsigned trial = 0; trial < 400u + n_vectors; trial++) {
+        const uint32_t n = trial < n_vectors  ? vectors[trial][0]
+                           : trial % 4u == 0u ? 1u + below(&rng, 65535u)
+                                              : 1u + below(&rng, FD_SHUFFLE_MAX_N);
+        uint32_t rest = trial < n_vectors ? vectors[trial][1] : 1u + below(&rng, n < 2000u ? n : 2000u);
+        uint32_t bound = n;
+        uint32_t level = 0;
+        while (rest > 0u) {
+            uint8_t lens[FD_PLAN_GROUPS_V7M + 1u];
+            lens[FD_PLAN_GROUPS_V7M] = 0xEE;
+            fd_plan_v7m plan = {top, level, bound, rest, lens, 0};
+            const uint32_t groups = fd_plan_groups_v7m(&plan);
+            uint32_t g = 0;
+            uint32_t last_bound = bound;
+            const uint32_t before = rest;
+            while (rest > 0u && g < FD_PLAN_GROUPS_V7M) {
+                const uint32_t want = longest_group(bound) < rest ? longest_group(bound) : rest;
+                assert_int_equal(lens[g], want);
+                last_bound = bound;
+                bound -= want;
+                rest -= want;
+                g++;
+            }
+            assert_int_equal(groups, g);
+            assert_int_equal(plan.drawn, before - rest);
+            assert_int_equal(lens[FD_PLAN_GROUPS_V7M], 0xEE);
+            uint32_t at_least = 0;
+            while (top[at_least] >= last_bound) {
+                at_least++;
+            }
+            assert_int_equal(plan.level, at_least);
+            level = plan.level;
+        }
+    }
+}
+
+static void test_v7m_swaps_agree(void **state)
+{
+    (void)state;
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 7008);
+    _Alignas(uint32_t) static uint16_t draws[FD_SHUFFLE_MAX_N + 2u];
+    static uint16_t a16[FD_SHUFFLE_MAX_N + 1u];
+    static uint16_t want16[FD_SHUFFLE_MAX_N + 1u];
+    static uint8_t a8[FD_SHUFFLE_MAX_N + 1u];
+    static uint8_t want8[FD_SHUFFLE_MAX_N + 1u];
+    static uint16_t zeros[FD_SHUFFLE_MAX_N];
+    for (uint32_t n = 1; n <= FD_SHUFFLE_MAX_N; n++) {
+        for (int wide = 0; wide < 2; wide++) {
+            for (uint32_t i = 0; i <= n; i++) {
+                a16[i] = want16[i] = (uint16_t)(0x1234u * i + 7u);
+                a8[i] = want8[i] = (uint8_t)(31u * i + 5u);
+            }
+            for (uint32_t t = 0; t + 1u < n; t++) {
+                draws[t] = (uint16_t)below(&rng, n - t);
+            }
+            draws[n - 1u] = draws[n] = 0xBEEFu;
+            for (uint32_t t = 0; t + 1u < n; t++) {
+                const uint32_t i = n - 1u - t;
+                const uint16_t x = want16[i];
+                want16[i] = want16[draws[t]];
+                want16[draws[t]] = x;
+                const uint8_t y = want8[i];
+                want8[i] = want8[draws[t]];
+                want8[draws[t]] = y;
+            }
+            if (wide) {
+                fd_swaps_u16_v7m(a16, n, draws);
+                assert_memory_equal(a16, want16, (n + 1u) * sizeof a16[0]);
+            } else {
+                fd_swaps_u8_v7m(a8, n, draws);
+                assert_memory_equal(a8, want8, n + 1u);
+            }
+            assert_memory_equal(draws, zeros, (n - 1u) * sizeof draws[0]);
+            assert_int_equal(draws[n - 1u], 0xBEEFu);
+            assert_int_equal(draws[n], 0xBEEFu);
+        }
+    }
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +649,11 @@ int main(void)
         cmocka_unit_test(test_source_failure_changes_nothing),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_shuffle_leaves_no_secrets_on_stack),
+#endif
+#if FD_SHUFFLE_V7M
+        cmocka_unit_test(test_v7m_decode_agrees),
+        cmocka_unit_test(test_v7m_plan_agrees),
+        cmocka_unit_test(test_v7m_swaps_agree),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
