@@ -63,6 +63,36 @@ static double orders_pvalue(shuffle_fn fn, size_t n, uint64_t seed, uint64_t *co
     return test_chisq_pvalue(test_chisq_uniform(counts, cells), cells - 1.0);
 }
 
+/* Ranks are a bijection onto [0, n!) and the inverse of unrank (itself
+ * written from the digits, independently of rank). */
+static void test_rank_inverts_unrank(void **state)
+{
+    (void)state;
+    static uint8_t hit[40320];
+    for (size_t n = 1; n <= 8u; n++) {
+        const uint32_t cells = test_factorial((unsigned)n);
+        memset(hit, 0, cells);
+        for (uint32_t r = 0; r < cells; r++) {
+            uint8_t order[8];
+            test_perm_unrank(r, order, n);
+            uint8_t seen = 0;
+            for (size_t i = 0; i < n; i++) {
+                seen |= (uint8_t)(1u << order[i]);
+            }
+            assert_int_equal(seen, (1u << n) - 1u); /* a permutation of 0..n-1 */
+            assert_int_equal(test_perm_rank(order, n), r);
+            hit[r]++;
+        }
+        for (uint32_t r = 0; r < cells; r++) {
+            assert_int_equal(hit[r], 1);
+        }
+    }
+    const uint8_t last12[12] = {11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}; /* 12! - 1, the largest rank */
+    assert_int_equal(test_perm_rank(last12, 12), 479001599u);
+    const uint8_t first12[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    assert_int_equal(test_perm_rank(first12, 12), 0);
+}
+
 static void test_gamma_known_values(void **state)
 {
     (void)state;
@@ -201,6 +231,7 @@ static void test_partial_and_sample_uniform(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rank_inverts_unrank),
         cmocka_unit_test(test_gamma_known_values),
         cmocka_unit_test(test_fair_shuffles_pass),
         cmocka_unit_test(test_naive_control_fails),
