@@ -13,7 +13,9 @@ s|CPU s" lines on stderr: tests/stats/baseline_timing.patch adds exactly
 that to a49c226 and nothing else (docs/FAIRNESS.md, Harness speed, has the
 steps).
 
-usage: speed_compare.py BEFORE AFTER [--rounds R] [--raw FILE]
+usage: speed_compare.py BEFORE AFTER [--rounds R] [--raw FILE] [--harness-args "ARGS"]
+(--harness-args "--full --scale-down 10": the report's full sizes over 10,
+where the short tests last long enough that start-up is not what is timed)
 """
 import argparse
 import os
@@ -24,11 +26,12 @@ import tempfile
 import time
 
 
-def run(binary):
-    """One quick run: per-test (wall s, CPU s) and the run's wall time."""
+def run(binary, extra):
+    """One run (quick sizes unless extra says otherwise): per-test (wall s,
+    CPU s) and the run's wall time."""
     with tempfile.TemporaryDirectory() as out:
         t0 = time.monotonic()
-        proc = subprocess.run([binary, "--out", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        proc = subprocess.run([binary, "--out", out] + extra, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                               check=False)
         wall = time.monotonic() - t0
         with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
@@ -60,6 +63,7 @@ def main():
     ap.add_argument("after")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--raw", help="append every run's per-test seconds here (tab-separated)")
+    ap.add_argument("--harness-args", default="", help="arguments for both harnesses, e.g. \"--full --scale-down 10\"")
     args = ap.parse_args()
     wall_ratio = {}
     cpu_ratio = {}
@@ -71,7 +75,7 @@ def main():
         order = ("before", "after") if r % 2 == 0 else ("after", "before")
         got = {}
         for which in order:
-            rows, wall = run(args.before if which == "before" else args.after)
+            rows, wall = run(args.before if which == "before" else args.after, args.harness_args.split())
             got[which] = rows
             run_walls[which].append(wall)
             print(f"round {r + 1}: {which} {wall:.1f} s", file=sys.stderr)
@@ -93,7 +97,7 @@ def main():
     for key in wall_ratio:
         print(f"| {key[0]} | {key[1]} | {key[2]} | {statistics.median(before_rate[key]):.3g} "
               f"| {statistics.median(after_rate[key]):.3g} | {spread(wall_ratio[key])} | {spread(cpu_ratio[key])} |")
-    print(f"\nwhole quick run, wall s (median of {args.rounds}): before "
+    print(f"\nwhole run, wall s (median of {args.rounds}): before "
           f"{statistics.median(run_walls['before']):.1f}, after {statistics.median(run_walls['after']):.1f}")
     if raw:
         raw.close()
