@@ -73,26 +73,37 @@ FD_AVX512 static __m512i in_order(const uint16_t *from, __m512i steps01, __m512i
     return _mm512_mask_blend_epi16(late, early, _mm512_permutexvar_epi16(index, step4));
 }
 
-FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
-                                            uint16_t *out)
+/* Each group's first bound, groups 0-7 in *low and 8-15 in *high: len + 1
+ * per group before it, less one per shorter group. */
+FD_AVX512 static void first_bounds(size_t len, size_t shorter, uint32_t first_bound, __m512i *low, __m512i *high)
 {
-    /* group g's first draw: len + 1 per group before it, less one per
-     * shorter group */
     const __m512i group_low = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     const __m512i group_high = _mm512_add_epi64(group_low, _mm512_set1_epi64(8));
     const __m512i m = _mm512_set1_epi64((long long)shorter);
     const __m512i longer = _mm512_set1_epi64((long long)len + 1);
     const __m512i first = _mm512_set1_epi64((long long)first_bound);
-    __m512i bound_low = _mm512_sub_epi64(
-        first, _mm512_sub_epi64(_mm512_mullo_epi64(group_low, longer), _mm512_min_epu64(group_low, m)));
-    __m512i bound_high = _mm512_sub_epi64(
-        first, _mm512_sub_epi64(_mm512_mullo_epi64(group_high, longer), _mm512_min_epu64(group_high, m)));
-    /* the words in the 16-byte pieces the DRBG stored (store forwarding) */
-    __m512i x_low = _mm512_cvtepu32_epi64(_mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(words + 4)),
-                                                           _mm_loadu_si128((const __m128i *)(const void *)words)));
-    __m512i x_high =
-        _mm512_cvtepu32_epi64(_mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(words + 12)),
-                                               _mm_loadu_si128((const __m128i *)(const void *)(words + 8))));
+    *low = _mm512_sub_epi64(first,
+                            _mm512_sub_epi64(_mm512_mullo_epi64(group_low, longer), _mm512_min_epu64(group_low, m)));
+    *high = _mm512_sub_epi64(first,
+                             _mm512_sub_epi64(_mm512_mullo_epi64(group_high, longer), _mm512_min_epu64(group_high, m)));
+}
+
+/* words[0..7] in 64-bit lanes, loaded in the 16-byte pieces the DRBG
+ * stored (store forwarding). */
+FD_AVX512 static __m512i words8(const uint32_t *words)
+{
+    return _mm512_cvtepu32_epi64(_mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(words + 4)),
+                                                  _mm_loadu_si128((const __m128i *)(const void *)words)));
+}
+
+FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
+                                            uint16_t *out)
+{
+    __m512i bound_low;
+    __m512i bound_high;
+    first_bounds(len, shorter, first_bound, &bound_low, &bound_high);
+    __m512i x_low = words8(words);
+    __m512i x_high = words8(words + 8);
     const __m512i one = _mm512_set1_epi64(1);
     __m512i product_low = one;
     __m512i product_high = one;
@@ -140,6 +151,29 @@ FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, s
         _mm512_mask_storeu_epi16(out + 64, (__mmask32)(0xFFFFFFFFull >> (96u - total)), tail);
     }
 #undef STEP
+    return (uint32_t)rejected8(x_low, product_low) | ((uint32_t)rejected8(x_high, product_high) << 8);
+}
+
+FD_AVX512 uint32_t fd_batch_rejected16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound)
+{
+    __m512i bound_low;
+    __m512i bound_high;
+    first_bounds(len, shorter, first_bound, &bound_low, &bound_high);
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i product_low = one;
+    __m512i product_high = one;
+    const unsigned last = 0xFFFFu & (0xFFFFu << shorter);
+    for (size_t s = 0; s <= len; s++) {
+        const __mmask8 live_low = s < len ? (__mmask8)0xFF : (__mmask8)last;
+        const __mmask8 live_high = s < len ? (__mmask8)0xFF : (__mmask8)(last >> 8);
+        product_low = _mm512_mask_mul_epu32(product_low, live_low, product_low, bound_low);
+        product_high = _mm512_mask_mul_epu32(product_high, live_high, product_high, bound_high);
+        bound_low = _mm512_sub_epi64(bound_low, one);
+        bound_high = _mm512_sub_epi64(bound_high, one);
+    }
+    /* the final low part of a group is its word times the product, mod 2^32 */
+    const __m512i x_low = _mm512_mul_epu32(words8(words), product_low);
+    const __m512i x_high = _mm512_mul_epu32(words8(words + 8), product_high);
     return (uint32_t)rejected8(x_low, product_low) | ((uint32_t)rejected8(x_high, product_high) << 8);
 }
 

@@ -40,6 +40,12 @@
 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
                                   uint16_t *out);
 
+/* fd_batch_decode16_avx512's rejection mask alone, from the products of
+ * the groups' bounds (known before the words: only one multiply and a
+ * compare wait for them, so a branch on the mask resolves early). Same
+ * arguments and CPU requirement. */
+uint32_t fd_batch_rejected16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound);
+
 /* Whether this CPU runs fd_batch_decode16_avx512 (asked each time: the
  * library keeps no globals). */
 static inline int fd_batch_x86_has_avx512(void)
