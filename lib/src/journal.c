@@ -836,8 +836,7 @@ static fd_status write_record(fd_journal *j, uint8_t type, const uint8_t *payloa
         const uint32_t commit = COMMIT_WORD;
         st = flash_program(j, at + l.commit_off, &commit, 1);
     }
-    fd_wipe(b, l.size);
-    if (st != FD_OK) {
+    if (st != FD_OK) { /* the record in j->buf is wiped by the caller (forget_scratch) */
         return st;
     }
     memcpy(j->head, tag, FD_SHA256_SIZE);
