@@ -96,8 +96,8 @@ FD_AVX512 static __m512i words8(const uint32_t *words)
                                                   _mm_loadu_si128((const __m128i *)(const void *)words)));
 }
 
-FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
-                                            uint16_t *out)
+FD_AVX512 void fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
+                                        uint16_t *out)
 {
     __m512i bound_low;
     __m512i bound_high;
@@ -105,8 +105,6 @@ FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, s
     __m512i x_low = words8(words);
     __m512i x_high = words8(words + 8);
     const __m512i one = _mm512_set1_epi64(1);
-    __m512i product_low = one;
-    __m512i product_high = one;
     __m256i draws[5];
     /* len + 1 steps, unrolled (the draws stay in registers); the last only
      * in the longer groups' lanes */
@@ -115,8 +113,6 @@ FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, s
     do {                                                                                                               \
         x_low = _mm512_mask_mul_epu32(x_low, (live_low), x_low, bound_low);                                            \
         x_high = _mm512_mask_mul_epu32(x_high, (live_high), x_high, bound_high);                                       \
-        product_low = _mm512_mask_mul_epu32(product_low, (live_low), product_low, bound_low);                          \
-        product_high = _mm512_mask_mul_epu32(product_high, (live_high), product_high, bound_high);                     \
         bound_low = _mm512_sub_epi64(bound_low, one);                                                                  \
         bound_high = _mm512_sub_epi64(bound_high, one);                                                                \
         draws[s] = step_draws(x_low, x_high);                                                                          \
@@ -151,7 +147,6 @@ FD_AVX512 uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, s
         _mm512_mask_storeu_epi16(out + 64, (__mmask32)(0xFFFFFFFFull >> (96u - total)), tail);
     }
 #undef STEP
-    return (uint32_t)rejected8(x_low, product_low) | ((uint32_t)rejected8(x_high, product_high) << 8);
 }
 
 FD_AVX512 uint32_t fd_batch_rejected16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound)

@@ -33,17 +33,16 @@
  * group of 3 from at most 1626, of 4 from at most 257, of 5 from at most
  * 86: products below 2^32), each decoded from words[g] as fd_batch_map32
  * does, their draws one after the other to out (16 * (len + 1) - shorter
- * of them). Returns a mask with bit g set when group g's word is rejected
- * (fd_batch_map32 false; its draws are written all the same, for the
- * caller to replace). Only on a CPU with AVX-512 F, BW, DQ and VL
- * (fd_batch_x86_has_avx512). */
-uint32_t fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound,
-                                  uint16_t *out);
+ * of them), a rejected group's too (fd_batch_rejected16_avx512 says
+ * which, for the caller to replace). Only on a CPU with AVX-512 F, BW, DQ
+ * and VL (fd_batch_x86_has_avx512). */
+void fd_batch_decode16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound, uint16_t *out);
 
-/* fd_batch_decode16_avx512's rejection mask alone, from the products of
- * the groups' bounds (known before the words: only one multiply and a
- * compare wait for them, so a branch on the mask resolves early). Same
- * arguments and CPU requirement. */
+/* The rejections of the fill fd_batch_decode16_avx512 decodes (same
+ * arguments): bit g set when group g's word is rejected (fd_batch_map32
+ * false). From the products of the groups' bounds, known before the
+ * words: only one multiply and a compare wait for them, so a branch on
+ * the mask resolves before the draws' chains end. Same CPU requirement. */
 uint32_t fd_batch_rejected16_avx512(const uint32_t *words, size_t len, size_t shorter, uint32_t first_bound);
 
 /* Whether this CPU runs fd_batch_decode16_avx512 (asked each time: the

@@ -191,7 +191,7 @@ static bool decode_fill_avx512(const fd_rng *rng, uint32_t *words, const uint8_t
     /* the mask first, from the products of the bounds: the branches on it
      * resolve before the draws' multiply chains end (312 cards -12 ns) */
     uint32_t rejected = fd_batch_rejected16_avx512(words, len, shorter, bound);
-    (void)fd_batch_decode16_avx512(words, len, shorter, bound, out); /* its mask: the same, computed above */
+    fd_batch_decode16_avx512(words, len, shorter, bound, out);
     memset(words, 0, GROUPS_PER_FILL * sizeof words[0]); /* spent (all sixteen), as the DRBG zeroes what it hands out */
     *st = FD_OK;
     while (rejected != 0u && *st == FD_OK) {
