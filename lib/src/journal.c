@@ -684,13 +684,26 @@ static fd_status scan_reported(fd_journal *j, fd_journal_visit_fn visit, void *c
     return st;
 }
 
+/* A call from a visitor or keep would reuse the scratch the caller's
+ * walk is reading: refused, nothing changed. */
+static fd_status refuse_reentry(fd_journal_report *report)
+{
+    set_report(report, FD_ERR_STATE, 0, 0, 0, "called back from a visitor or keep");
+    return FD_ERR_STATE;
+}
+
 fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit, void *ctx, fd_journal_report *report)
 {
     if (j == NULL || j->flash == NULL) {
         return FD_ERR_NULL;
     }
+    if (j->busy) {
+        return refuse_reentry(report);
+    }
     scan_state s;
+    j->busy = true;
     fd_status st = scan_reported(j, visit, ctx, report, &s);
+    j->busy = false;
     if (st != FD_OK && j->mounted) {
         j->failed = true; /* flash no longer matches what was mounted */
     }
@@ -707,9 +720,14 @@ fd_status fd_journal_mount_walk(fd_journal *j, fd_journal_visit_fn visit, void *
     if (j == NULL || j->flash == NULL) {
         return FD_ERR_NULL;
     }
+    if (j->busy) {
+        return refuse_reentry(report);
+    }
     j->mounted = false;
     scan_state s;
+    j->busy = true;
     fd_status st = scan_reported(j, visit, ctx, report, &s);
+    j->busy = false;
     if (st != FD_OK) {
         return st;
     }
@@ -964,14 +982,19 @@ fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, si
     if (type > FD_JOURNAL_TYPE_USER_MAX) {
         return FD_ERR_PARSE;
     }
+    if (j->busy) {
+        return FD_ERR_STATE;
+    }
     if (!j->mounted || j->failed) {
         return FD_ERR_NOT_READY;
     }
+    j->busy = true;
     fd_status st = make_room(j, fd_journal_record_size(len, secret_len, false));
     if (st == FD_OK) {
         st = write_record(j, type, payload, len, secret, secret_len, NULL, seq);
     }
     forget_scratch(j); /* compaction read and copied records through it */
+    j->busy = false;
     return st;
 }
 
@@ -1002,18 +1025,21 @@ fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq)
     if (j == NULL) {
         return FD_ERR_NULL;
     }
+    if (j->busy) {
+        return FD_ERR_STATE;
+    }
     if (!j->mounted || j->failed) {
         return FD_ERR_NOT_READY;
     }
     wipe_target w = {orig_seq, false};
-    for (uint32_t p = 0; p < j->flash->geometry.page_count; p++) {
-        fd_status st = j->pages[p].page_seq != 0u ? for_each_parsed(j, p, wipe_one, &w) : FD_OK;
-        if (st != FD_OK) {
-            forget_scratch(j);
-            return st;
-        }
+    fd_status st = FD_OK;
+    for (uint32_t p = 0; p < j->flash->geometry.page_count && st == FD_OK; p++) {
+        st = j->pages[p].page_seq != 0u ? for_each_parsed(j, p, wipe_one, &w) : FD_OK;
     }
     forget_scratch(j);
+    if (st != FD_OK) {
+        return st;
+    }
     return w.found ? FD_OK : FD_ERR_STATE;
 }
 

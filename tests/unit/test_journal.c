@@ -1267,6 +1267,94 @@ static void test_mount_walk_is_mount_plus_walk(void **state)
     assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, secret, 4, NULL, 0, NULL), FD_ERR_NOT_READY);
 }
 
+/* A visitor or keep that calls back into the journal it is serving: every
+ * call is refused with FD_ERR_STATE, the flash is unchanged by it, and the
+ * walk (or append) that called it completes as without the call-back. */
+typedef struct reentry {
+    fd_journal *j;
+    unsigned calls;
+    fd_status worst; /* FD_OK while every call-back was refused with FD_ERR_STATE */
+} reentry;
+
+static void note_refused(reentry *e, fd_status st)
+{
+    if (st != FD_ERR_STATE) {
+        e->worst = st == FD_OK ? FD_ERR_RNG : st; /* FD_OK here means it was allowed */
+    }
+}
+
+static fd_status call_back_visit(void *ctx, const fd_journal_record *rec)
+{
+    reentry *e = ctx;
+    const uint8_t payload[4] = {7, 7, 7, 7};
+    fd_journal_report rep;
+    e->calls++;
+    note_refused(e, fd_journal_append(e->j, FD_REC_REVEAL, payload, 4, NULL, 0, NULL));
+    note_refused(e, fd_journal_walk(e->j, NULL, NULL, &rep));
+    note_refused(e, rep.status);
+    note_refused(e, fd_journal_mount(e->j, NULL));
+    note_refused(e, fd_journal_mount_walk(e->j, NULL, NULL, NULL));
+    note_refused(e, fd_journal_wipe_secret(e->j, rec->orig_seq));
+    return FD_OK;
+}
+
+static reentry keep_reentry;
+
+static bool call_back_keep(void *ctx, const fd_journal_record *rec)
+{
+    (void)ctx;
+    const uint8_t payload[4] = {8, 8, 8, 8};
+    keep_reentry.calls++;
+    note_refused(&keep_reentry, fd_journal_append(keep_reentry.j, FD_REC_REVEAL, payload, 4, NULL, 0, NULL));
+    note_refused(&keep_reentry, fd_journal_walk(keep_reentry.j, NULL, NULL, NULL));
+    return rec->secret_len > 0u;
+}
+
+static void test_call_back_from_visitor_or_keep_refused(void **state)
+{
+    (void)state;
+    rig *r = &r1;
+    static uint8_t before[PAGE * 6u];
+    static seen plain, visited;
+    assert_int_equal(host_flash_open(&r->hf, r->mem, PAGE, 6, NULL), FD_OK);
+    assert_int_equal(fd_journal_init(&r->j, &r->hf.flash, key, sizeof key, r->pages, call_back_keep, NULL), FD_OK);
+    keep_reentry = (reentry){&r->j, 0, FD_OK};
+    assert_int_equal(fd_journal_mount(&r->j, NULL), FD_OK);
+    uint8_t round[4] = {1, 0, 0, 0};
+    uint8_t secret[32];
+    seed_of(1, secret);
+    assert_int_equal(fd_journal_append(&r->j, FD_REC_ROUND_OPENED, round, 4, secret, 32, NULL), FD_OK);
+    for (unsigned i = 0; i < 300u; i++) { /* enough to compact: keep is asked */
+        assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, round, 4, NULL, 0, NULL), FD_OK);
+    }
+    assert_true(keep_reentry.calls > 0u);
+    assert_int_equal(keep_reentry.worst, FD_OK);
+
+    memcpy(before, r->mem, sizeof before);
+    assert_int_equal(walk(r, &plain, NULL), FD_OK);
+    uint8_t head[32], head2[32];
+    uint32_t next = 0, next2 = 0;
+    assert_int_equal(fd_journal_head(&r->j, head, &next), FD_OK);
+    reentry e = {&r->j, 0, FD_OK};
+    assert_int_equal(fd_journal_walk(&r->j, call_back_visit, &e, NULL), FD_OK);
+    assert_int_equal(e.calls, plain.count);
+    assert_int_equal(e.worst, FD_OK);
+    assert_memory_equal(before, r->mem, sizeof before);
+    assert_int_equal(fd_journal_head(&r->j, head2, &next2), FD_OK);
+    assert_memory_equal(head, head2, sizeof head);
+    assert_int_equal(next, next2);
+
+    e = (reentry){&r->j, 0, FD_OK};
+    assert_int_equal(fd_journal_mount_walk(&r->j, call_back_visit, &e, NULL), FD_OK);
+    assert_int_equal(e.calls, plain.count);
+    assert_int_equal(e.worst, FD_OK);
+    assert_memory_equal(before, r->mem, sizeof before);
+    /* and the journal works on afterwards */
+    assert_int_equal(walk(r, &visited, NULL), FD_OK);
+    assert_memory_equal(&plain, &visited, sizeof plain);
+    assert_int_equal(fd_journal_append(&r->j, FD_REC_REVEAL, round, 4, NULL, 0, NULL), FD_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1284,6 +1372,7 @@ int main(void)
         cmocka_unit_test(test_head_commits_to_the_whole_history),
         cmocka_unit_test(test_secret_wipe_reaches_copies_and_ram),
         cmocka_unit_test(test_mount_walk_is_mount_plus_walk),
+        cmocka_unit_test(test_call_back_from_visitor_or_keep_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

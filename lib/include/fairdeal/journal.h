@@ -150,6 +150,7 @@ typedef struct fd_journal {
     /* state after mount */
     bool mounted;
     bool failed; /* a write failed: remount before writing again */
+    bool busy;   /* inside walk, mount, append or wipe (a visitor or keep calling back) */
     /* Chain head: the full tag of the newest record. */
     uint8_t head[FD_SHA256_SIZE];
     /* seq the next appended record gets. */
@@ -179,14 +180,17 @@ FD_MUST_CHECK fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, co
                                         fd_journal_page *pages, fd_journal_keep_fn keep, void *keep_ctx);
 
 /* Called for each live record, oldest first; a status other than FD_OK
- * stops the walk and is returned. */
+ * stops the walk and is returned. The record lives in the journal's
+ * scratch: a visitor (or keep) must not call back into the same journal;
+ * such a call returns FD_ERR_STATE and changes nothing. */
 typedef fd_status (*fd_journal_visit_fn)(void *ctx, const fd_journal_record *record);
 
 /* Read and verify the whole stored journal, then position for appends.
  * Never writes (a torn tail or a blank area is dealt with by the next
  * append). A blank or never-used area mounts empty. Errors: FD_ERR_NULL;
  * FD_ERR_CORRUPT with the first bad record in report (report may be NULL);
- * a driver's read error. The journal refuses appends until mounted. */
+ * a driver's read error; FD_ERR_STATE (called from a visitor or keep of
+ * this journal). The journal refuses appends until mounted. */
 FD_MUST_CHECK fd_status fd_journal_mount(fd_journal *j, fd_journal_report *report);
 
 /* fd_journal_mount that also calls visit (may be NULL) for each live record
@@ -206,7 +210,8 @@ FD_MUST_CHECK fd_status fd_journal_mount_walk(fd_journal *j, fd_journal_visit_fn
  * FD_ERR_PARSE (reserved type); FD_ERR_NOT_READY (not mounted, or a write
  * failed since); FD_ERR_EXHAUSTED (live records fill the area: nothing
  * written); a driver's status (the record may or may not be on flash:
- * remount to know). */
+ * remount to know); FD_ERR_STATE (called from a visitor or keep of this
+ * journal: nothing written). */
 FD_MUST_CHECK fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, size_t len,
                                           const void *secret, size_t secret_len, uint32_t *seq);
 
@@ -222,7 +227,8 @@ FD_MUST_CHECK fd_status fd_journal_walk(fd_journal *j, fd_journal_visit_fn visit
  * is stored (copies made by compaction and dead pages not yet erased too):
  * programs its secret bytes to zero, no erase, and the chain still verifies.
  * Wiping again is harmless. Errors: FD_ERR_NOT_READY; FD_ERR_STATE (no
- * stored record with that seq has a secret); a driver's status. */
+ * stored record with that seq has a secret, or called from a visitor or
+ * keep of this journal); a driver's status. */
 FD_MUST_CHECK fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq);
 
 /* The chain head (after the newest record) and the next sequence number,
