@@ -10,8 +10,7 @@
  * fake TRNG's own share already subtracted. */
 #include <string.h>
 #if defined(FD_TARGET_CORTEX_M)
-#include "fairdeal/util.h"
-#include "hal/console.h"
+#include "console_say.h"
 #include "hal/counter.h"
 #else
 #include <stdio.h>
@@ -89,14 +88,6 @@ static fd_status set_up(size_t cards)
 }
 
 #if defined(FD_TARGET_CORTEX_M)
-static void say(const char *s) { hal_console_write(s, strlen(s)); }
-
-static void say_u32(uint32_t v)
-{
-    char digits[10];
-    hal_console_write(digits, fd_dec_encode(v, digits));
-}
-
 static uint32_t instructions(uint32_t ticks) { return (uint32_t)((uint64_t)ticks * 1000000000u / FD_CPU_HZ); }
 
 int main(void)

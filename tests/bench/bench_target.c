@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chacha20_simd.h"
+#include "console_say.h"
 #include "protocol.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
@@ -26,14 +27,6 @@
 #include "hal/storage.h"
 
 extern uint32_t fd_stack_bottom[];
-
-static void say(const char *s) { hal_console_write(s, strlen(s)); }
-
-static void say_u32(uint32_t v)
-{
-    char digits[10];
-    hal_console_write(digits, fd_dec_encode(v, digits));
-}
 
 static uint32_t insns(uint32_t ticks) { return (uint32_t)((uint64_t)ticks * 1000000000u / FD_CPU_HZ); }
 
