@@ -100,3 +100,14 @@ fd_rng test_prng_init(test_prng *p, uint64_t seed)
     p->state = seed;
     return (fd_rng){prng_fill, p, NULL};
 }
+
+uint32_t test_word_for_low(uint32_t product, uint32_t low)
+{
+    const unsigned e = (unsigned)__builtin_ctz(product);
+    const uint32_t odd = product >> e;
+    uint32_t inverse = odd; /* correct to 3 bits; Newton doubles the correct low bits each step */
+    for (int i = 0; i < 4; i++) {
+        inverse *= 2u - odd * inverse;
+    }
+    return (low >> e) * inverse;
+}

@@ -30,6 +30,13 @@ uint32_t test_word_for(uint32_t j, uint32_t bound);
  * each in the middle of its bucket. Returns the number of words. */
 size_t test_words_for_batches(const uint32_t *j, const uint32_t *bounds, size_t count, uint32_t *words);
 
+/* A word w with w * product = low (mod 2^32): a batch word whose final low
+ * part is low (a group's final low part is its word times the product of
+ * its bounds, mod 2^32), to aim words at an acceptance threshold. low must
+ * be a multiple of the power of two in product (product != 0); every
+ * threshold 2^32 mod product is. */
+uint32_t test_word_for_low(uint32_t product, uint32_t low);
+
 /* Store words little-endian into bytes (4 per word), as fd_rng_u32 reads. */
 void test_words_to_bytes(const uint32_t *words, size_t count, uint8_t *bytes);
 

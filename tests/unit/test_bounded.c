@@ -213,17 +213,6 @@ static void test_batch_acceptance_forms(void **state)
 }
 
 #if FD_BATCH_X86
-/* x modulo 2^32 inverted (x odd): Newton's iteration doubles the correct
- * low bits each step. */
-static uint32_t inverse_odd(uint32_t x)
-{
-    uint32_t y = x; /* correct to 3 bits */
-    for (int i = 0; i < 4; i++) {
-        y *= 2u - x * y;
-    }
-    return y;
-}
-
 /* fd_batch_decode16_avx512 and fd_batch_rejected16_avx512 against
  * fd_batch_map32, group by group: the draws, the rejections, nothing
  * written past the fill, for groups of 3 then 4 and of 4 then 5, every
@@ -254,7 +243,7 @@ static void check_decode16(const fd_rng *rng, uint32_t len, uint32_t shorter, ui
         const unsigned k = (unsigned)__builtin_ctz(product);
         if (trial >= 2u && threshold >= (1u << k)) {
             const uint32_t target = threshold - (trial == 2u ? (1u << k) : 0u);
-            words[g] = (target >> k) * inverse_odd(product >> k);
+            words[g] = test_word_for_low(product, target);
             aimed[g] = true;
             (*edges)++;
         }
@@ -357,24 +346,6 @@ static void check_limbs(uint32_t word, uint32_t first_bound, size_t count)
     }
 }
 
-/* A word w with w * product = low (mod 2^32); low must be a multiple of
- * the power of two in product. */
-static uint32_t word_for_low(uint32_t product, uint32_t low)
-{
-    unsigned e = 0;
-    while ((product >> e) % 2u == 0u) {
-        e++;
-    }
-    const uint32_t odd = product >> e;
-    uint32_t inverse = odd; /* Newton: each step doubles the correct low bits */
-    for (int i = 0; i < 5; i++) {
-        inverse *= 2u - odd * inverse;
-    }
-    const uint32_t word = (low >> e) * inverse;
-    assert_int_equal(word * product, low);
-    return word;
-}
-
 static void test_batch_map32_limbs(void **state)
 {
     (void)state;
@@ -412,8 +383,8 @@ static void test_batch_map32_limbs(void **state)
              * reachable value just below it: the verdict turns there */
             const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
             const uint32_t step = (uint32_t)(product & (~product + 1u)); /* 2^e of P = 2^e * m */
-            check_limbs(word_for_low((uint32_t)product, threshold), bound, count);
-            check_limbs(word_for_low((uint32_t)product, threshold - step), bound, count);
+            check_limbs(test_word_for_low((uint32_t)product, threshold), bound, count);
+            check_limbs(test_word_for_low((uint32_t)product, threshold - step), bound, count);
         }
     }
 }

@@ -305,6 +305,88 @@ static void test_source_failure_changes_nothing(void **state)
     assert_memory_equal(a, orig, 8);
 }
 
+/* A 52-card deck (on x86-64 drawn by a straight-line decoder of its fixed
+ * plan, decode_fill_52): each group's word aimed at its acceptance
+ * threshold (accepted) and at the reachable low part just below it
+ * (rejected, redrawn from the next word), one group at a time, every other
+ * word accepted. The draws must be the greedy batches' (fd_batch_map) and
+ * the source called once, or twice for the redraw; a failed redraw leaves
+ * the deck as it was. */
+static void test_deck_of_52_at_each_group_threshold(void **state)
+{
+    (void)state;
+    uint32_t first[16];
+    uint32_t len[16];
+    size_t groups = 0;
+    for (uint32_t b = 52, left = 51; left > 0u; groups++) { /* the greedy groups */
+        uint64_t product = 1;
+        uint32_t l = 0;
+        while (l < left && product * (b - l) <= UINT32_MAX) {
+            product *= b - l;
+            l++;
+        }
+        first[groups] = b;
+        len[groups] = l;
+        b -= l;
+        left -= l;
+    }
+    assert_int_equal(groups, 8);
+    unsigned rejected_cases = 0;
+    for (size_t g = 0; g < groups; g++) {
+        uint32_t product = 1;
+        for (uint32_t k = 0; k < len[g]; k++) {
+            product *= first[g] - k;
+        }
+        const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % product);
+        const uint32_t step = 1u << __builtin_ctz(product); /* final low parts are multiples of it */
+        for (int below = 0; below < 2; below++) {
+            if (below && threshold < step) {
+                continue;
+            }
+            uint32_t words[9];
+            for (size_t i = 0; i < 9u; i++) {
+                words[i] = 0xFFFFFFFFu; /* final low part 2^32 - product: accepted by every group */
+            }
+            words[g] = test_word_for_low(product, threshold - (below ? step : 0u));
+            uint8_t bytes[36];
+            test_words_to_bytes(words, 9, bytes);
+            uint8_t want[52];
+            uint8_t got[52];
+            for (uint8_t i = 0; i < 52u; i++) {
+                want[i] = got[i] = i;
+            }
+            uint16_t draws[51];
+            for (size_t h = 0, at = 0; h < groups; at += len[h], h++) {
+                const bool accepted = fd_batch_map(words[h], first[h], len[h], 32, draws + at);
+                assert_true(accepted == (h != g || !below));
+                if (!accepted) {
+                    assert_true(fd_batch_map(words[8], first[h], len[h], 32, draws + at));
+                }
+            }
+            for (size_t t = 0; t < 51u; t++) {
+                const uint8_t x = want[51u - t];
+                want[51u - t] = want[draws[t]];
+                want[draws[t]] = x;
+            }
+            test_script_rng s;
+            fd_rng rng = test_script_rng_init(&s, bytes, sizeof bytes);
+            assert_int_equal(fd_shuffle_u8(got, 52, &rng), FD_OK);
+            assert_memory_equal(got, want, 52);
+            assert_int_equal(s.calls, below ? 2u : 1u);
+            if (below) {
+                rejected_cases++;
+                uint8_t kept[52];
+                memcpy(kept, got, 52);
+                rng = test_script_rng_init(&s, bytes, sizeof bytes);
+                s.fail_on_call = 2; /* the redraw fails */
+                assert_int_equal(fd_shuffle_u8(got, 52, &rng), FD_ERR_RNG);
+                assert_memory_equal(got, kept, 52);
+            }
+        }
+    }
+    assert_true(rejected_cases >= 7u);
+}
+
 /* Every n: scripted draws encoded by the greedy rule as the tests state it
  * (test_words_for_batches, independent of the library) must come back as
  * the same swaps, one word per group: a grouping that differed anywhere
@@ -719,6 +801,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_n_decodes_greedy_groups),
+        cmocka_unit_test(test_deck_of_52_at_each_group_threshold),
         cmocka_unit_test(test_durstenfeld_walkthrough_u8),
         cmocka_unit_test(test_durstenfeld_walkthrough_u16_and_generic),
         cmocka_unit_test(test_sattolo_scripted),
