@@ -395,6 +395,35 @@ static fd_status durstenfeld_draws(const void *base, size_t n, size_t size, cons
     return draw_descending(rng, (uint32_t)n, n - 1u, draws);
 }
 
+/* Checks and all draws of Sattolo's shuffle: draws[t] is the partner of
+ * position n-1-t (i = n-1 .. 1 uses bound i = n-1 .. 1); the swaps are
+ * Durstenfeld's. */
+static fd_status sattolo_draws(const void *a, size_t n, size_t size, const fd_rng *rng, uint16_t *draws)
+{
+    const fd_status st = check_array(a, n, size, rng);
+    if (st == FD_ERR_EMPTY || (st == FD_OK && n < 2u)) {
+        return FD_ERR_TOO_FEW;
+    }
+    return st == FD_OK ? draw_descending(rng, (uint32_t)n - 1u, n - 1u, draws) : st;
+}
+
+/* Checks and all draws of the partial shuffle: position i < k takes
+ * a[i + draws[i]], draws[i] uniform in [0, n - i). */
+static fd_status partial_draws(const void *a, size_t n, size_t k, size_t size, const fd_rng *rng, uint16_t *draws)
+{
+    const fd_status st = check_array(a, n, size, rng);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (k == 0u) {
+        return FD_ERR_EMPTY;
+    }
+    if (k > n) {
+        return FD_ERR_K_GT_N;
+    }
+    return draw_descending(rng, (uint32_t)n, k, draws);
+}
+
 fd_status fd_shuffle(void *base, size_t n, size_t size, const fd_rng *rng)
 {
     uint16_t draws[FD_SHUFFLE_MAX_N];
@@ -411,16 +440,8 @@ fd_status fd_shuffle(void *base, size_t n, size_t size, const fd_rng *rng)
 
 fd_status fd_sattolo(void *base, size_t n, size_t size, const fd_rng *rng)
 {
-    fd_status st = check_array(base, n, size, rng);
-    if (st == FD_ERR_EMPTY || (st == FD_OK && n < 2u)) {
-        return FD_ERR_TOO_FEW;
-    }
-    if (st != FD_OK) {
-        return st;
-    }
     uint16_t draws[FD_SHUFFLE_MAX_N];
-    /* i = n-1 .. 1 uses bound i = n-1 .. 1 */
-    st = draw_descending(rng, (uint32_t)n - 1u, n - 1u, draws);
+    const fd_status st = sattolo_draws(base, n, size, rng, draws);
     if (st != FD_OK) {
         return st;
     }
@@ -433,19 +454,8 @@ fd_status fd_sattolo(void *base, size_t n, size_t size, const fd_rng *rng)
 
 fd_status fd_shuffle_partial(void *base, size_t n, size_t k, size_t size, const fd_rng *rng)
 {
-    fd_status st = check_array(base, n, size, rng);
-    if (st != FD_OK) {
-        return st;
-    }
-    if (k == 0u) {
-        return FD_ERR_EMPTY;
-    }
-    if (k > n) {
-        return FD_ERR_K_GT_N;
-    }
     uint16_t draws[FD_SHUFFLE_MAX_N];
-    /* position i = 0 .. k-1 takes a[i + uniform(n - i)] */
-    st = draw_descending(rng, (uint32_t)n, k, draws);
+    const fd_status st = partial_draws(base, n, k, size, rng, draws);
     if (st != FD_OK) {
         return st;
     }
@@ -642,15 +652,64 @@ fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
     return st;
 }
 
-fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 1u, rng); }
-fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng) { return fd_sattolo(a, n, 2u, rng); }
+/* Typed Sattolo: fd_sattolo's draws, the typed swaps (a call of the
+ * generic element swap per draw was most of a small shuffle's time). */
+fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng)
+{
+    _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
+    const fd_status st = sattolo_draws(a, n, 1u, rng, draws);
+    if (st == FD_OK) {
+        SWAPS_AND_WIPE_U8(a, n, draws);
+    }
+    return st;
+}
+
+fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng)
+{
+    _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
+    const fd_status st = sattolo_draws(a, n, 2u, rng, draws);
+    if (st == FD_OK) {
+        SWAPS_AND_WIPE_U16(a, n, draws);
+    }
+    return st;
+}
+
+/* The partial shuffle's swaps on elements of type T: a[i] <-> a[i +
+ * draws[i]] for i < k, then the draws wiped. */
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type, which cannot be parenthesized */
+#define DEFINE_PARTIAL_SWAPS(name, T)                                                                                  \
+    SWAPS_FN void name(T *a, size_t k, uint16_t *draws)                                                                \
+    {                                                                                                                  \
+        for (size_t i = 0; i < k; i++) {                                                                               \
+            T *const q = a + i + draws[i];                                                                             \
+            const T x = a[i];                                                                                          \
+            a[i] = *q;                                                                                                 \
+            *q = x;                                                                                                    \
+        }                                                                                                              \
+        fd_wipe(draws, k * sizeof draws[0]);                                                                           \
+    }
+/* NOLINTEND(bugprone-macro-parentheses) */
+DEFINE_PARTIAL_SWAPS(partial_swaps_u8, uint8_t)
+DEFINE_PARTIAL_SWAPS(partial_swaps_u16, uint16_t)
+
 fd_status fd_shuffle_partial_u8(uint8_t *a, size_t n, size_t k, const fd_rng *rng)
 {
-    return fd_shuffle_partial(a, n, k, 1u, rng);
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    const fd_status st = partial_draws(a, n, k, 1u, rng, draws);
+    if (st == FD_OK) {
+        partial_swaps_u8(a, k, draws);
+    }
+    return st;
 }
+
 fd_status fd_shuffle_partial_u16(uint16_t *a, size_t n, size_t k, const fd_rng *rng)
 {
-    return fd_shuffle_partial(a, n, k, 2u, rng);
+    uint16_t draws[FD_SHUFFLE_MAX_N];
+    const fd_status st = partial_draws(a, n, k, 2u, rng, draws);
+    if (st == FD_OK) {
+        partial_swaps_u16(a, k, draws);
+    }
+    return st;
 }
 fd_status fd_shuffle_copy_u8(uint8_t *dst, const uint8_t *src, size_t n, const fd_rng *rng)
 {
