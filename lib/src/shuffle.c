@@ -277,6 +277,29 @@ static fd_status decode_fill_52(const fd_rng *rng, uint32_t *words, uint16_t *ou
 }
 #endif
 
+/* Bounds up to this are one group: 12! < 2^32 (batch_top's last entry),
+ * so plan_groups would make a single group of every draw. */
+#define ONE_GROUP_MAX_BOUND 12u
+_Static_assert(ONE_GROUP_MAX_BOUND == 12u && 479001600ull <= UINT32_MAX, "12! fits a word");
+
+/* draw_descending for first_bound <= ONE_GROUP_MAX_BOUND (count >= 1):
+ * the one group's word, no planning and no fill loop (3 to 8 cards: most
+ * of a shuffle's cost was the general path's set-up). The same fill
+ * calls and draws. */
+static fd_status draw_one_group(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
+{
+    uint32_t word; /* filled as bytes */
+    fd_status st = fill_bytes(rng, (uint8_t *)&word, sizeof word);
+    if (st == FD_OK && !BATCH_MAP_ONE(fd_load_le32_aligned(&word), first_bound, count, draws)) {
+        st = redraw_group(rng, first_bound, count, draws, (uint8_t *)&word);
+    }
+    *(volatile uint32_t *)&word = 0; /* spent, as the DRBG zeroes what it hands out */
+    if (st != FD_OK) {
+        fd_wipe(draws, count * sizeof draws[0]);
+    }
+    return st;
+}
+
 /* On FD_OK draws[0..count) hold the draws; on an error they hold nothing
  * (wiped). Either way the source's words used here are wiped. */
 static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws)
@@ -292,6 +315,9 @@ static fd_status draw_descending(const fd_rng *rng, uint32_t first_bound, size_t
             fd_wipe(draws, count * sizeof draws[0]);
         }
         return st;
+    }
+    if (first_bound <= ONE_GROUP_MAX_BOUND && count > 0u) {
+        return draw_one_group(rng, first_bound, count, draws);
     }
     uint32_t words[GROUPS_PER_FILL]; /* filled as bytes; aligned, so each is one load (fd_load_le32_aligned) */
     uint8_t group_len[GROUPS_PER_FILL];

@@ -567,6 +567,18 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
         assert_false(stack_holds(run, sizeof run));
     }
 
+    /* a small deck (one group, draw_one_group): its word */
+    for (uint32_t t = 0; t < 7u; t++) {
+        bounds[t] = 8u - t;
+        assert_int_equal(fd_uniform_u32(&draws, bounds[t], &j[t]), FD_OK);
+    }
+    assert_int_equal(test_words_for_batches(j, bounds, 7, words), 1);
+    test_words_to_bytes(words, 1, bytes);
+    const fd_rng small = test_script_rng_init(&src, bytes, 4u);
+    scrub_stack();
+    assert_int_equal(fd_shuffle_u16(cards, 8, &small), FD_OK);
+    assert_false(stack_holds_word(words[0]));
+
     /* the ChaCha20 DRBG: its output words, predicted afterwards by the same
      * DRBG instantiated again from the same source */
     static fd_drbg d;
