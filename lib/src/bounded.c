@@ -73,13 +73,13 @@ fd_status fd_uniform_u32(const fd_rng *rng, uint32_t bound, uint32_t *out)
         return rng->uniform(rng->ctx, bound, out);
     }
     /* fd_rng_u32's fill and load, with one wipe for all the words tried */
-    uint8_t word[4];
+    uint32_t word; /* filled as bytes */
     uint32_t value = 0;
     fd_status st;
     do {
-        st = rng->fill(rng->ctx, word, sizeof word);
-    } while (st == FD_OK && !fd_lemire_map(fd_load_le32(word), bound, 32u, &value));
-    fd_wipe(word, sizeof word);
+        st = rng->fill(rng->ctx, (uint8_t *)&word, sizeof word);
+    } while (st == FD_OK && !fd_lemire_map(fd_load_le32_aligned(&word), bound, 32u, &value));
+    fd_zero_word(&word);
     if (st == FD_OK) {
         *out = value;
     }

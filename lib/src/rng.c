@@ -8,11 +8,11 @@ fd_status fd_rng_u32(const fd_rng *rng, uint32_t *out)
     if (rng == NULL || rng->fill == NULL || out == NULL) {
         return FD_ERR_NULL;
     }
-    uint8_t b[4];
-    const fd_status st = rng->fill(rng->ctx, b, sizeof b);
+    uint32_t word; /* filled as bytes */
+    const fd_status st = rng->fill(rng->ctx, (uint8_t *)&word, sizeof word);
     if (st == FD_OK) {
-        *out = fd_load_le32(b);
+        *out = fd_load_le32_aligned(&word);
     }
-    fd_wipe(b, sizeof b); /* a random word is a secret: none left on the stack */
+    fd_zero_word(&word); /* a random word is a secret: none left on the stack */
     return st;
 }

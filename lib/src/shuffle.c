@@ -293,7 +293,7 @@ static fd_status draw_one_group(const fd_rng *rng, uint32_t first_bound, size_t 
     if (st == FD_OK && !BATCH_MAP_ONE(fd_load_le32_aligned(&word), first_bound, count, draws)) {
         st = redraw_group(rng, first_bound, count, draws, (uint8_t *)&word);
     }
-    *(volatile uint32_t *)&word = 0; /* spent, as the DRBG zeroes what it hands out */
+    fd_zero_word(&word); /* spent, as the DRBG zeroes what it hands out */
     if (st != FD_OK) {
         fd_wipe(draws, count * sizeof draws[0]);
     }

@@ -189,4 +189,10 @@ FD_HOT_INLINE uint32_t fd_load_le32_aligned(const uint32_t *p)
 #endif
 }
 
+/* One spent random word zeroed in place: a volatile store, which the
+ * compiler must keep (a call of fd_wipe and of memset cost more than the
+ * rest of a small draw: 3-card shuffle 15 -> 10 ns with the rest of
+ * draw_one_group). */
+FD_HOT_INLINE void fd_zero_word(uint32_t *w) { *(volatile uint32_t *)w = 0; }
+
 #endif

@@ -579,6 +579,28 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
     assert_int_equal(fd_shuffle_u16(cards, 8, &small), FD_OK);
     assert_false(stack_holds_word(words[0]));
 
+    /* one bounded integer and one raw word: theirs (a rejected word, then
+     * an accepted one, for the bounded integer) */
+    const uint32_t kept[3] = {0u /* low part 0 < 2^32 mod 7: rejected */, 0x9E3779B9u, 0x7F4A7C15u};
+    for (size_t w = 0; w < 3u; w++) {
+        words[w] = kept[w];
+    }
+    test_words_to_bytes(words, 3, bytes);
+    memset(words, 0, sizeof words);
+    const fd_rng three = test_script_rng_init(&src, bytes, 12u);
+    uint32_t value = 0;
+    scrub_stack();
+    assert_int_equal(fd_uniform_u32(&three, 7u, &value), FD_OK);
+    assert_int_equal(src.calls, 2);
+    assert_false(stack_holds(
+        bytes + 4,
+        4)); /* the bytes as scripted: stack_holds_word's own call could leave a word it is given on Thumb-1 */
+    scrub_stack();
+    const fd_status raw = fd_rng_u32(&three, &value);
+    assert_false(stack_holds(bytes + 8, 4));
+    assert_int_equal(raw, FD_OK);
+    assert_memory_equal(&value, bytes + 8, 4); /* after the probe: an assertion's frame holds what it compares */
+
     /* the ChaCha20 DRBG: its output words, predicted afterwards by the same
      * DRBG instantiated again from the same source */
     static fd_drbg d;
