@@ -656,49 +656,34 @@ DEFINE_SWAPS(swaps_u16, uint16_t)
     } while (0)
 #endif
 
-/* Typed fast paths for the dealer's card arrays: same draws as fd_shuffle,
- * plain swaps. */
-fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
+/* Typed fast paths for the dealer's card arrays: Durstenfeld's or
+ * Sattolo's draws (as fd_shuffle and fd_sattolo), then the typed swaps,
+ * which are the same for both (a call of the generic element swap per
+ * draw was most of a small shuffle's time). */
+FD_HOT_INLINE fd_status descending_u8(uint8_t *a, size_t n, const fd_rng *rng, bool sattolo)
 {
     _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
-    const fd_status st = durstenfeld_draws(a, n, 1u, rng, draws);
+    const fd_status st = sattolo ? sattolo_draws(a, n, 1u, rng, draws) : durstenfeld_draws(a, n, 1u, rng, draws);
     if (st == FD_OK) {
         SWAPS_AND_WIPE_U8(a, n, draws);
     }
     return st;
 }
 
-fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
+FD_HOT_INLINE fd_status descending_u16(uint16_t *a, size_t n, const fd_rng *rng, bool sattolo)
 {
     _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
-    const fd_status st = durstenfeld_draws(a, n, 2u, rng, draws);
+    const fd_status st = sattolo ? sattolo_draws(a, n, 2u, rng, draws) : durstenfeld_draws(a, n, 2u, rng, draws);
     if (st == FD_OK) {
         SWAPS_AND_WIPE_U16(a, n, draws);
     }
     return st;
 }
 
-/* Typed Sattolo: fd_sattolo's draws, the typed swaps (a call of the
- * generic element swap per draw was most of a small shuffle's time). */
-fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng)
-{
-    _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
-    const fd_status st = sattolo_draws(a, n, 1u, rng, draws);
-    if (st == FD_OK) {
-        SWAPS_AND_WIPE_U8(a, n, draws);
-    }
-    return st;
-}
-
-fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng)
-{
-    _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
-    const fd_status st = sattolo_draws(a, n, 2u, rng, draws);
-    if (st == FD_OK) {
-        SWAPS_AND_WIPE_U16(a, n, draws);
-    }
-    return st;
-}
+fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng) { return descending_u8(a, n, rng, false); }
+fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng) { return descending_u16(a, n, rng, false); }
+fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng) { return descending_u8(a, n, rng, true); }
+fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng) { return descending_u16(a, n, rng, true); }
 
 /* The partial shuffle's swaps on elements of type T: a[i] <-> a[i +
  * draws[i]] for i < k, then the draws wiped. */

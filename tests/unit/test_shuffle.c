@@ -306,19 +306,19 @@ static void test_source_failure_changes_nothing(void **state)
 }
 
 /* A 52-card deck (on x86-64 drawn by a straight-line decoder of its fixed
- * plan, decode_fill_52): each group's word aimed at its acceptance
+ * plan, decode_fill_52), a 12-card one (one group: draw_one_group) and a
+ * 13-card one (the general path): each group's word aimed at its acceptance
  * threshold (accepted) and at the reachable low part just below it
  * (rejected, redrawn from the next word), one group at a time, every other
  * word accepted. The draws must be the greedy batches' (fd_batch_map) and
  * the source called once, or twice for the redraw; a failed redraw leaves
  * the deck as it was. */
-static void test_deck_of_52_at_each_group_threshold(void **state)
+static void check_groups_at_thresholds(uint32_t n, size_t want_groups)
 {
-    (void)state;
     uint32_t first[16];
     uint32_t len[16];
     size_t groups = 0;
-    for (uint32_t b = 52, left = 51; left > 0u; groups++) { /* the greedy groups */
+    for (uint32_t b = n, left = n - 1u; left > 0u; groups++) { /* the greedy groups */
         uint64_t product = 1;
         uint32_t l = 0;
         while (l < left && product * (b - l) <= UINT32_MAX) {
@@ -330,7 +330,7 @@ static void test_deck_of_52_at_each_group_threshold(void **state)
         b -= l;
         left -= l;
     }
-    assert_int_equal(groups, 8);
+    assert_int_equal(groups, want_groups);
     unsigned rejected_cases = 0;
     for (size_t g = 0; g < groups; g++) {
         uint32_t product = 1;
@@ -352,7 +352,7 @@ static void test_deck_of_52_at_each_group_threshold(void **state)
             test_words_to_bytes(words, 9, bytes);
             uint8_t want[52];
             uint8_t got[52];
-            for (uint8_t i = 0; i < 52u; i++) {
+            for (uint8_t i = 0; i < n; i++) {
                 want[i] = got[i] = i;
             }
             uint16_t draws[51];
@@ -360,31 +360,39 @@ static void test_deck_of_52_at_each_group_threshold(void **state)
                 const bool accepted = fd_batch_map(words[h], first[h], len[h], 32, draws + at);
                 assert_true(accepted == (h != g || !below));
                 if (!accepted) {
-                    assert_true(fd_batch_map(words[8], first[h], len[h], 32, draws + at));
+                    assert_true(fd_batch_map(words[groups], first[h], len[h], 32, draws + at)); /* the next word */
                 }
             }
-            for (size_t t = 0; t < 51u; t++) {
-                const uint8_t x = want[51u - t];
-                want[51u - t] = want[draws[t]];
+            for (size_t t = 0; t + 1u < n; t++) {
+                const uint8_t x = want[n - 1u - t];
+                want[n - 1u - t] = want[draws[t]];
                 want[draws[t]] = x;
             }
             test_script_rng s;
             fd_rng rng = test_script_rng_init(&s, bytes, sizeof bytes);
-            assert_int_equal(fd_shuffle_u8(got, 52, &rng), FD_OK);
-            assert_memory_equal(got, want, 52);
+            assert_int_equal(fd_shuffle_u8(got, n, &rng), FD_OK);
+            assert_memory_equal(got, want, n);
             assert_int_equal(s.calls, below ? 2u : 1u);
             if (below) {
                 rejected_cases++;
                 uint8_t kept[52];
-                memcpy(kept, got, 52);
+                memcpy(kept, got, n);
                 rng = test_script_rng_init(&s, bytes, sizeof bytes);
                 s.fail_on_call = 2; /* the redraw fails */
-                assert_int_equal(fd_shuffle_u8(got, 52, &rng), FD_ERR_RNG);
-                assert_memory_equal(got, kept, 52);
+                assert_int_equal(fd_shuffle_u8(got, n, &rng), FD_ERR_RNG);
+                assert_memory_equal(got, kept, n);
             }
         }
     }
-    assert_true(rejected_cases >= 7u);
+    assert_true(rejected_cases >= (want_groups + 1u) / 2u);
+}
+
+static void test_deck_of_52_at_each_group_threshold(void **state)
+{
+    (void)state;
+    check_groups_at_thresholds(52, 8); /* x86-64: decode_fill_52 */
+    check_groups_at_thresholds(12, 1); /* draw_one_group */
+    check_groups_at_thresholds(13, 2);
 }
 
 /* Every n: scripted draws encoded by the greedy rule as the tests state it
