@@ -395,6 +395,35 @@ static void test_deck_of_52_at_each_group_threshold(void **state)
     check_groups_at_thresholds(13, 2);
 }
 
+/* The generic partial shuffle (any element size) deals what the typed one
+ * deals from the same bytes: same draws, same partners (i + draw). */
+static void test_partial_generic_matches_typed(void **state)
+{
+    (void)state;
+    static const size_t ks[] = {1, 7, 25, 51, 52};
+    for (size_t c = 0; c < sizeof ks / sizeof ks[0]; c++) {
+        test_prng p;
+        test_prng q;
+        fd_rng typed = test_prng_init(&p, 40u + c);
+        fd_rng generic = test_prng_init(&q, 40u + c);
+        uint8_t a[52];
+        uint8_t b[52];
+        for (uint8_t i = 0; i < 52u; i++) {
+            a[i] = b[i] = i;
+        }
+        assert_int_equal(fd_shuffle_partial_u8(a, 52, ks[c], &typed), FD_OK);
+        assert_int_equal(fd_shuffle_partial(b, 52, ks[c], 1, &generic), FD_OK);
+        assert_memory_equal(a, b, 52);
+        uint8_t seen[52] = {0};
+        for (size_t i = 0; i < 52u; i++) {
+            seen[a[i]]++;
+        }
+        for (size_t i = 0; i < 52u; i++) {
+            assert_int_equal(seen[i], 1);
+        }
+    }
+}
+
 /* Every n: scripted draws encoded by the greedy rule as the tests state it
  * (test_words_for_batches, independent of the library) must come back as
  * the same swaps, one word per group: a grouping that differed anywhere
@@ -536,6 +565,16 @@ TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng)
     return fd_shuffle_u16(cards, 52, rng);
 }
 
+/* 50 of 52 cards: the general decoding path (the 52-card fixed plan on
+ * x86-64 covers a whole deck only). */
+TEST_NOINLINE static fd_status deal_50_of_52(uint16_t *cards, const fd_rng *rng)
+{
+    for (uint16_t i = 0; i < 52u; i++) {
+        cards[i] = i;
+    }
+    return fd_shuffle_partial_u16(cards, 52, 50, rng);
+}
+
 static void test_shuffle_leaves_no_secrets_on_stack(void **state)
 {
     (void)state;
@@ -621,6 +660,18 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
     e.calls = 0;
     assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
     uint8_t out[64]; /* the fill (40 bytes) and any redraws after it */
+    assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
+    fd_drbg_uninstantiate(&d);
+    for (size_t w = 0; w < sizeof out; w += 4u) {
+        assert_false(stack_holds(out + w, 4u));
+    }
+    /* the same through the general decoding path */
+    e.calls = 0;
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+    scrub_stack();
+    assert_int_equal(deal_50_of_52(cards, &rng), FD_OK);
+    e.calls = 0;
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
     assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
     fd_drbg_uninstantiate(&d);
     for (size_t w = 0; w < sizeof out; w += 4u) {
@@ -844,6 +895,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_n_decodes_greedy_groups),
         cmocka_unit_test(test_deck_of_52_at_each_group_threshold),
+        cmocka_unit_test(test_partial_generic_matches_typed),
         cmocka_unit_test(test_durstenfeld_walkthrough_u8),
         cmocka_unit_test(test_durstenfeld_walkthrough_u16_and_generic),
         cmocka_unit_test(test_sattolo_scripted),
