@@ -23,15 +23,31 @@
 # byte the same (the key column): tests are only ever added, so a killed
 # mutant stays killed; everything else runs again. --check only checks that every anchor occurs
 # exactly once (seconds; run it after merging changes to lib/ or firmware/).
-# usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...]
+# usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...] (options in any order)
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
 report=0 from_results=0 keep_killed=0 check=0
-if [ "${1:-}" = --check ]; then check=1; shift; fi
-if [ "${1:-}" = --report ]; then report=1; shift; fi
-if [ "${1:-}" = --from-results ]; then from_results=1; shift; fi
-if [ "${1:-}" = --keep-killed ]; then keep_killed=1; shift; fi
+# options in any order, before the lists; anything else starting with "-"
+# is refused (it used to be read as a list file, emptying results.tsv)
+while [ $# -gt 0 ]; do
+  case $1 in
+    --check) check=1 ;;
+    --report) report=1 ;;
+    --from-results) from_results=1 ;;
+    --keep-killed) keep_killed=1 ;;
+    -*) echo "mutation: unknown option $1 (usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...])" >&2; exit 2 ;;
+    *) break ;;
+  esac
+  shift
+done
+if [ $from_results = 1 ] && [ $keep_killed = 1 ]; then
+  echo "mutation: --from-results and --keep-killed exclude each other" >&2
+  exit 2
+fi
+for list in "$@"; do
+  [ -f "$list" ] || { echo "mutation: no such list: $list" >&2; exit 2; }
+done
 [ $# -gt 0 ] || set -- tests/mutation/*.mutants
 # Applies one list line to the file at path (a copy of the tree's file);
 # with "check", only counts the anchor.

@@ -305,6 +305,107 @@ static void test_source_failure_changes_nothing(void **state)
     assert_memory_equal(a, orig, 8);
 }
 
+/* A test_prng that fails on call number fail_on_call (1-based; 0 =
+ * never), counting calls. */
+typedef struct failing_prng {
+    test_prng prng;
+    fd_rng inner;
+    size_t calls;
+    size_t fail_on_call;
+} failing_prng;
+
+static fd_status failing_prng_fill(void *ctx, uint8_t *buf, size_t len)
+{
+    failing_prng *f = ctx;
+    f->calls++;
+    return f->calls == f->fail_on_call ? FD_ERR_RNG : f->inner.fill(f->inner.ctx, buf, len);
+}
+
+static fd_rng failing_prng_init(failing_prng *f, uint64_t seed, size_t fail_on_call)
+{
+    f->inner = test_prng_init(&f->prng, seed);
+    f->calls = 0;
+    f->fail_on_call = fail_on_call;
+    return (fd_rng){failing_prng_fill, f, NULL};
+}
+
+static uint16_t order16[312];
+static uint16_t generic16[312];
+
+/* One typed descending shuffle of n elements (u8 when wide == 0) from seed,
+ * failing on call fail_on (0: never) into order16 as 16-bit values;
+ * returns its status and the source's calls. */
+static fd_status typed_descending(bool sattolo, int wide, size_t n, uint64_t seed, size_t fail_on, size_t *calls)
+{
+    failing_prng f;
+    const fd_rng rng = failing_prng_init(&f, seed, fail_on);
+    fd_status st;
+    if (wide) {
+        for (size_t i = 0; i < n; i++) {
+            order16[i] = (uint16_t)i;
+        }
+        st = sattolo ? fd_sattolo_u16(order16, n, &rng) : fd_shuffle_u16(order16, n, &rng);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            big[i] = (uint8_t)i;
+        }
+        st = sattolo ? fd_sattolo_u8(big, n, &rng) : fd_shuffle_u8(big, n, &rng);
+        for (size_t i = 0; i < n; i++) {
+            order16[i] = big[i];
+        }
+    }
+    *calls = f.calls;
+    return st;
+}
+
+/* The typed descending shuffles (on x86-64 they swap each group as soon
+ * as it is drawn, and undo those swaps when a later fill or redraw fails)
+ * against the generic ones (all draws first, then the swaps, on every
+ * platform): the same order from the same source; and a source failing on
+ * any one of the calls a typed shuffle makes leaves the array as it was.
+ * Sizes: one group (8), the general path (13, 53, 200: several fills),
+ * the 52-card deck's fixed plan, a 312-card shoe. */
+static void test_typed_shuffles_match_generic_and_undo_on_failure(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {8, 13, 52, 53, 200, 312};
+    unsigned failures_checked = 0;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        const size_t n = sizes[z];
+        for (int wide = 0; wide < 2; wide++) {
+            if (!wide && n > 256u) {
+                continue;
+            }
+            for (unsigned run = 0; run < 8u; run++) { /* half of the 52-card decks have a redraw */
+                const int sattolo = (int)(run % 2u);
+                const uint64_t seed = 1000u + 100u * n + 10u * (uint64_t)wide + run;
+                size_t calls = 0;
+                assert_int_equal(typed_descending(sattolo, wide, n, seed, 0, &calls), FD_OK);
+                failing_prng f;
+                const fd_rng rng = failing_prng_init(&f, seed, 0);
+                for (size_t i = 0; i < n; i++) {
+                    generic16[i] = (uint16_t)i;
+                }
+                assert_int_equal(sattolo ? fd_sattolo(generic16, n, sizeof generic16[0], &rng)
+                                         : fd_shuffle(generic16, n, sizeof generic16[0], &rng),
+                                 FD_OK);
+                assert_int_equal(f.calls, calls);
+                assert_memory_equal(order16, generic16, n * sizeof order16[0]);
+                for (size_t k = 1; k <= calls; k++) {
+                    size_t made = 0;
+                    assert_int_equal(typed_descending(sattolo, wide, n, seed, k, &made), FD_ERR_RNG);
+                    assert_int_equal(made, k);
+                    for (size_t i = 0; i < n; i++) {
+                        assert_int_equal(order16[i], i);
+                    }
+                    failures_checked++;
+                }
+            }
+        }
+    }
+    assert_true(failures_checked >= 300u); /* 335 with these seeds: a 312-card shoe makes over ten calls */
+}
+
 /* A 52-card deck (on x86-64 drawn by a straight-line decoder of its fixed
  * plan, decode_fill_52), a 12-card one (one group: draw_one_group) and a
  * 13-card one (the general path): each group's word aimed at its acceptance
@@ -907,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_sample_is_sorted_subset),
         cmocka_unit_test(test_argument_errors_change_nothing),
         cmocka_unit_test(test_source_failure_changes_nothing),
+        cmocka_unit_test(test_typed_shuffles_match_generic_and_undo_on_failure),
 #if defined(__x86_64__)
         cmocka_unit_test(test_drbg_served_inline_as_through_callback),
 #endif
