@@ -778,6 +778,20 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
     for (size_t w = 0; w < sizeof out; w += 4u) {
         assert_false(stack_holds(out + w, 4u));
     }
+    /* a 100-card shuffle: two fills of the general path (on x86-64
+     * swapped as drawn), the first's words under the second's */
+    e.calls = 0;
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+    scrub_stack();
+    assert_int_equal(fd_shuffle_u16(order16, 100, &rng), FD_OK);
+    e.calls = 0;
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+    uint8_t fills[160]; /* about 29 groups' words and the redraws */
+    assert_int_equal(fd_drbg_generate(&d, fills, sizeof fills), FD_OK);
+    fd_drbg_uninstantiate(&d);
+    for (size_t w = 0; w < sizeof fills; w += 4u) {
+        assert_false(stack_holds(fills + w, 4u));
+    }
 }
 #endif
 
