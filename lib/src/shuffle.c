@@ -7,6 +7,7 @@
 #include "batch_x86.h"
 #include "drbg_fast.h"
 #include "shuffle_v7m.h"
+#include "shuffle_x86.h"
 #include "word.h"
 
 _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top covers bounds up to 65535");
@@ -52,17 +53,17 @@ __attribute__((noinline)) static bool batch_map32_call(uint32_t word, uint32_t f
 #define BATCH_MAP_ONE(word, bound, len, out) fd_batch_map32((word), (bound), (len), (out))
 #endif
 
-/* x86-64: the typed descending shuffles (fd_shuffle_u8/u16, fd_sattolo_u8/u16)
- * swap each group's draws as soon as the group is accepted, instead of all
- * draws first and then all swaps. The swaps are a chain through memory (a
- * swap's loads wait for earlier swaps' stores); interleaved with the next
- * groups' multiply chains, the two overlap (Zen 3: 52 cards ~165 -> ~135 ns,
- * 312 ~1,520 -> ~1,300 ns, fastest rounds). The same swaps in the same order
- * on the same draws: the output is the two-phase form's. A failed fill or
- * redraw after some swaps undoes them (unswap_drawn), so the array is left
- * as it was. Cortex-M keeps the two phases: its swap loops are tuned apart
- * (the Thumb-2 one zeroes the draws as it goes). */
-#define FD_SWAP_AS_DRAWN FD_BATCH_X86
+/* Swapping as drawn (shuffle_x86.h): x86-64's typed descending shuffles
+ * swap each group's draws as soon as the group is accepted. On a CPU whose
+ * swaps are slow (Zen 3: ~1.5 ns a swap, a swap's loads waiting for earlier
+ * swaps' stores) the swaps' chain then overlaps the next groups' multiply
+ * chains: 52 cards 146 -> 127 ns, 312 1,433 -> 1,255 ns (fastest of 12
+ * alternations). On one whose swaps are fast (Zen 5: ~0.55 ns) the same
+ * change measured slower (52 cards 104 -> 115-121 ns, 312 700 -> 755-779;
+ * docs/performance-goals.md, fourth round): there the two phases stay. A
+ * failed fill or redraw after some swaps undoes them (unswap_drawn), so the
+ * array is left as it was. Cortex-M keeps the two phases: its swap loops
+ * are tuned apart (the Thumb-2 one zeroes the draws as it goes). */
 
 /* The array that draw_descending swaps as it draws: draws[t] is the partner
  * of position top - t; `done` draws swapped so far. */
@@ -810,36 +811,53 @@ DEFINE_SWAPS(swaps_u16, uint16_t)
     } while (0)
 #endif
 
+/* Whether this CPU's typed descending shuffles swap as drawn: on x86-64
+ * without AVX-512. The property that decides (how fast a swap's loads get
+ * past earlier swaps' stores) has no CPUID bit; of the two CPUs measured,
+ * Zen 3 (AVX2) gains and Zen 5 (AVX-512) loses, so AVX-512 stands for the
+ * newer cores (an assumption for the CPUs not measured, where either form
+ * gives the same output). */
+FD_HOT_INLINE bool swap_as_drawn_here(void)
+{
+#if FD_SWAP_AS_DRAWN
+    return !fd_batch_x86_has_avx512();
+#else
+    return false;
+#endif
+}
+
 /* The draws of a typed descending shuffle (Durstenfeld's or Sattolo's);
- * *swapped says whether they were swapped as drawn: on x86-64 from a byte
- * source, past one group (n > 13: a first bound of 13 or more; one
+ * *swapped says whether they were swapped as drawn: when as_drawn, from a
+ * byte source, past one group (n > 13: a first bound of 13 or more; one
  * group's few swaps are faster in the unrolled loop after the draws:
  * 8 cards 26.5 vs 23.3 ns). */
-FD_HOT_INLINE fd_status descending_draws(void *a, size_t n, size_t size, const fd_rng *rng, bool sattolo,
+FD_HOT_INLINE fd_status descending_draws(void *a, size_t n, size_t size, const fd_rng *rng, bool sattolo, bool as_drawn,
                                          uint16_t *draws, bool *swapped)
 {
-    swap_as_drawn *as_drawn = NULL;
+    swap_as_drawn *swaps_made = NULL;
 #if FD_SWAP_AS_DRAWN
     swap_as_drawn swaps;
-    if (n > ONE_GROUP_MAX_BOUND + 1u && rng != NULL && rng->uniform == NULL) {
+    if (as_drawn && n > ONE_GROUP_MAX_BOUND + 1u && rng != NULL && rng->uniform == NULL) {
         swaps = (swap_as_drawn){a, size, n - 1u, 0u};
-        as_drawn = &swaps;
+        swaps_made = &swaps;
     }
+#else
+    (void)as_drawn;
 #endif
-    *swapped = as_drawn != NULL;
-    return sattolo ? sattolo_draws(a, n, size, rng, draws, as_drawn)
-                   : durstenfeld_draws(a, n, size, rng, draws, as_drawn);
+    *swapped = swaps_made != NULL;
+    return sattolo ? sattolo_draws(a, n, size, rng, draws, swaps_made)
+                   : durstenfeld_draws(a, n, size, rng, draws, swaps_made);
 }
 
 /* Typed fast paths for the dealer's card arrays: Durstenfeld's or
  * Sattolo's draws (as fd_shuffle and fd_sattolo), then the typed swaps,
  * which are the same for both (a call of the generic element swap per
  * draw was most of a small shuffle's time). */
-FD_HOT_INLINE fd_status descending_u8(uint8_t *a, size_t n, const fd_rng *rng, bool sattolo)
+FD_HOT_INLINE fd_status descending_u8(uint8_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
 {
     _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
     bool swapped;
-    const fd_status st = descending_draws(a, n, 1u, rng, sattolo, draws, &swapped);
+    const fd_status st = descending_draws(a, n, 1u, rng, sattolo, as_drawn, draws, &swapped);
     if (st == FD_OK && swapped) {
         fd_wipe(draws, (n - 1u) * sizeof draws[0]);
     } else if (st == FD_OK) {
@@ -848,11 +866,11 @@ FD_HOT_INLINE fd_status descending_u8(uint8_t *a, size_t n, const fd_rng *rng, b
     return st;
 }
 
-FD_HOT_INLINE fd_status descending_u16(uint16_t *a, size_t n, const fd_rng *rng, bool sattolo)
+FD_HOT_INLINE fd_status descending_u16(uint16_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
 {
     _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
     bool swapped;
-    const fd_status st = descending_draws(a, n, 2u, rng, sattolo, draws, &swapped);
+    const fd_status st = descending_draws(a, n, 2u, rng, sattolo, as_drawn, draws, &swapped);
     if (st == FD_OK && swapped) {
         fd_wipe(draws, (n - 1u) * sizeof draws[0]);
     } else if (st == FD_OK) {
@@ -861,10 +879,33 @@ FD_HOT_INLINE fd_status descending_u16(uint16_t *a, size_t n, const fd_rng *rng,
     return st;
 }
 
-fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng) { return descending_u8(a, n, rng, false); }
-fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng) { return descending_u16(a, n, rng, false); }
-fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng) { return descending_u8(a, n, rng, true); }
-fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng) { return descending_u16(a, n, rng, true); }
+fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
+{
+    return descending_u8(a, n, rng, false, swap_as_drawn_here());
+}
+fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
+{
+    return descending_u16(a, n, rng, false, swap_as_drawn_here());
+}
+fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng)
+{
+    return descending_u8(a, n, rng, true, swap_as_drawn_here());
+}
+fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng)
+{
+    return descending_u16(a, n, rng, true, swap_as_drawn_here());
+}
+
+#if FD_SWAP_AS_DRAWN
+fd_status fd_descending_u8_form(uint8_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
+{
+    return descending_u8(a, n, rng, sattolo, as_drawn);
+}
+fd_status fd_descending_u16_form(uint16_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
+{
+    return descending_u16(a, n, rng, sattolo, as_drawn);
+}
+#endif
 
 /* The partial shuffle's swaps on elements of type T: a[i] <-> a[i +
  * draws[i]] for i < k, then the draws wiped. */

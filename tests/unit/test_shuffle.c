@@ -12,6 +12,7 @@
 #include "fairdeal/shuffle.h"
 #include "perm.h"
 #include "shuffle_v7m.h"
+#include "shuffle_x86.h"
 #include "stack_probe.h"
 #include "test_rng.h"
 #include "word.h"
@@ -332,10 +333,48 @@ static fd_rng failing_prng_init(failing_prng *f, uint64_t seed, size_t fail_on_c
 static uint16_t order16[312];
 static uint16_t generic16[312];
 
-/* One typed descending shuffle of n elements (u8 when wide == 0) from seed,
- * failing on call fail_on (0: never) into order16 as 16-bit values;
- * returns its status and the source's calls. */
-static fd_status typed_descending(bool sattolo, int wide, size_t n, uint64_t seed, size_t fail_on, size_t *calls)
+/* The forms of the typed descending shuffles: the public functions (the
+ * form this CPU uses) and, on x86-64, each form forced. */
+enum {
+    FORM_PUBLIC,
+    FORM_TWO_PHASES,
+    FORM_AS_DRAWN
+};
+#if FD_SWAP_AS_DRAWN
+#define TYPED_FORMS 3
+#else
+#define TYPED_FORMS 1
+#endif
+
+static fd_status typed_u8(int form, bool sattolo, uint8_t *a, size_t n, const fd_rng *rng)
+{
+#if FD_SWAP_AS_DRAWN
+    if (form != FORM_PUBLIC) {
+        return fd_descending_u8_form(a, n, rng, sattolo, form == FORM_AS_DRAWN);
+    }
+#else
+    (void)form;
+#endif
+    return sattolo ? fd_sattolo_u8(a, n, rng) : fd_shuffle_u8(a, n, rng);
+}
+
+static fd_status typed_u16(int form, bool sattolo, uint16_t *a, size_t n, const fd_rng *rng)
+{
+#if FD_SWAP_AS_DRAWN
+    if (form != FORM_PUBLIC) {
+        return fd_descending_u16_form(a, n, rng, sattolo, form == FORM_AS_DRAWN);
+    }
+#else
+    (void)form;
+#endif
+    return sattolo ? fd_sattolo_u16(a, n, rng) : fd_shuffle_u16(a, n, rng);
+}
+
+/* One typed descending shuffle of n elements (u8 when wide == 0) in the
+ * given form from seed, failing on call fail_on (0: never) into order16 as
+ * 16-bit values; returns its status and the source's calls. */
+static fd_status typed_descending(int form, bool sattolo, int wide, size_t n, uint64_t seed, size_t fail_on,
+                                  size_t *calls)
 {
     failing_prng f;
     const fd_rng rng = failing_prng_init(&f, seed, fail_on);
@@ -344,12 +383,12 @@ static fd_status typed_descending(bool sattolo, int wide, size_t n, uint64_t see
         for (size_t i = 0; i < n; i++) {
             order16[i] = (uint16_t)i;
         }
-        st = sattolo ? fd_sattolo_u16(order16, n, &rng) : fd_shuffle_u16(order16, n, &rng);
+        st = typed_u16(form, sattolo, order16, n, &rng);
     } else {
         for (size_t i = 0; i < n; i++) {
             big[i] = (uint8_t)i;
         }
-        st = sattolo ? fd_sattolo_u8(big, n, &rng) : fd_shuffle_u8(big, n, &rng);
+        st = typed_u8(form, sattolo, big, n, &rng);
         for (size_t i = 0; i < n; i++) {
             order16[i] = big[i];
         }
@@ -358,52 +397,56 @@ static fd_status typed_descending(bool sattolo, int wide, size_t n, uint64_t see
     return st;
 }
 
-/* The typed descending shuffles (on x86-64 they swap each group as soon
- * as it is drawn, and undo those swaps when a later fill or redraw fails)
- * against the generic ones (all draws first, then the swaps, on every
- * platform): the same order from the same source; and a source failing on
- * any one of the calls a typed shuffle makes leaves the array as it was.
- * Sizes: one group (8), the general path (13, 53, 200: several fills),
- * the 52-card deck's fixed plan, a 312-card shoe. */
+/* The typed descending shuffles in each form (on x86-64 swapping as drawn,
+ * which undoes its swaps when a later fill or redraw fails, and in two
+ * phases, each forced, besides the form this CPU uses) against the generic
+ * ones (all draws first, then the swaps, on every platform): the same
+ * order from the same source; and a source failing on any one of the calls
+ * a typed shuffle makes leaves the array as it was. Sizes: one group (8),
+ * the general path (13, 53, 200: several fills), the 52-card deck's fixed
+ * plan, a 312-card shoe. */
 static void test_typed_shuffles_match_generic_and_undo_on_failure(void **state)
 {
     (void)state;
     static const size_t sizes[] = {8, 13, 52, 53, 200, 312};
     unsigned failures_checked = 0;
-    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-        const size_t n = sizes[z];
-        for (int wide = 0; wide < 2; wide++) {
-            if (!wide && n > 256u) {
-                continue;
-            }
-            for (unsigned run = 0; run < 8u; run++) { /* half of the 52-card decks have a redraw */
-                const int sattolo = (int)(run % 2u);
-                const uint64_t seed = 1000u + 100u * n + 10u * (uint64_t)wide + run;
-                size_t calls = 0;
-                assert_int_equal(typed_descending(sattolo, wide, n, seed, 0, &calls), FD_OK);
-                failing_prng f;
-                const fd_rng rng = failing_prng_init(&f, seed, 0);
-                for (size_t i = 0; i < n; i++) {
-                    generic16[i] = (uint16_t)i;
+    for (int form = 0; form < TYPED_FORMS; form++) {
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            const size_t n = sizes[z];
+            for (int wide = 0; wide < 2; wide++) {
+                if (!wide && n > 256u) {
+                    continue;
                 }
-                assert_int_equal(sattolo ? fd_sattolo(generic16, n, sizeof generic16[0], &rng)
-                                         : fd_shuffle(generic16, n, sizeof generic16[0], &rng),
-                                 FD_OK);
-                assert_int_equal(f.calls, calls);
-                assert_memory_equal(order16, generic16, n * sizeof order16[0]);
-                for (size_t k = 1; k <= calls; k++) {
-                    size_t made = 0;
-                    assert_int_equal(typed_descending(sattolo, wide, n, seed, k, &made), FD_ERR_RNG);
-                    assert_int_equal(made, k);
+                for (unsigned run = 0; run < 8u; run++) { /* half of the 52-card decks have a redraw */
+                    const int sattolo = (int)(run % 2u);
+                    const uint64_t seed = 1000u + 100u * n + 10u * (uint64_t)wide + run;
+                    size_t calls = 0;
+                    assert_int_equal(typed_descending(form, sattolo, wide, n, seed, 0, &calls), FD_OK);
+                    failing_prng f;
+                    const fd_rng rng = failing_prng_init(&f, seed, 0);
                     for (size_t i = 0; i < n; i++) {
-                        assert_int_equal(order16[i], i);
+                        generic16[i] = (uint16_t)i;
                     }
-                    failures_checked++;
+                    assert_int_equal(sattolo ? fd_sattolo(generic16, n, sizeof generic16[0], &rng)
+                                             : fd_shuffle(generic16, n, sizeof generic16[0], &rng),
+                                     FD_OK);
+                    assert_int_equal(f.calls, calls);
+                    assert_memory_equal(order16, generic16, n * sizeof order16[0]);
+                    for (size_t k = 1; k <= calls; k++) {
+                        size_t made = 0;
+                        assert_int_equal(typed_descending(form, sattolo, wide, n, seed, k, &made), FD_ERR_RNG);
+                        assert_int_equal(made, k);
+                        for (size_t i = 0; i < n; i++) {
+                            assert_int_equal(order16[i], i);
+                        }
+                        failures_checked++;
+                    }
                 }
             }
         }
     }
-    assert_true(failures_checked >= 300u); /* 335 with these seeds: a 312-card shoe makes over ten calls */
+    /* 335 per form with these seeds: a 312-card shoe makes over ten calls */
+    assert_true(failures_checked >= 300u * TYPED_FORMS);
 }
 
 /* A 52-card deck (on x86-64 drawn by a straight-line decoder of its fixed
@@ -658,12 +701,12 @@ static void test_every_n_decodes_greedy_groups(void **state)
 #if STACK_PROBE_WORKS
 #define TEST_NOINLINE __attribute__((noinline))
 
-TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng)
+TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng, int form)
 {
     for (uint16_t i = 0; i < 52u; i++) {
         cards[i] = i;
     }
-    return fd_shuffle_u16(cards, 52, rng);
+    return typed_u16(form, false, cards, 52, rng);
 }
 
 /* 50 of 52 cards: the general decoding path (the 52-card fixed plan on
@@ -700,19 +743,21 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
     const size_t count = test_words_for_batches(j, bounds, 51, words);
     test_words_to_bytes(words, count, bytes);
     test_script_rng src;
-    const fd_rng scripted = test_script_rng_init(&src, bytes, 4u * count);
-    scrub_stack();
-    assert_int_equal(shuffle_52(cards, &scripted), FD_OK);
-    for (size_t w = 0; w < count; w++) {
-        assert_false(stack_holds_word(words[w]));
-    }
-    for (size_t t = 0; t + 4u <= 51u; t++) {
-        uint8_t run[8];
-        for (size_t k = 0; k < 4u; k++) {
-            run[2u * k] = (uint8_t)j[t + k];
-            run[2u * k + 1u] = (uint8_t)(j[t + k] >> 8);
+    for (int form = 0; form < TYPED_FORMS; form++) { /* on x86-64 swapping as drawn and not, each forced */
+        const fd_rng scripted = test_script_rng_init(&src, bytes, 4u * count);
+        scrub_stack();
+        assert_int_equal(shuffle_52(cards, &scripted, form), FD_OK);
+        for (size_t w = 0; w < count; w++) {
+            assert_false(stack_holds_word(words[w]));
         }
-        assert_false(stack_holds(run, sizeof run));
+        for (size_t t = 0; t + 4u <= 51u; t++) {
+            uint8_t run[8];
+            for (size_t k = 0; k < 4u; k++) {
+                run[2u * k] = (uint8_t)j[t + k];
+                run[2u * k + 1u] = (uint8_t)(j[t + k] >> 8);
+            }
+            assert_false(stack_holds(run, sizeof run));
+        }
     }
 
     /* a small deck (one group, draw_one_group): its word */
@@ -754,17 +799,20 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
     static fd_drbg d;
     const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1000, 0};
     test_entropy_source e = {0, 0, FD_OK};
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
     const fd_rng rng = fd_drbg_rng(&d);
-    scrub_stack();
-    assert_int_equal(shuffle_52(cards, &rng), FD_OK);
-    e.calls = 0;
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
     uint8_t out[64]; /* the fill (40 bytes) and any redraws after it */
-    assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
-    fd_drbg_uninstantiate(&d);
-    for (size_t w = 0; w < sizeof out; w += 4u) {
-        assert_false(stack_holds(out + w, 4u));
+    for (int form = 0; form < TYPED_FORMS; form++) {
+        e.calls = 0;
+        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+        scrub_stack();
+        assert_int_equal(shuffle_52(cards, &rng, form), FD_OK);
+        e.calls = 0;
+        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+        assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
+        fd_drbg_uninstantiate(&d);
+        for (size_t w = 0; w < sizeof out; w += 4u) {
+            assert_false(stack_holds(out + w, 4u));
+        }
     }
     /* the same through the general decoding path */
     e.calls = 0;
@@ -780,17 +828,19 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
     }
     /* a 100-card shuffle: two fills of the general path (on x86-64
      * swapped as drawn), the first's words under the second's */
-    e.calls = 0;
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
-    scrub_stack();
-    assert_int_equal(fd_shuffle_u16(order16, 100, &rng), FD_OK);
-    e.calls = 0;
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
     uint8_t fills[160]; /* about 29 groups' words and the redraws */
-    assert_int_equal(fd_drbg_generate(&d, fills, sizeof fills), FD_OK);
-    fd_drbg_uninstantiate(&d);
-    for (size_t w = 0; w < sizeof fills; w += 4u) {
-        assert_false(stack_holds(fills + w, 4u));
+    for (int form = 0; form < TYPED_FORMS; form++) {
+        e.calls = 0;
+        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+        scrub_stack();
+        assert_int_equal(typed_u16(form, false, order16, 100, &rng), FD_OK);
+        e.calls = 0;
+        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+        assert_int_equal(fd_drbg_generate(&d, fills, sizeof fills), FD_OK);
+        fd_drbg_uninstantiate(&d);
+        for (size_t w = 0; w < sizeof fills; w += 4u) {
+            assert_false(stack_holds(fills + w, 4u));
+        }
     }
 }
 #endif
