@@ -440,8 +440,11 @@ static fd_status draw_one_group(const fd_rng *rng, uint32_t first_bound, size_t 
 /* draw_descending's draws from a full-entropy source or through the
  * general fill loop; swaps as below. On an error the draws are left for
  * the caller to undo and wipe. */
-static fd_status draw_descending_into(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws,
-                                      swap_as_drawn *swaps)
+#if defined(__GNUC__)
+__attribute__((noinline)) /* out of draw_descending: its frame and saved registers cost the small shuffles ~1 ns */
+#endif
+static fd_status
+draw_descending_into(const fd_rng *rng, uint32_t first_bound, size_t count, uint16_t *draws, swap_as_drawn *swaps)
 {
     fd_status st = FD_OK;
     if (rng->uniform != NULL) {
@@ -826,23 +829,32 @@ FD_HOT_INLINE bool swap_as_drawn_here(void)
 #endif
 }
 
+/* When a typed descending shuffle swaps: after all draws, as drawn, or as
+ * this CPU does it faster (swap_as_drawn_here). */
+typedef enum {
+    SWAPS_AFTER,
+    SWAPS_AS_DRAWN,
+    SWAPS_AS_CPU_PREFERS
+} swap_form;
+
 /* The draws of a typed descending shuffle (Durstenfeld's or Sattolo's);
- * *swapped says whether they were swapped as drawn: when as_drawn, from a
- * byte source, past one group (n > 13: a first bound of 13 or more; one
+ * *swapped says whether they were swapped as drawn: as the form says, from
+ * a byte source, past one group (n > 13: a first bound of 13 or more; one
  * group's few swaps are faster in the unrolled loop after the draws:
- * 8 cards 26.5 vs 23.3 ns). */
-FD_HOT_INLINE fd_status descending_draws(void *a, size_t n, size_t size, const fd_rng *rng, bool sattolo, bool as_drawn,
-                                         uint16_t *draws, bool *swapped)
+ * 8 cards 26.5 vs 23.3 ns; the CPU is asked only then). */
+FD_HOT_INLINE fd_status descending_draws(void *a, size_t n, size_t size, const fd_rng *rng, bool sattolo,
+                                         swap_form form, uint16_t *draws, bool *swapped)
 {
     swap_as_drawn *swaps_made = NULL;
 #if FD_SWAP_AS_DRAWN
     swap_as_drawn swaps;
-    if (as_drawn && n > ONE_GROUP_MAX_BOUND + 1u && rng != NULL && rng->uniform == NULL) {
+    if (form != SWAPS_AFTER && n > ONE_GROUP_MAX_BOUND + 1u && rng != NULL && rng->uniform == NULL &&
+        (form == SWAPS_AS_DRAWN || swap_as_drawn_here())) {
         swaps = (swap_as_drawn){a, size, n - 1u, 0u};
         swaps_made = &swaps;
     }
 #else
-    (void)as_drawn;
+    (void)form;
 #endif
     *swapped = swaps_made != NULL;
     return sattolo ? sattolo_draws(a, n, size, rng, draws, swaps_made)
@@ -853,11 +865,11 @@ FD_HOT_INLINE fd_status descending_draws(void *a, size_t n, size_t size, const f
  * Sattolo's draws (as fd_shuffle and fd_sattolo), then the typed swaps,
  * which are the same for both (a call of the generic element swap per
  * draw was most of a small shuffle's time). */
-FD_HOT_INLINE fd_status descending_u8(uint8_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
+FD_HOT_INLINE fd_status descending_u8(uint8_t *a, size_t n, const fd_rng *rng, bool sattolo, swap_form form)
 {
     _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
     bool swapped;
-    const fd_status st = descending_draws(a, n, 1u, rng, sattolo, as_drawn, draws, &swapped);
+    const fd_status st = descending_draws(a, n, 1u, rng, sattolo, form, draws, &swapped);
     if (st == FD_OK && swapped) {
         fd_wipe(draws, (n - 1u) * sizeof draws[0]);
     } else if (st == FD_OK) {
@@ -866,11 +878,11 @@ FD_HOT_INLINE fd_status descending_u8(uint8_t *a, size_t n, const fd_rng *rng, b
     return st;
 }
 
-FD_HOT_INLINE fd_status descending_u16(uint16_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
+FD_HOT_INLINE fd_status descending_u16(uint16_t *a, size_t n, const fd_rng *rng, bool sattolo, swap_form form)
 {
     _Alignas(uint32_t) uint16_t draws[FD_SHUFFLE_MAX_N]; /* word-aligned for the Thumb-2 swaps' zeroing */
     bool swapped;
-    const fd_status st = descending_draws(a, n, 2u, rng, sattolo, as_drawn, draws, &swapped);
+    const fd_status st = descending_draws(a, n, 2u, rng, sattolo, form, draws, &swapped);
     if (st == FD_OK && swapped) {
         fd_wipe(draws, (n - 1u) * sizeof draws[0]);
     } else if (st == FD_OK) {
@@ -881,29 +893,29 @@ FD_HOT_INLINE fd_status descending_u16(uint16_t *a, size_t n, const fd_rng *rng,
 
 fd_status fd_shuffle_u8(uint8_t *a, size_t n, const fd_rng *rng)
 {
-    return descending_u8(a, n, rng, false, swap_as_drawn_here());
+    return descending_u8(a, n, rng, false, SWAPS_AS_CPU_PREFERS);
 }
 fd_status fd_shuffle_u16(uint16_t *a, size_t n, const fd_rng *rng)
 {
-    return descending_u16(a, n, rng, false, swap_as_drawn_here());
+    return descending_u16(a, n, rng, false, SWAPS_AS_CPU_PREFERS);
 }
 fd_status fd_sattolo_u8(uint8_t *a, size_t n, const fd_rng *rng)
 {
-    return descending_u8(a, n, rng, true, swap_as_drawn_here());
+    return descending_u8(a, n, rng, true, SWAPS_AS_CPU_PREFERS);
 }
 fd_status fd_sattolo_u16(uint16_t *a, size_t n, const fd_rng *rng)
 {
-    return descending_u16(a, n, rng, true, swap_as_drawn_here());
+    return descending_u16(a, n, rng, true, SWAPS_AS_CPU_PREFERS);
 }
 
 #if FD_SWAP_AS_DRAWN
 fd_status fd_descending_u8_form(uint8_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
 {
-    return descending_u8(a, n, rng, sattolo, as_drawn);
+    return descending_u8(a, n, rng, sattolo, as_drawn ? SWAPS_AS_DRAWN : SWAPS_AFTER);
 }
 fd_status fd_descending_u16_form(uint16_t *a, size_t n, const fd_rng *rng, bool sattolo, bool as_drawn)
 {
-    return descending_u16(a, n, rng, sattolo, as_drawn);
+    return descending_u16(a, n, rng, sattolo, as_drawn ? SWAPS_AS_DRAWN : SWAPS_AFTER);
 }
 #endif
 
