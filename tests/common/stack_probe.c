@@ -38,6 +38,24 @@ __attribute__((noinline)) int stack_holds(const uint8_t *pattern, size_t len)
     }
     return 0;
 }
+__attribute__((noinline)) int live_stack_holds(const void *top, const uint8_t *pattern, size_t len)
+{
+    uint8_t here = 0;
+    TEST_ESCAPE(&here);
+    /* the addresses as integers: the frames in between are not one object */
+    const uintptr_t to = (uintptr_t)top;
+    for (uintptr_t at = (uintptr_t)&here; at + len <= to; at++) {
+        const volatile uint8_t *p = (const volatile uint8_t *)at;
+        size_t k = 0;
+        while (k < len && p[k] == pattern[k]) {
+            k++;
+        }
+        if (k == len) {
+            return 1;
+        }
+    }
+    return 0;
+}
 #else
 /* ISO C wants a declaration in every translation unit. */
 typedef int stack_probe_unused;

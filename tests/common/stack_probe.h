@@ -45,6 +45,14 @@ void scrub_stack(void);
 /* 1 if the region below the caller holds the len bytes of pattern. */
 int stack_holds(const uint8_t *pattern, size_t len);
 
+/* 1 if the live stack from this call's frame up to top (the address of a
+ * local of a frame further up, the test function's) holds the len bytes
+ * of pattern: called from a callback the code under test makes (a random
+ * source's fill), it sees the buffers of the frames in between while they
+ * are live, whatever later frames would overwrite. pattern must not be on
+ * the stack. */
+int live_stack_holds(const void *top, const uint8_t *pattern, size_t len);
+
 /* 1 if the region holds w as the little-endian bytes a word store leaves
  * (inline: the probe's frame stays at the caller's depth). */
 static inline int stack_holds_word(uint32_t w)

@@ -843,6 +843,73 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
         }
     }
 }
+
+/* A test_prng source that keeps every word it hands out (in static
+ * storage, not on the stack) and, when a fill of more than one word
+ * starts after the first, looks for the words of the calls before in the
+ * live stack between itself and the test: the shuffle must have zeroed
+ * each spent word before it fetches the next fill. Seen while the frames
+ * are live, so what later frames would overwrite does not matter. */
+typedef struct watching_source {
+    test_prng prng;
+    fd_rng inner;
+    const void *top;
+    size_t handed; /* words handed out so far */
+    size_t checks; /* fills that looked */
+    size_t found;  /* earlier words seen in the live stack */
+} watching_source;
+static uint8_t handed_words[4u * 192u];
+
+static fd_status watching_fill(void *ctx, uint8_t *buf, size_t len)
+{
+    watching_source *w = ctx;
+    if (len > 4u && w->handed > 0u) {
+        w->checks++;
+        for (size_t i = 0; i < w->handed; i++) {
+            w->found += (size_t)live_stack_holds(w->top, handed_words + 4u * i, 4u);
+        }
+    }
+    const fd_status st = w->inner.fill(w->inner.ctx, buf, len);
+    if (st == FD_OK && len % 4u == 0u && 4u * w->handed + len <= sizeof handed_words) {
+        memcpy(handed_words + 4u * w->handed, buf, len);
+        w->handed += len / 4u;
+    }
+    scrub_stack(); /* the source's own frame below, where the next look starts */
+    return st;
+}
+
+/* Shoes of 100, 200 (bytes) and 312 cards, Durstenfeld and Sattolo, in
+ * each form: before each fill after the first, no word of an earlier fill
+ * or redraw is left in the shuffle's frames (the general path's words[g]
+ * zeroing, the vector fill's memset, the Thumb-2 decoder's). */
+static void test_spent_words_gone_before_next_fill(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {100, 200, 312};
+    uint8_t top = 0;
+    size_t checks = 0;
+    for (int form = 0; form < TYPED_FORMS; form++) {
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            for (int sattolo = 0; sattolo < 2; sattolo++) {
+                const size_t n = sizes[z];
+                watching_source w = {{0}, {NULL, NULL, NULL}, &top, 0, 0, 0};
+                w.inner = test_prng_init(&w.prng, 77u + n + (uint64_t)sattolo);
+                const fd_rng rng = {watching_fill, &w, NULL};
+                for (size_t i = 0; i < n; i++) {
+                    order16[i] = (uint16_t)i;
+                    big[i % sizeof big] = (uint8_t)i;
+                }
+                const fd_status st =
+                    n == 200u ? typed_u8(form, sattolo, big, n, &rng) : typed_u16(form, sattolo, order16, n, &rng);
+                assert_int_equal(st, FD_OK);
+                assert_true(w.checks >= 1u);
+                assert_int_equal(w.found, 0);
+                checks += w.checks;
+            }
+        }
+    }
+    assert_true(checks >= 8u * TYPED_FORMS);
+}
 #endif
 
 #if FD_SHUFFLE_V7M
@@ -1078,6 +1145,7 @@ int main(void)
 #endif
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_shuffle_leaves_no_secrets_on_stack),
+        cmocka_unit_test(test_spent_words_gone_before_next_fill),
 #endif
 #if FD_SHUFFLE_V7M
         cmocka_unit_test(test_v7m_decode_agrees),
