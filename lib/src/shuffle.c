@@ -13,7 +13,9 @@
 _Static_assert(FD_SHUFFLE_MAX_N <= UINT16_MAX, "draws are uint16_t and batch_top covers bounds up to 65535");
 
 /* Draws for bounds first_bound, first_bound-1, ..., first_bound-count+1,
- * each uniform in [0, bound). All draws happen before any element moves.
+ * each uniform in [0, bound). Elements move only once every draw is made,
+ * except where the typed descending shuffles swap as drawn (x86-64, below:
+ * each group once it is accepted, swapped back if a later call fails).
  *
  * Byte sources are used in batches (fd_batch_map): consecutive bounds are
  * grouped greedily while their product fits in 32 bits, and each group costs
@@ -81,7 +83,7 @@ FD_HOT_INLINE void swap_run(void *base, size_t size, size_t i_top, size_t len, c
     if (size == 1u) {
         uint8_t *a = base;
         for (size_t k = 0; k < len; k++) {
-            const size_t j = d[k]; /* before the stores: a may alias d */
+            const size_t j = d[k]; /* before the stores, which for the compiler might change d */
             const uint8_t x = a[i_top - k];
             a[i_top - k] = a[j];
             a[j] = x;
@@ -89,7 +91,7 @@ FD_HOT_INLINE void swap_run(void *base, size_t size, size_t i_top, size_t len, c
     } else {
         uint16_t *a = base;
         for (size_t k = 0; k < len; k++) {
-            const size_t j = d[k]; /* before the stores: a may alias d */
+            const size_t j = d[k]; /* before the stores, which for the compiler might change d */
             const uint16_t x = a[i_top - k];
             a[i_top - k] = a[j];
             a[j] = x;

@@ -306,19 +306,38 @@ static void test_source_failure_changes_nothing(void **state)
     assert_memory_equal(a, orig, 8);
 }
 
+static uint16_t order16[312];
+static uint16_t generic16[312];
+
 /* A test_prng that fails on call number fail_on_call (1-based; 0 =
- * never), counting calls. */
+ * never), counting calls; with `watched` set (n elements of order16, or of
+ * big when bytes), it also counts the calls made after an element had
+ * moved (the array starts as 0, 1, ..., n-1). */
 typedef struct failing_prng {
     test_prng prng;
     fd_rng inner;
     size_t calls;
     size_t fail_on_call;
+    size_t watched;
+    int bytes;
+    size_t calls_after_a_move;
 } failing_prng;
+
+static bool array_moved(const failing_prng *f)
+{
+    for (size_t i = 0; i < f->watched; i++) {
+        if ((f->bytes ? big[i] : order16[i]) != (uint16_t)i) {
+            return true;
+        }
+    }
+    return false;
+}
 
 static fd_status failing_prng_fill(void *ctx, uint8_t *buf, size_t len)
 {
     failing_prng *f = ctx;
     f->calls++;
+    f->calls_after_a_move += array_moved(f) ? 1u : 0u;
     return f->calls == f->fail_on_call ? FD_ERR_RNG : f->inner.fill(f->inner.ctx, buf, len);
 }
 
@@ -327,11 +346,11 @@ static fd_rng failing_prng_init(failing_prng *f, uint64_t seed, size_t fail_on_c
     f->inner = test_prng_init(&f->prng, seed);
     f->calls = 0;
     f->fail_on_call = fail_on_call;
+    f->watched = 0;
+    f->bytes = 0;
+    f->calls_after_a_move = 0;
     return (fd_rng){failing_prng_fill, f, NULL};
 }
-
-static uint16_t order16[312];
-static uint16_t generic16[312];
 
 /* The forms of the typed descending shuffles: the public functions (the
  * form this CPU uses) and, on x86-64, each form forced. */
@@ -372,12 +391,15 @@ static fd_status typed_u16(int form, bool sattolo, uint16_t *a, size_t n, const 
 
 /* One typed descending shuffle of n elements (u8 when wide == 0) in the
  * given form from seed, failing on call fail_on (0: never) into order16 as
- * 16-bit values; returns its status and the source's calls. */
+ * 16-bit values; returns its status, the source's calls and how many of
+ * them came after an element had moved. */
 static fd_status typed_descending(int form, bool sattolo, int wide, size_t n, uint64_t seed, size_t fail_on,
-                                  size_t *calls)
+                                  size_t *calls, size_t *calls_after_a_move)
 {
     failing_prng f;
     const fd_rng rng = failing_prng_init(&f, seed, fail_on);
+    f.watched = n;
+    f.bytes = !wide;
     fd_status st;
     if (wide) {
         for (size_t i = 0; i < n; i++) {
@@ -394,6 +416,7 @@ static fd_status typed_descending(int form, bool sattolo, int wide, size_t n, ui
         }
     }
     *calls = f.calls;
+    *calls_after_a_move = f.calls_after_a_move;
     return st;
 }
 
@@ -402,13 +425,14 @@ static fd_status typed_descending(int form, bool sattolo, int wide, size_t n, ui
  * phases, each forced, besides the form this CPU uses) against the generic
  * ones (all draws first, then the swaps, on every platform): the same
  * order from the same source; and a source failing on any one of the calls
- * a typed shuffle makes leaves the array as it was. Sizes: one group (8),
- * the general path (13, 53, 200: several fills), the 52-card deck's fixed
- * plan, a 312-card shoe. */
+ * a typed shuffle makes leaves the array as it was; and the source sees
+ * the array move before its last call only when swapping as drawn. Sizes:
+ * one group (8), the general path (13; 14, the first swapped as drawn; 53;
+ * 200: several fills), the 52-card deck's fixed plan, a 312-card shoe. */
 static void test_typed_shuffles_match_generic_and_undo_on_failure(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {8, 13, 52, 53, 200, 312};
+    static const size_t sizes[] = {8, 13, 14, 52, 53, 200, 312};
     unsigned failures_checked = 0;
     for (int form = 0; form < TYPED_FORMS; form++) {
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
@@ -421,7 +445,16 @@ static void test_typed_shuffles_match_generic_and_undo_on_failure(void **state)
                     const int sattolo = (int)(run % 2u);
                     const uint64_t seed = 1000u + 100u * n + 10u * (uint64_t)wide + run;
                     size_t calls = 0;
-                    assert_int_equal(typed_descending(form, sattolo, wide, n, seed, 0, &calls), FD_OK);
+                    size_t after_a_move = 0;
+                    assert_int_equal(typed_descending(form, sattolo, wide, n, seed, 0, &calls, &after_a_move), FD_OK);
+                    /* the form is the one asked for: two phases move nothing
+                     * before the last call; swapping as drawn moves elements
+                     * before the second fill of a long shuffle */
+                    if (form == FORM_TWO_PHASES) {
+                        assert_int_equal(after_a_move, 0);
+                    } else if (form == FORM_AS_DRAWN && n >= 200u) {
+                        assert_true(after_a_move >= 1u);
+                    }
                     failing_prng f;
                     const fd_rng rng = failing_prng_init(&f, seed, 0);
                     for (size_t i = 0; i < n; i++) {
@@ -434,7 +467,8 @@ static void test_typed_shuffles_match_generic_and_undo_on_failure(void **state)
                     assert_memory_equal(order16, generic16, n * sizeof order16[0]);
                     for (size_t k = 1; k <= calls; k++) {
                         size_t made = 0;
-                        assert_int_equal(typed_descending(form, sattolo, wide, n, seed, k, &made), FD_ERR_RNG);
+                        assert_int_equal(typed_descending(form, sattolo, wide, n, seed, k, &made, &after_a_move),
+                                         FD_ERR_RNG);
                         assert_int_equal(made, k);
                         for (size_t i = 0; i < n; i++) {
                             assert_int_equal(order16[i], i);
@@ -854,15 +888,20 @@ typedef struct watching_source {
     test_prng prng;
     fd_rng inner;
     const void *top;
-    size_t handed; /* words handed out so far */
-    size_t checks; /* fills that looked */
-    size_t found;  /* earlier words seen in the live stack */
+    size_t handed;       /* words handed out so far */
+    size_t checks;       /* fills that looked */
+    size_t found;        /* earlier words seen in the live stack */
+    size_t calls;        /* calls so far */
+    size_t fail_on_call; /* 1-based; 0 = never */
 } watching_source;
 static uint8_t handed_words[4u * 192u];
 
 static fd_status watching_fill(void *ctx, uint8_t *buf, size_t len)
 {
     watching_source *w = ctx;
+    if (++w->calls == w->fail_on_call) {
+        return FD_ERR_RNG;
+    }
     if (len > 4u && w->handed > 0u) {
         w->checks++;
         for (size_t i = 0; i < w->handed; i++) {
@@ -892,7 +931,7 @@ static void test_spent_words_gone_before_next_fill(void **state)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
             for (int sattolo = 0; sattolo < 2; sattolo++) {
                 const size_t n = sizes[z];
-                watching_source w = {{0}, {NULL, NULL, NULL}, &top, 0, 0, 0};
+                watching_source w = {{0}, {NULL, NULL, NULL}, &top, 0, 0, 0, 0, 0};
                 w.inner = test_prng_init(&w.prng, 77u + n + (uint64_t)sattolo);
                 const fd_rng rng = {watching_fill, &w, NULL};
                 for (size_t i = 0; i < n; i++) {
@@ -909,6 +948,95 @@ static void test_spent_words_gone_before_next_fill(void **state)
         }
     }
     assert_true(checks >= 8u * TYPED_FORMS);
+}
+
+static uint16_t recovered_draws[312];
+static uint16_t position_of[312];
+
+/* The draws of a Durstenfeld shuffle of 0, 1, ..., n-1 that ended as
+ * order16[0..n): at i = n-1 down to 1 the partner is where order16[i]'s
+ * element stands then. Into recovered_draws[0..n-1). */
+static void draws_from_order(size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        generic16[i] = (uint16_t)i;
+        position_of[i] = (uint16_t)i;
+    }
+    for (size_t i = n - 1u; i > 0u; i--) {
+        const uint16_t j = position_of[order16[i]];
+        recovered_draws[n - 1u - i] = j;
+        const uint16_t x = generic16[i];
+        generic16[i] = generic16[j];
+        generic16[j] = x;
+        position_of[generic16[i]] = (uint16_t)i;
+        position_of[generic16[j]] = j;
+    }
+}
+
+/* An n-card Durstenfeld shuffle (u16) in `form` from seed whose source
+ * fails on its last call: afterwards no word it handed out and no four
+ * draws in a row are left below (the error paths wipe both). Returns 0
+ * when the seed's shuffle makes one call only (nothing fails after a
+ * draw), 1 when checked. Its own frame is the probe's depth. */
+TEST_NOINLINE static int check_failed_shuffle_leaves_nothing(size_t n, int form, uint64_t seed)
+{
+    uint8_t top = 0;
+    watching_source w = {{0}, {NULL, NULL, NULL}, &top, 0, 0, 0, 0, 0};
+    w.inner = test_prng_init(&w.prng, seed);
+    fd_rng rng = {watching_fill, &w, NULL};
+    for (size_t i = 0; i < n; i++) {
+        order16[i] = (uint16_t)i;
+    }
+    assert_int_equal(typed_u16(form, false, order16, n, &rng), FD_OK);
+    if (w.calls < 2u) {
+        return 0;
+    }
+    draws_from_order(n);
+    const size_t handed = w.handed;
+    const size_t last = w.calls;
+    w = (watching_source){{0}, {NULL, NULL, NULL}, &top, 0, 0, 0, 0, last};
+    w.inner = test_prng_init(&w.prng, seed);
+    for (size_t i = 0; i < n; i++) {
+        order16[i] = (uint16_t)i;
+    }
+    scrub_stack();
+    assert_int_equal(typed_u16(form, false, order16, n, &rng), FD_ERR_RNG);
+    for (size_t i = 0; i < handed; i++) {
+        assert_false(stack_holds(handed_words + 4u * i, 4u));
+    }
+    /* runs whose bounds are all 32 or more: four draws below 32 in a row
+     * (bytes such as 03 00 00 00 01 00 ...) are found among any frame's
+     * small integers */
+    for (size_t t = 0; t + 4u + 31u <= n; t++) {
+        uint8_t run[8];
+        for (size_t k = 0; k < 4u; k++) {
+            run[2u * k] = (uint8_t)recovered_draws[t + k];
+            run[2u * k + 1u] = (uint8_t)(recovered_draws[t + k] >> 8);
+        }
+        assert_false(stack_holds(run, sizeof run));
+    }
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(order16[i], i);
+    }
+    return 1;
+}
+
+/* A failing source leaves no secret either: 52 cards whose last redraw
+ * fails (the deck's fixed plan on x86-64) and 100 and 312 cards whose last
+ * call fails, in each form. */
+static void test_failed_shuffle_leaves_no_secrets(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {52, 100, 312};
+    for (int form = 0; form < TYPED_FORMS; form++) {
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            int checked = 0;
+            for (uint64_t seed = 1; seed < 40u && checked < 2; seed++) {
+                checked += check_failed_shuffle_leaves_nothing(sizes[z], form, 500u + seed);
+            }
+            assert_int_equal(checked, 2);
+        }
+    }
 }
 #endif
 
@@ -1146,6 +1274,7 @@ int main(void)
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_shuffle_leaves_no_secrets_on_stack),
         cmocka_unit_test(test_spent_words_gone_before_next_fill),
+        cmocka_unit_test(test_failed_shuffle_leaves_no_secrets),
 #endif
 #if FD_SHUFFLE_V7M
         cmocka_unit_test(test_v7m_decode_agrees),

@@ -1,10 +1,15 @@
 /* fairdeal: unbiased shuffles and sampling, all O(n), no heap.
  *
- * Every function first validates its arguments, then draws all the random
- * indices it needs, and only then moves elements. So an invalid argument or
- * a failing random source returns an error with the array untouched: nothing
- * half-shuffled is ever returned. The cost of that guarantee is a stack
- * buffer of FD_SHUFFLE_MAX_N 16-bit indices (1 KiB).
+ * Every function first validates its arguments; an invalid argument or a
+ * failing random source returns an error with the array as it was: nothing
+ * half-shuffled is ever returned. Most draw all the random indices they
+ * need before they move an element. On x86-64 the typed Durstenfeld and
+ * Sattolo shuffles (fd_shuffle_u8/u16, fd_sattolo_u8/u16, n > 13) may swap
+ * elements between calls of the source (on CPUs where that is faster) and
+ * swap them back if a later call fails: the source's callback must not read
+ * or change the array being shuffled, nor may another thread during the
+ * call. The cost of the guarantee is a stack buffer of FD_SHUFFLE_MAX_N
+ * 16-bit indices (1 KiB).
  *
  * Generic functions take an element size in bytes (any size >= 1); the _u8
  * and _u16 forms are the same algorithms for byte and 16-bit arrays. */
