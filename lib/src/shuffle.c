@@ -78,26 +78,27 @@ typedef struct swap_as_drawn {
 
 /* Swaps of the len draws d[0..len): position i_top - k with d[k]. Inlined:
  * with a constant len (decode_fill_52) the loop unrolls. */
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type, which cannot be parenthesized */
+#define SWAP_RUN(T)                                                                                                    \
+    do {                                                                                                               \
+        T *a = base;                                                                                                   \
+        for (size_t k = 0; k < len; k++) {                                                                             \
+            const size_t j = d[k]; /* before the stores, which for the compiler might change d */                      \
+            const T x = a[i_top - k];                                                                                  \
+            a[i_top - k] = a[j];                                                                                       \
+            a[j] = x;                                                                                                  \
+        }                                                                                                              \
+    } while (0)
+/* NOLINTEND(bugprone-macro-parentheses) */
 FD_HOT_INLINE void swap_run(void *base, size_t size, size_t i_top, size_t len, const uint16_t *d)
 {
     if (size == 1u) {
-        uint8_t *a = base;
-        for (size_t k = 0; k < len; k++) {
-            const size_t j = d[k]; /* before the stores, which for the compiler might change d */
-            const uint8_t x = a[i_top - k];
-            a[i_top - k] = a[j];
-            a[j] = x;
-        }
+        SWAP_RUN(uint8_t);
     } else {
-        uint16_t *a = base;
-        for (size_t k = 0; k < len; k++) {
-            const size_t j = d[k]; /* before the stores, which for the compiler might change d */
-            const uint16_t x = a[i_top - k];
-            a[i_top - k] = a[j];
-            a[j] = x;
-        }
+        SWAP_RUN(uint16_t);
     }
 }
+#undef SWAP_RUN
 
 /* Swaps the next len draws, d[0..len) (draws[done .. done + len)). */
 FD_HOT_INLINE void swap_next(swap_as_drawn *s, const uint16_t *d, size_t len)

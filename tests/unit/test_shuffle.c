@@ -365,28 +365,22 @@ enum {
 #define TYPED_FORMS 1
 #endif
 
-static fd_status typed_u8(int form, bool sattolo, uint8_t *a, size_t n, const fd_rng *rng)
+/* A typed descending shuffle (u16 when wide, else u8) in the given form. */
+static fd_status typed_shuffle(int form, bool sattolo, int wide, void *a, size_t n, const fd_rng *rng)
 {
 #if FD_SWAP_AS_DRAWN
     if (form != FORM_PUBLIC) {
-        return fd_descending_u8_form(a, n, rng, sattolo, form == FORM_AS_DRAWN);
+        const bool as_drawn = form == FORM_AS_DRAWN;
+        return wide ? fd_descending_u16_form(a, n, rng, sattolo, as_drawn)
+                    : fd_descending_u8_form(a, n, rng, sattolo, as_drawn);
     }
 #else
     (void)form;
 #endif
+    if (wide) {
+        return sattolo ? fd_sattolo_u16(a, n, rng) : fd_shuffle_u16(a, n, rng);
+    }
     return sattolo ? fd_sattolo_u8(a, n, rng) : fd_shuffle_u8(a, n, rng);
-}
-
-static fd_status typed_u16(int form, bool sattolo, uint16_t *a, size_t n, const fd_rng *rng)
-{
-#if FD_SWAP_AS_DRAWN
-    if (form != FORM_PUBLIC) {
-        return fd_descending_u16_form(a, n, rng, sattolo, form == FORM_AS_DRAWN);
-    }
-#else
-    (void)form;
-#endif
-    return sattolo ? fd_sattolo_u16(a, n, rng) : fd_shuffle_u16(a, n, rng);
 }
 
 /* One typed descending shuffle of n elements (u8 when wide == 0) in the
@@ -405,12 +399,12 @@ static fd_status typed_descending(int form, bool sattolo, int wide, size_t n, ui
         for (size_t i = 0; i < n; i++) {
             order16[i] = (uint16_t)i;
         }
-        st = typed_u16(form, sattolo, order16, n, &rng);
+        st = typed_shuffle(form, sattolo, 1, order16, n, &rng);
     } else {
         for (size_t i = 0; i < n; i++) {
             big[i] = (uint8_t)i;
         }
-        st = typed_u8(form, sattolo, big, n, &rng);
+        st = typed_shuffle(form, sattolo, 0, big, n, &rng);
         for (size_t i = 0; i < n; i++) {
             order16[i] = big[i];
         }
@@ -740,7 +734,7 @@ TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng, in
     for (uint16_t i = 0; i < 52u; i++) {
         cards[i] = i;
     }
-    return typed_u16(form, false, cards, 52, rng);
+    return typed_shuffle(form, false, 1, cards, 52, rng);
 }
 
 /* 50 of 52 cards: the general decoding path (the 52-card fixed plan on
@@ -867,7 +861,7 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
         e.calls = 0;
         assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
         scrub_stack();
-        assert_int_equal(typed_u16(form, false, order16, 100, &rng), FD_OK);
+        assert_int_equal(typed_shuffle(form, false, 1, order16, 100, &rng), FD_OK);
         e.calls = 0;
         assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
         assert_int_equal(fd_drbg_generate(&d, fills, sizeof fills), FD_OK);
@@ -938,8 +932,8 @@ static void test_spent_words_gone_before_next_fill(void **state)
                     order16[i] = (uint16_t)i;
                     big[i % sizeof big] = (uint8_t)i;
                 }
-                const fd_status st =
-                    n == 200u ? typed_u8(form, sattolo, big, n, &rng) : typed_u16(form, sattolo, order16, n, &rng);
+                const fd_status st = n == 200u ? typed_shuffle(form, sattolo, 0, big, n, &rng)
+                                               : typed_shuffle(form, sattolo, 1, order16, n, &rng);
                 assert_int_equal(st, FD_OK);
                 assert_true(w.checks >= 1u);
                 assert_int_equal(w.found, 0);
@@ -987,7 +981,7 @@ TEST_NOINLINE static int check_failed_shuffle_leaves_nothing(size_t n, int form,
     for (size_t i = 0; i < n; i++) {
         order16[i] = (uint16_t)i;
     }
-    assert_int_equal(typed_u16(form, false, order16, n, &rng), FD_OK);
+    assert_int_equal(typed_shuffle(form, false, 1, order16, n, &rng), FD_OK);
     if (w.calls < 2u) {
         return 0;
     }
@@ -1000,7 +994,7 @@ TEST_NOINLINE static int check_failed_shuffle_leaves_nothing(size_t n, int form,
         order16[i] = (uint16_t)i;
     }
     scrub_stack();
-    assert_int_equal(typed_u16(form, false, order16, n, &rng), FD_ERR_RNG);
+    assert_int_equal(typed_shuffle(form, false, 1, order16, n, &rng), FD_ERR_RNG);
     for (size_t i = 0; i < handed; i++) {
         assert_false(stack_holds(handed_words + 4u * i, 4u));
     }
