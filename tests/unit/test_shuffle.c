@@ -747,6 +747,43 @@ TEST_NOINLINE static fd_status deal_50_of_52(uint16_t *cards, const fd_rng *rng)
     return fd_shuffle_partial_u16(cards, 52, 50, rng);
 }
 
+enum {
+    SHUFFLE_52,
+    DEAL_50_OF_52,
+    SHUFFLE_100
+};
+
+/* Runs one shuffle (what) from a fresh ChaCha20 DRBG, then makes the same
+ * DRBG's first len bytes (at most 160) again and looks for each of their
+ * words below: none may be left. Its own frame is the probe's depth. */
+TEST_NOINLINE static void drbg_words_gone(int what, int form, size_t len)
+{
+    static fd_drbg d;
+    static uint8_t out[160];
+    const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1000, 0};
+    test_entropy_source e = {0, 0, FD_OK};
+    const fd_rng rng = fd_drbg_rng(&d);
+    assert_true(len <= sizeof out);
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+    scrub_stack();
+    fd_status st;
+    if (what == SHUFFLE_52) {
+        st = shuffle_52(order16, &rng, form);
+    } else if (what == DEAL_50_OF_52) {
+        st = deal_50_of_52(order16, &rng);
+    } else {
+        st = typed_shuffle(form, false, 1, order16, 100, &rng);
+    }
+    assert_int_equal(st, FD_OK);
+    e.calls = 0;
+    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
+    assert_int_equal(fd_drbg_generate(&d, out, len), FD_OK);
+    fd_drbg_uninstantiate(&d);
+    for (size_t w = 0; w < len; w += 4u) {
+        assert_false(stack_holds(out + w, 4u));
+    }
+}
+
 static void test_shuffle_leaves_no_secrets_on_stack(void **state)
 {
     (void)state;
@@ -823,53 +860,15 @@ static void test_shuffle_leaves_no_secrets_on_stack(void **state)
     assert_memory_equal(&value, bytes + 8, 4); /* after the probe: an assertion's frame holds what it compares */
 
     /* the ChaCha20 DRBG: its output words, predicted afterwards by the same
-     * DRBG instantiated again from the same source */
-    static fd_drbg d;
-    const fd_drbg_config cfg = {FD_DRBG_CHACHA20, false, 1000, 0};
-    test_entropy_source e = {0, 0, FD_OK};
-    const fd_rng rng = fd_drbg_rng(&d);
-    uint8_t out[64]; /* the fill (40 bytes) and any redraws after it */
+     * DRBG instantiated again from the same source; a 52-card deck in each
+     * form, 50 of 52 cards through the general decoding path, and a
+     * 100-card shuffle (two fills of the general path, on x86-64 swapped as
+     * drawn; the first's words under the second's) in each form */
     for (int form = 0; form < TYPED_FORMS; form++) {
-        e.calls = 0;
-        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
-        scrub_stack();
-        assert_int_equal(shuffle_52(cards, &rng, form), FD_OK);
-        e.calls = 0;
-        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
-        assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
-        fd_drbg_uninstantiate(&d);
-        for (size_t w = 0; w < sizeof out; w += 4u) {
-            assert_false(stack_holds(out + w, 4u));
-        }
+        drbg_words_gone(SHUFFLE_52, form, 64);   /* the fill (40 bytes) and any redraws after it */
+        drbg_words_gone(SHUFFLE_100, form, 160); /* about 29 groups' words and the redraws */
     }
-    /* the same through the general decoding path */
-    e.calls = 0;
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
-    scrub_stack();
-    assert_int_equal(deal_50_of_52(cards, &rng), FD_OK);
-    e.calls = 0;
-    assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
-    assert_int_equal(fd_drbg_generate(&d, out, sizeof out), FD_OK);
-    fd_drbg_uninstantiate(&d);
-    for (size_t w = 0; w < sizeof out; w += 4u) {
-        assert_false(stack_holds(out + w, 4u));
-    }
-    /* a 100-card shuffle: two fills of the general path (on x86-64
-     * swapped as drawn), the first's words under the second's */
-    uint8_t fills[160]; /* about 29 groups' words and the redraws */
-    for (int form = 0; form < TYPED_FORMS; form++) {
-        e.calls = 0;
-        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
-        scrub_stack();
-        assert_int_equal(typed_shuffle(form, false, 1, order16, 100, &rng), FD_OK);
-        e.calls = 0;
-        assert_int_equal(fd_drbg_instantiate(&d, &cfg, test_entropy_block, &e, NULL, 0), FD_OK);
-        assert_int_equal(fd_drbg_generate(&d, fills, sizeof fills), FD_OK);
-        fd_drbg_uninstantiate(&d);
-        for (size_t w = 0; w < sizeof fills; w += 4u) {
-            assert_false(stack_holds(fills + w, 4u));
-        }
-    }
+    drbg_words_gone(DEAL_50_OF_52, FORM_PUBLIC, 64);
 }
 
 /* A test_prng source that keeps every word it hands out (in static
