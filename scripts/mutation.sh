@@ -89,7 +89,10 @@ mkdir -p "$work"
 previous=$work/previous.tsv
 if [ $keep_killed = 1 ] && [ -f "$results" ]; then cp "$results" "$previous"; else : >"$previous"; fi
 rm -rf "$src" && mkdir -p "$src" "$work/build"
-# the tree as it is now (tracked and new files, with uncommitted edits)
+# the tree as it is now (tracked and new files, with uncommitted edits),
+# named in the report by the commit it was copied at
+tested=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- lib firmware tests || tested="$tested + uncommitted edits"
 git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
 cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
 all_tests='^host\.(unit\..*|tool)$'
@@ -206,7 +209,7 @@ awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {
 } >>"$table"
 cat "$table"
 if [ $report = 1 ]; then
-  python3 - docs/RELIABILITY.md "$table" "$(git rev-parse --short HEAD)" <<'PY'
+  python3 - docs/RELIABILITY.md "$table" "${tested:-$(git rev-parse --short HEAD)}" <<'PY'
 import sys
 doc, table, commit = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
 text = open(doc).read()
