@@ -57,7 +57,7 @@ __attribute__((noinline)) static bool batch_map32_call(uint32_t word, uint32_t f
 
 /* Swapping as drawn (shuffle_x86.h): x86-64's typed descending shuffles
  * swap each group's draws as soon as the group is accepted. On a CPU whose
- * swaps are slow (Zen 3: ~1.5 ns a swap, a swap's loads waiting for earlier
+ * swaps are slow (Zen 3: ~1.7 ns a swap, a swap's loads waiting for earlier
  * swaps' stores) the swaps' chain then overlaps the next groups' multiply
  * chains: 52 cards 146 -> 127 ns, 312 1,433 -> 1,255 ns (fastest of 12
  * alternations). On one whose swaps are fast (Zen 5: ~0.55 ns) the same
@@ -307,7 +307,7 @@ FD_HOT_INLINE uint32_t fixed_group(uint32_t low, uint32_t b0, unsigned len, uint
 
 /* A fixed plan group's swaps (swap_run with a constant len, at most 8,
  * and element size): written out, as the compiler does not unroll the
- * loop (52 cards: ~155 -> ~125 ns). */
+ * loop (Zen 3, 52 cards: 139 ns with the loop, 127 written out). */
 #define FIXED_SWAP(k)                                                                                                  \
     if ((k) < len) {                                                                                                   \
         swap_run(base, size, i_top - (k), 1u, d + (k));                                                                \
@@ -365,15 +365,11 @@ static const fixed_plan_group plan52[PLAN52_GROUPS] = {PLAN52(PLAN52_ENTRY)};
     fd_zero_word(&words[g]); /* a plain store would be dead here: nothing reads words after */                         \
     fixed_swaps(elems, elem_size, 51u - (at), len, out + (at));
 
-/* x86-64: a 52-card shuffle's draws from its one fill of eight words,
- * straight-line (the eight multiply chains side by side, constant bounds
- * and thresholds: no planning, no division, no loop per group), then the
- * rejected groups redrawn in order. The same draws and fill calls as
- * decode_groups (test_golden): 52 cards ~106 -> ~92 ns. */
 /* decode_fill_52 swapping each group as drawn, for elements of elem_size
  * bytes (a constant where it is inlined: every group's swaps unroll). out
  * is restrict: the swaps' stores cannot change a draw, so none is reloaded
- * after them (52 cards ~137 -> ~128 ns). */
+ * after them (Zen 3, 52 cards: 167 ns without it, slower than
+ * the two phases; 127 with it). */
 FD_HOT_INLINE fd_status decode_fill_52_swapping(const fd_rng *rng, uint32_t *words, uint16_t *restrict out,
                                                 swap_as_drawn *swaps, size_t elem_size)
 {
@@ -384,6 +380,12 @@ FD_HOT_INLINE fd_status decode_fill_52_swapping(const fd_rng *rng, uint32_t *wor
     return FD_OK;
 }
 
+/* x86-64: a 52-card shuffle's draws from its one fill of eight words,
+ * straight-line (the eight multiply chains side by side, constant bounds
+ * and thresholds: no planning, no division, no loop per group), then the
+ * rejected groups redrawn in order. The same draws and fill calls as
+ * decode_groups (test_golden): 52 cards ~106 -> ~92 ns. With swaps, each
+ * group is swapped as drawn (decode_fill_52_swapping). */
 static fd_status decode_fill_52(const fd_rng *rng, uint32_t *words, uint16_t *out, swap_as_drawn *swaps)
 {
     if (swaps != NULL) {
