@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "sha256_internal.h"
+
 static const uint32_t K[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
     0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
@@ -13,9 +15,12 @@ static const uint32_t K[64] = {
     0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u,
 };
 
+const uint32_t fd_sha256_iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                                  0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+
 static uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32u - n)); }
 
-static void compress(uint32_t h[8], const uint8_t block[64])
+void fd_sha256_compress(uint32_t h[8], const uint8_t block[64])
 {
     uint32_t w[16];
     for (size_t i = 0; i < 16u; i++) {
@@ -67,9 +72,7 @@ static void compress(uint32_t h[8], const uint8_t block[64])
 
 void fd_sha256_init(fd_sha256_ctx *ctx)
 {
-    static const uint32_t iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
-                                   0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
-    memcpy(ctx->h, iv, sizeof iv);
+    memcpy(ctx->h, fd_sha256_iv, sizeof fd_sha256_iv);
     ctx->total_len = 0;
     ctx->block_len = 0;
 }
@@ -80,7 +83,7 @@ void fd_sha256_update(fd_sha256_ctx *ctx, const void *data, size_t len)
     ctx->total_len += len;
     while (len > 0u) {
         if (ctx->block_len == 0u && len >= FD_SHA256_BLOCK) {
-            compress(ctx->h, p);
+            fd_sha256_compress(ctx->h, p);
             p += FD_SHA256_BLOCK;
             len -= FD_SHA256_BLOCK;
             continue;
@@ -94,7 +97,7 @@ void fd_sha256_update(fd_sha256_ctx *ctx, const void *data, size_t len)
         p += take;
         len -= take;
         if (ctx->block_len == FD_SHA256_BLOCK) {
-            compress(ctx->h, ctx->block);
+            fd_sha256_compress(ctx->h, ctx->block);
             ctx->block_len = 0;
         }
     }

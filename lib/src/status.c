@@ -26,6 +26,7 @@ const char *fd_status_name(fd_status status)
     case FD_ERR_KAT: return "kat";
     case FD_ERR_OVERRUN: return "overrun";
     case FD_ERR_CORRUPT: return "corrupt";
+    case FD_ERR_SIGNATURE: return "signature";
     }
     return "unknown";
 }
