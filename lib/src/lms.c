@@ -113,7 +113,7 @@ void fd_lmots_chain(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t i, uint
         block[CH_J] = (uint8_t)j;
         fd_sha256_compress(h, block);
         for (unsigned k = 0; k < 8u; k++) {
-            fd_lms_put32(block + CH_TMP + 4u * k, h[k]);
+            fd_lms_put32(block + CH_TMP + (size_t)4u * k, h[k]);
         }
     }
     memcpy(tmp, block + CH_TMP, FD_LMS_N);
@@ -226,7 +226,7 @@ static fd_status level_verdict(const fd_lms_level *lv, const uint8_t digest[FD_L
     const uint8_t *I = lv->pub + PUB_I;
     const fd_lmots_params *ots = lv->ots;
     const uint32_t top = (1u << ots->w) - 1u;
-    uint8_t digits[FD_LMOTS_P_W1];
+    uint8_t digits[FD_LMOTS_P_W1] = {0};
     fd_lmots_digits(ots, digest, digits);
 
     fd_sha256_ctx kc;
@@ -314,9 +314,9 @@ fd_status fd_hss_verify_final(fd_hss_verify_ctx *ctx)
     uint8_t digest[FD_LMS_N];
     fd_sha256_final(&ctx->msg_hash, digest);
     fd_hss_layout lay;
-    uint8_t head[sizeof ctx->head];
     fd_status st = fd_hss_parse(ctx->pub, FD_HSS_PUB_SIZE, ctx->sig, ctx->sig_len, &lay);
     if (st == FD_OK) {
+        uint8_t head[sizeof ctx->head];
         last_head(&lay, head);
         st = memcmp(head, ctx->head, sizeof head) == 0 ? FD_OK : FD_ERR_CORRUPT;
     }

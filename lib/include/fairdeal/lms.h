@@ -20,20 +20,19 @@
 extern "C" {
 #endif
 
-/* Bytes in a hash (n = m = 32) and in the key identifier I. */
-#define FD_LMS_N 32u
-#define FD_LMS_I_SIZE 16u
+#define FD_LMS_N 32u      /* bytes in a hash (n = m = 32) */
+#define FD_LMS_I_SIZE 16u /* bytes in the key identifier I */
 
 /* Typecodes (RFC 8554 Section 8: IANA registry). */
-#define FD_LMOTS_SHA256_N32_W1 1u
-#define FD_LMOTS_SHA256_N32_W2 2u
-#define FD_LMOTS_SHA256_N32_W4 3u
-#define FD_LMOTS_SHA256_N32_W8 4u
-#define FD_LMS_SHA256_M32_H5 5u
-#define FD_LMS_SHA256_M32_H10 6u
-#define FD_LMS_SHA256_M32_H15 7u
-#define FD_LMS_SHA256_M32_H20 8u
-#define FD_LMS_SHA256_M32_H25 9u
+#define FD_LMOTS_SHA256_N32_W1 1u /* LM-OTS, Winternitz width 1 */
+#define FD_LMOTS_SHA256_N32_W2 2u /* LM-OTS, width 2 */
+#define FD_LMOTS_SHA256_N32_W4 3u /* LM-OTS, width 4 */
+#define FD_LMOTS_SHA256_N32_W8 4u /* LM-OTS, width 8 */
+#define FD_LMS_SHA256_M32_H5 5u   /* LMS, height 5 */
+#define FD_LMS_SHA256_M32_H10 6u  /* LMS, height 10 */
+#define FD_LMS_SHA256_M32_H15 7u  /* LMS, height 15 */
+#define FD_LMS_SHA256_M32_H20 8u  /* LMS, height 20 */
+#define FD_LMS_SHA256_M32_H25 9u  /* LMS, height 25 */
 
 /* Most HSS levels accepted (RFC 8554 Section 6 allows 1..8). */
 #define FD_HSS_MAX_LEVELS 8u
@@ -43,27 +42,27 @@ extern "C" {
  * chains: u32 otstype || C || y[0..p-1]; an LMS signature of height h:
  * u32 q || LM-OTS signature || u32 type || path[0..h-1]; an HSS signature:
  * u32 Nspk || (LMS signature || LMS public key) * Nspk || LMS signature. */
-#define FD_LMS_PUB_SIZE (4u + 4u + FD_LMS_I_SIZE + FD_LMS_N)
-#define FD_HSS_PUB_SIZE (4u + FD_LMS_PUB_SIZE)
-#define FD_LMOTS_SIG_SIZE(p) (4u + FD_LMS_N + (p) * FD_LMS_N)
-#define FD_LMS_SIG_SIZE(p, h) (4u + FD_LMOTS_SIG_SIZE(p) + 4u + (h) * FD_LMS_N)
+#define FD_LMS_PUB_SIZE (4u + 4u + FD_LMS_I_SIZE + FD_LMS_N)                /* LMS public key */
+#define FD_HSS_PUB_SIZE (4u + FD_LMS_PUB_SIZE)                               /* HSS public key */
+#define FD_LMOTS_SIG_SIZE(p) (4u + FD_LMS_N + (p) * FD_LMS_N)                /* LM-OTS signature */
+#define FD_LMS_SIG_SIZE(p, h) (4u + FD_LMOTS_SIG_SIZE(p) + 4u + (h) * FD_LMS_N) /* LMS signature */
 
 /* The chain counts p of the four widths (RFC 8554 Table 1). */
-#define FD_LMOTS_P_W1 265u
-#define FD_LMOTS_P_W2 133u
-#define FD_LMOTS_P_W4 67u
-#define FD_LMOTS_P_W8 34u
+#define FD_LMOTS_P_W1 265u /* chains of W1 */
+#define FD_LMOTS_P_W2 133u /* chains of W2 */
+#define FD_LMOTS_P_W4 67u  /* chains of W4 */
+#define FD_LMOTS_P_W8 34u  /* chains of W8 */
 
 /* The project's default parameter set (docs/SECURITY.md "Signed firmware"):
  * one level of LMS_SHA256_M32_H10 with LMOTS_SHA256_N32_W4: 1,024
  * signatures per key, a 2,512-byte signature. */
-#define FD_LMS_DEFAULT_TYPE FD_LMS_SHA256_M32_H10
-#define FD_LMOTS_DEFAULT_TYPE FD_LMOTS_SHA256_N32_W4
-#define FD_HSS_DEFAULT_SIG_SIZE (4u + FD_LMS_SIG_SIZE(FD_LMOTS_P_W4, 10u))
+#define FD_LMS_DEFAULT_TYPE FD_LMS_SHA256_M32_H10                          /* default LMS set */
+#define FD_LMOTS_DEFAULT_TYPE FD_LMOTS_SHA256_N32_W4                       /* default LM-OTS set */
+#define FD_HSS_DEFAULT_SIG_SIZE (4u + FD_LMS_SIG_SIZE(FD_LMOTS_P_W4, 10u)) /* its HSS signature */
 
 /* LM-OTS parameters of one typecode (RFC 8554 Table 1). */
 typedef struct fd_lmots_params {
-    uint32_t type;
+    uint32_t type;  /* typecode */
     uint8_t w;      /* bits per Winternitz digit */
     uint8_t ls;     /* left shift of the checksum */
     uint16_t p;     /* chains */
@@ -88,8 +87,8 @@ typedef struct fd_lms_level {
 /* An HSS signature's layout under a public key: level i's signature signs
  * level i+1's public key; the last signs the message. */
 typedef struct fd_hss_layout {
-    uint32_t levels;
-    fd_lms_level level[FD_HSS_MAX_LEVELS];
+    uint32_t levels;                       /* L */
+    fd_lms_level level[FD_HSS_MAX_LEVELS]; /* level 0 is the root */
 } fd_hss_layout;
 
 /* The one walker over the public key and signature layout: checks every
@@ -105,9 +104,9 @@ FD_MUST_CHECK fd_status fd_hss_parse(const uint8_t *pub, size_t pub_len, const u
  * contents of this type. */
 typedef struct fd_hss_verify_ctx {
     fd_sha256_ctx msg_hash;   /* H(I || u32str(q) || u16str(D_MESG) || C || message so far) */
-    const uint8_t *pub;       /* the caller's key and signature, kept until final */
-    const uint8_t *sig;
-    size_t sig_len;
+    const uint8_t *pub;       /* the caller's key, kept until final */
+    const uint8_t *sig;       /* the caller's signature, kept until final */
+    size_t sig_len;           /* its length */
     uint8_t head[FD_LMS_I_SIZE + 4u + FD_LMS_N]; /* the last level's I, q, C as hashed */
     uint32_t live;            /* set by init, cleared by final */
 } fd_hss_verify_ctx;
@@ -153,8 +152,9 @@ void fd_lms_leaf(const uint8_t I[FD_LMS_I_SIZE], uint32_t r, const uint8_t K[FD_
 void fd_lms_interior(const uint8_t I[FD_LMS_I_SIZE], uint32_t r, const uint8_t left[FD_LMS_N],
                      const uint8_t right[FD_LMS_N], uint8_t out[FD_LMS_N]);
 
-/* Big-endian 32-bit codec pair of the wire format. */
+/* Big-endian 32-bit read of the wire format. */
 uint32_t fd_lms_get32(const uint8_t *p);
+/* Big-endian 32-bit write of the wire format. */
 void fd_lms_put32(uint8_t *p, uint32_t v);
 
 #ifdef __cplusplus
