@@ -11,5 +11,8 @@ void hal_board_init(void)
     if (nrf5x_hfxo_start() != FD_OK) {
         fd_board_refuse("32 MHz crystal (HFXO) did not start");
     }
+    if (nrf52_idle_wake_start() != FD_OK) {
+        fd_board_refuse("32.768 kHz clock (LFCLK) did not start: nothing would wake the idle CPU");
+    }
     fd_irq_enable();
 }

@@ -6,7 +6,7 @@ set(FD_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=har
 set(FD_BOARD_FPU ON)
 # After reset the nRF52840 runs at 64 MHz: SysTick counts it.
 set(FD_CPU_HZ 64000000)
-set(FD_BOARD_SOURCES startup.c board.c uarte.c ../common/nrf5x/clock.c ../common/uart/rx_ring.c)
+set(FD_BOARD_SOURCES startup.c board.c uarte.c rtc_wake.c ../common/nrf5x/clock.c ../common/uart/rx_ring.c)
 set(FD_TRNG_DRIVER ../common/nrf5x/trng.c)
 set(FD_TRNG_NAME "nRF52840 RNG (bias correction on)")
 # Assessed min-entropy per raw 8-bit sample of the nRF52840 RNG with bias
@@ -33,7 +33,8 @@ set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "256 * 1024")
 set(FD_STACK_SIZE 8192)
 # The nRF52840 WDT (boards/common/nrf5x/watchdog.c), running in sleep too
-# (SysTick wakes the console's wait every 0.26 s). Timeout: the longest
+# (RTC1's TICK wakes the console's wait every 125 ms, rtc_wake.c; SysTick
+# stops while the CPU sleeps, PS v1.7 CPU chapter). Timeout: the longest
 # operation, a 432-card combined-source shuffle, is ~0.5 s here (2.48 M
 # instructions at 64 MHz plus 2,560 RNG samples); 4 s is eight times that.
 set(FD_WATCHDOG_DRIVER ../common/nrf5x/watchdog.c)

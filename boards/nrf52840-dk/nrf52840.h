@@ -34,6 +34,18 @@
 #define UARTE_CONFIG_8N1 0u
 #define UARTE0_IRQN 2u
 
+/* RTC1 (PS v1.7, RTC chapter 6.22): the idle CPU's wake-up. */
+#define RTC1_BASE 0x40011000u
+#define RTC1_TASKS_START FD_REG32(RTC1_BASE + 0x000u)
+#define RTC1_TASKS_STOP FD_REG32(RTC1_BASE + 0x004u)
+#define RTC1_EVENTS_TICK FD_REG32(RTC1_BASE + 0x100u)
+#define RTC1_INTENSET FD_REG32(RTC1_BASE + 0x304u)
+#define RTC_INT_TICK (1u << 0)
+#define RTC1_PRESCALER FD_REG32(RTC1_BASE + 0x508u)
+/* 12 bits: f = 32768 / (PRESCALER + 1); 4095 gives 8 Hz, a TICK every 125 ms */
+#define RTC_PRESCALER_8HZ 4095u
+#define RTC1_IRQN 17u
+
 #define GPIO_OUTSET FD_REG32(NRF_GPIO_BASE + 0x508u)
 
 /* nRF52840-DK: the J-Link virtual COM port is on P0.06 (TX), P0.08 (RX). */
@@ -42,5 +54,15 @@
 
 void nrf52_uarte_init(void);
 void nrf52_uarte_irq_handler(void);
+
+/* Wake the idle CPU 8 times a second from RTC1's TICK (docs/HARDWARE.md,
+ * nRF52840-DK "Watchdog"): SysTick stops while the CPU sleeps in WFI (PS
+ * v1.7, CPU chapter), so without this nothing wakes the console's wait to
+ * kick the WDT, which runs in sleep. Starts LFCLK from its RC oscillator
+ * and RTC1. Call after fd_timebase_start (the wait is timed on it).
+ * Errors: FD_ERR_NOT_READY when LFCLK has not started within 10 ms (PS:
+ * LFRC start-up 600 us max). */
+fd_status nrf52_idle_wake_start(void);
+void nrf52_rtc1_irq_handler(void);
 
 #endif

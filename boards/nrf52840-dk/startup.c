@@ -1,6 +1,6 @@
 /* nRF52840 vector table: 16 core entries and 48 peripheral IRQs; only
- * UARTE0 (IRQ 2, console receive) is used, every other one reports a
- * fault. */
+ * UARTE0 (IRQ 2, console receive) and RTC1 (IRQ 17, the idle CPU's
+ * wake-up) are used, every other one reports a fault. */
 #include "nrf52840.h"
 
 extern uint32_t fd_stack_top[];
@@ -35,11 +35,18 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 4
     F,
     F,
     F, /* IRQ 0-7 */
+    F8, /* IRQ 8-15 */
+    F,
+    nrf52_rtc1_irq_handler, /* IRQ 17 */
+    F,
+    F,
+    F,
+    F,
+    F,
+    F, /* IRQ 16-23 */
     F8,
     F8,
-    F8,
-    F8,
-    F8, /* IRQ 8-47 */
+    F8, /* IRQ 24-47 */
 };
 /* clang-format on */
 #undef F8

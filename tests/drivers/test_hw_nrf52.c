@@ -13,6 +13,7 @@
 #include "hal/board.h"
 #include "fake_console.h"
 #include "hal/console.h"
+#include "hal/watchdog.h"
 #include "nrf52840.h"
 
 #define A(base, off) ((uintptr_t)(base) + (off))
@@ -36,6 +37,8 @@
 #define A_STOPTX A(UARTE0_BASE, 0x00Cu)
 #define A_ENDTX A(UARTE0_BASE, 0x120u)
 #define A_TXD_MAXCNT A(UARTE0_BASE, 0x548u)
+
+#define A_NRF_LFCLKSTARTED A(NRF_CLOCK_BASE, 0x104u)
 
 #define ERR_OVERRUN 1u
 #define ERR_PARITY 2u
@@ -82,14 +85,29 @@ static void enable(uintptr_t addr, volatile uint32_t *slot)
     }
 }
 
+static void lfclkstarted(uintptr_t addr, volatile uint32_t *slot);
+
+/* NVIC ISER is write-1-to-set: every bit written stays set. */
+static uint32_t iser0_set;
+
+static void iser0(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    iser0_set |= *slot;
+    *slot = iser0_set;
+}
+
 static int setup(void **state)
 {
     (void)state;
     fake_regs_reset();
     crystal_works = true;
     startrx_count = 0;
+    iser0_set = 0u;
+    fake_reg_hook(A_NVIC_ISER0, iser0);
     fake_systick_counts();
     fake_reg_hook(A_HFCLKSTARTED, hfclkstarted);
+    fake_reg_hook(A_NRF_LFCLKSTARTED, lfclkstarted);
     fake_reg_hook(A_STARTRX, startrx);
     fake_reg_hook(A_ENABLE, enable);
     fake_reg_hook(A_ERRORSRC, errorsrc);
@@ -102,7 +120,8 @@ static void boot(void)
         fail_msg("refused: %s", fake_refusal);
     }
     hal_board_init();
-    (void)*fake_reg(A_STARTRX); /* count the STARTRX the init wrote */
+    (void)*fake_reg(A_STARTRX);     /* count the STARTRX the init wrote */
+    (void)*fake_reg(A_NVIC_ISER0); /* and the last ISER write */
 }
 
 /* One byte arrives; errorsrc != 0 means the UARTE flagged it. */
@@ -142,7 +161,7 @@ static void test_uarte_setup_matches_the_product_specification(void **state)
     assert_int_equal(rx_pin_cnf_at_enable, 3u << 2);
     assert_int_equal(tx_level_at_enable, 1u << DK_PIN_TX);
     assert_int_equal(fake_reg_peek(A_INTENSET), (1u << 4) | (1u << 9));
-    assert_int_equal(fake_reg_peek(A_NVIC_ISER0), 1u << 2);
+    assert_int_equal(fake_reg_peek(A_NVIC_ISER0), (1u << 2) | (1u << 17)); /* UARTE0, RTC1 */
     assert_int_equal(startrx_count, 1u);
     assert_int_equal(fake_reg_peek(A_HFCLKSTART), 1u); /* HFXO requested */
 }
@@ -204,6 +223,120 @@ static void test_uarte_stuck_transmit_is_bounded_and_counted(void **state)
     assert_int_equal(hal_console_tx_dropped() - before, 5u);
 }
 
+
+/* ---- idle: what the CPU's sleep does on the nRF52 (silicon, not QEMU) ----
+ * Rules the model plays, from the nRF52840 PS v1.7:
+ * - SysTick does not count while the CPU sleeps in WFI/WFE (CPU chapter:
+ *   the SysTick clock is stopped in sleep; RTIC, Mbed OS and NuttX users hit
+ *   the same), so its wrap interrupt never wakes an idle CPU.
+ * - The WDT counts its 32.768 kHz ticks in sleep when CONFIG.SLEEP is set
+ *   (WDT chapter), and resets the chip CRV + 1 ticks after the last reload.
+ * - RTC1 counts LFCLK (only once LFCLK was started: the RTC does not request
+ *   it) and its TICK event, enabled in INTENSET and the NVIC, wakes the CPU
+ *   every (PRESCALER + 1) / 32768 s (RTC chapter).
+ * Time is kept in LFCLK ticks; the model fails the test with the reset the
+ * chip would make. */
+#define A_LFCLKSTART A(NRF_CLOCK_BASE, 0x008u)
+#define A_LFCLKSTARTED A(NRF_CLOCK_BASE, 0x104u)
+#define A_WDT_START A(NRF_WDT_BASE, 0x000u)
+#define A_WDT_RUNSTATUS A(NRF_WDT_BASE, 0x400u)
+#define A_WDT_CRV A(NRF_WDT_BASE, 0x504u)
+#define A_WDT_CONFIG A(NRF_WDT_BASE, 0x50Cu)
+#define A_WDT_RR0 A(NRF_WDT_BASE, 0x600u)
+#define A_RTC1(off) A(0x40011000u, (off))
+#define A_NVIC_ISER0_RTC1 A_NVIC_ISER0
+#define RTC1_IRQN_BIT (1u << 17)
+
+static uint64_t now_ticks;       /* LFCLK ticks since the watchdog started */
+static uint64_t last_kick_ticks; /* the WDT's last reload */
+static uint64_t byte_at_ticks;   /* when the test's byte arrives */
+
+static void lfclkstarted(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    if (fake_reg_peek(A_LFCLKSTART) != 0u) {
+        *slot = 1u;
+    }
+}
+
+static void wdt_runstatus(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    *slot = fake_reg_peek(A_WDT_START) & 1u;
+}
+
+static void wdt_rr0(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    if (*slot == WDT_RR_RELOAD && fake_reg_peek(A_WDT_RUNSTATUS) != 0u) {
+        last_kick_ticks = now_ticks;
+        *slot = 0u;
+    }
+}
+
+/* LFCLK ticks from now to the next wake-up of an idle CPU; 0: none. */
+static uint64_t next_wake(void)
+{
+    const bool rtc_runs = fake_reg_peek(A_LFCLKSTARTED) != 0u && fake_reg_peek(A_RTC1(0x000u)) != 0u;
+    const bool tick_irq = (fake_reg_peek(A_RTC1(0x304u)) & 1u) != 0u &&
+                          (fake_reg_peek(A_NVIC_ISER0_RTC1) & RTC1_IRQN_BIT) != 0u;
+    if (rtc_runs && tick_irq) {
+        return (uint64_t)(fake_reg_peek(A_RTC1(0x508u)) & 0xFFFu) + 1u;
+    }
+    return 0u; /* SysTick: stopped in sleep; UARTE: no byte comes */
+}
+
+static void idle_sleep(void)
+{
+    const uint64_t wake = next_wake();
+    uint64_t until = wake != 0u ? now_ticks + wake : UINT64_MAX;
+    const bool byte_first = byte_at_ticks <= until;
+    if (byte_first) {
+        until = byte_at_ticks;
+    }
+    const bool wdt_in_sleep = fake_reg_peek(A_WDT_RUNSTATUS) != 0u &&
+                              (fake_reg_peek(A_WDT_CONFIG) & WDT_CONFIG_SLEEP_RUN) != 0u;
+    const uint64_t deadline = last_kick_ticks + (uint64_t)fake_reg_peek(A_WDT_CRV) + 1u;
+    if (wdt_in_sleep && until >= deadline) {
+        fail_msg("WDT reset after %.1f s idle: %s", (double)(deadline) / WDT_LFCLK_HZ,
+                 wake == 0u ? "nothing wakes the sleeping CPU (SysTick stops in sleep)" : "wake-ups too rare");
+    }
+    now_ticks = until;
+    if (byte_first) {
+        line_receives('x', 0u);
+        return;
+    }
+    fake_reg_poke(A_RTC1(0x100u), 1u); /* EVENTS_TICK */
+    nrf52_rtc1_irq_handler();
+    assert_int_equal(fake_reg_peek(A_RTC1(0x100u)), 0u); /* cleared, or it wakes again at once */
+    fake_irq = idle_sleep;
+}
+
+/* The dealer's idle: watchdog started as main() does, then a command waited
+ * for 60 s with no byte on the line. On the chip this reset every 4 s. */
+static void test_idle_for_60_s_survives_the_watchdog(void **state)
+{
+    (void)state;
+    fake_reg_hook(A_WDT_RUNSTATUS, wdt_runstatus);
+    fake_reg_hook(A_WDT_RR0, wdt_rr0);
+    now_ticks = 0u;
+    last_kick_ticks = 0u;
+    byte_at_ticks = 60u * WDT_LFCLK_HZ;
+    boot();
+    assert_int_equal(hal_watchdog_start(4000u), FD_OK);
+    fake_irq = idle_sleep;
+    fake_console_expect("x");
+    assert_true(now_ticks == byte_at_ticks);
+}
+
+static void test_board_refuses_without_lfclk(void **state)
+{
+    (void)state;
+    /* LFCLKSTARTED never comes: nothing could wake the idle CPU */
+    fake_reg_hook(A_LFCLKSTARTED, NULL);
+    fake_expect_refusal(hal_board_init, "LFCLK");
+}
+
 static void test_board_refuses_without_systick(void **state)
 {
     (void)state;
@@ -228,6 +361,8 @@ int main(void)
         cmocka_unit_test_setup(test_uarte_stuck_transmit_is_bounded_and_counted, setup),
         cmocka_unit_test_setup(test_board_refuses_without_systick, setup),
         cmocka_unit_test_setup(test_board_refuses_without_crystal, setup),
+        cmocka_unit_test_setup(test_idle_for_60_s_survives_the_watchdog, setup),
+        cmocka_unit_test_setup(test_board_refuses_without_lfclk, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

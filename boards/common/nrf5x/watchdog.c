@@ -3,8 +3,10 @@
  * Sleep: the nRF51 (micro:bit) waits for console input in WFI with no
  * periodic wake-up (TIMER0 runs without an interrupt), so its WDT pauses
  * while the CPU sleeps (FD_NRF_WDT_PAUSE_IN_SLEEP); a hang that sleeps
- * forever is then not caught there. The nRF52's SysTick wakes it every
- * 0.26 s, so its WDT runs in sleep too and catches that hang as well. */
+ * forever is then not caught there. On the nRF52 RTC1's TICK wakes it
+ * every 125 ms (boards/nrf52840-dk/rtc_wake.c; SysTick cannot: it stops
+ * while the CPU sleeps, nRF52840 PS v1.7 CPU chapter), so its WDT runs in
+ * sleep too and catches that hang as well. */
 #include "hal/reset.h"
 #include "hal/watchdog.h"
 #include "nrf5x.h"
