@@ -12,6 +12,14 @@ static fd_rx_ring rx;
 void nrf51_uart_init(void)
 {
     fd_rx_ring_init(&rx);
+    /* nRF51 RM v3.0, UART chapter "Pin configuration": the pins keep their
+     * GPIO configuration while the UART uses them, so TXD is set as an
+     * output driven high (idle) and RXD as an input before the UART is
+     * enabled; RXD pulled up so a floating line reads idle, as on the
+     * nRF52 (Nordic's SDK does the same). */
+    GPIO_OUTSET = 1u << MICROBIT_PIN_TX;
+    GPIO_PIN_CNF(MICROBIT_PIN_TX) = GPIO_PIN_CNF_OUTPUT;
+    GPIO_PIN_CNF(MICROBIT_PIN_RX) = GPIO_PIN_CNF_INPUT_PULLUP;
     UART_PSELTXD = MICROBIT_PIN_TX;
     UART_PSELRXD = MICROBIT_PIN_RX;
     UART_BAUDRATE = UART_BAUD_115200;

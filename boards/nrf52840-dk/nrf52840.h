@@ -46,7 +46,14 @@
 #define RTC_PRESCALER_8HZ 4095u
 #define RTC1_IRQN 17u
 
-#define GPIO_OUTSET FD_REG32(NRF_GPIO_BASE + 0x508u)
+/* UICR.PSELRESET[0] and [1] (PS v1.7, UICR chapter): the pin of nRESET,
+ * PIN bits 4:0, PORT bit 5, CONNECT bit 31 (0: connected). Both must hold
+ * the same value; they are read at reset. Erased: 0xFFFFFFFF (no reset
+ * pin). The DK's RESET button is on P0.18. */
+#define UICR_PSELRESET0 FD_REG32(0x10001200u)
+#define UICR_PSELRESET1 FD_REG32(0x10001204u)
+#define UICR_ERASED 0xFFFFFFFFu
+#define UICR_PSELRESET_P0_18 18u
 
 /* nRF52840-DK: the J-Link virtual COM port is on P0.06 (TX), P0.08 (RX). */
 #define DK_PIN_TX 6u

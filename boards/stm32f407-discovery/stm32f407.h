@@ -22,15 +22,39 @@
 #define RCC_PLLCFGR_PLLQ(q) ((uint32_t)(q) << 24)
 #define RCC_CFGR FD_REG32(RCC_BASE + 0x08u)
 #define RCC_CFGR_SW_MASK 0x3u
-#define RCC_CFGR_SW_HSE 0x1u
+#define RCC_CFGR_SW_PLL 0x2u
 #define RCC_CFGR_SWS_MASK (0x3u << 2)
-#define RCC_CFGR_SWS_HSE (0x1u << 2)
+#define RCC_CFGR_SWS_PLL (0x2u << 2)
+/* Bus prescalers (RM0090 7.3.3): HPRE bits 7:4 (0: /1), PPRE1 bits 12:10
+ * (5: /4), PPRE2 bits 15:13 (4: /2). */
+#define RCC_CFGR_PRESCALERS_MASK 0xFCF0u
+#define RCC_CFGR_HPRE_DIV1 (0x0u << 4)
+#define RCC_CFGR_PPRE1_DIV4 (0x5u << 10)
+#define RCC_CFGR_PPRE2_DIV2 (0x4u << 13)
 #define RCC_AHB1ENR FD_REG32(RCC_BASE + 0x30u)
 #define RCC_AHB1ENR_GPIOAEN (1u << 0)
 #define RCC_AHB2ENR FD_REG32(RCC_BASE + 0x34u)
 #define RCC_AHB2ENR_RNGEN (1u << 6)
 #define RCC_APB1ENR FD_REG32(RCC_BASE + 0x40u)
 #define RCC_APB1ENR_USART2EN (1u << 17)
+#define RCC_APB1ENR_PWREN (1u << 28)
+
+/* PWR_CR (RM0090 5.4.1): VOS bit 14 on the F405/407, 1 = scale 1 mode,
+ * which 168 MHz needs (reset value 1, set anyway). */
+#define PWR_CR FD_REG32(0x40007000u)
+#define PWR_CR_VOS_SCALE1 (1u << 14)
+
+/* FLASH_ACR (RM0090 3.9.1): LATENCY bits 2:0, prefetch, caches. */
+#define FLASH_ACR FD_REG32(0x40023C00u)
+#define FLASH_ACR_LATENCY_MASK 0x7u
+#define FLASH_ACR_PRFTEN (1u << 8)
+#define FLASH_ACR_ICEN (1u << 9)
+#define FLASH_ACR_DCEN (1u << 10)
+#define FLASH_ACR_ICRST (1u << 11)
+#define FLASH_ACR_DCRST (1u << 12)
+/* RM0090 3.5.1 Table 10, 2.7-3.6 V (the Discovery's 3 V): one wait state
+ * per started 30 MHz of HCLK, so 5 at 151-168 MHz. */
+#define FLASH_WAIT_STATES_168MHZ 5u
 
 #define GPIOA_BASE 0x40020000u
 #define GPIOA_MODER FD_REG32(GPIOA_BASE + 0x00u)
@@ -48,9 +72,10 @@
 #define USART2_DR FD_REG32(USART2_BASE + 0x04u)
 #define USART2_BRR FD_REG32(USART2_BASE + 0x08u)
 /* 115200 baud, oversampling by 16: BRR = fPCLK1 / 115200 as 12.4 fixed
- * point. HSE 8 MHz: 4.3125 -> 115942 baud (+0.64%); HSI 16 MHz (only to
- * report a dead crystal): 8.6875 -> 115108 (-0.08%). */
-#define USART_BRR_115200_HSE 0x45u
+ * point. PLL (PCLK1 = 168 / 4 = 42 MHz): 22.8125 -> 115068 baud (-0.11%);
+ * HSI 16 MHz (only to report a dead crystal or PLL): 8.6875 -> 115108
+ * (-0.08%). */
+#define USART_BRR_115200_PLL 0x16Du
 #define USART_BRR_115200_HSI 0x8Bu
 #define USART2_CR1 FD_REG32(USART2_BASE + 0x0Cu)
 #define USART_CR1_RE (1u << 2)
@@ -70,7 +95,9 @@
 #define RNG_SR_SEIS (1u << 6)
 #define RNG_DR FD_REG32(RNG_BASE + 0x08u)
 
-/* The core runs from the Discovery's 8 MHz HSE crystal (board.c). */
+/* The core runs at 168 MHz from the PLL on the Discovery's 8 MHz HSE
+ * crystal (board.c); before the switch it runs on the 16 MHz HSI, so
+ * timeouts counted then last up to 10.5 times longer, never shorter. */
 #define STM32_HCLK_HZ FD_CPU_HZ
 
 /* RCC_CSR (RM0090 "RCC clock control & status register"): the reset flags
@@ -104,13 +131,16 @@
  * oscillator characteristics"): 17 to 47 kHz, 32 kHz typical. */
 #define LSI_MAX_HZ 47000u
 
-/* Console on USART2 at 115200 8N1 from PCLK1 = HCLK; brr is one of the
+/* Console on USART2 at 115200 8N1 from PCLK1; brr is one of the
  * USART_BRR_115200_* values for the clock the core runs on. */
 void stm32_usart2_init(uint32_t brr);
 void stm32_usart2_irq_handler(void);
-/* Start the PLL from HSE (M 4: 2 MHz VCO input, N 168: 336 MHz VCO, Q 7:
- * the RNG's 48 MHz). Errors: FD_ERR_NOT_READY when it does not lock in
- * 10 ms. hal_trng_init calls it again whenever the PLL is not locked. */
-fd_status stm32_pll48_start(void);
+/* Run the core at 168 MHz from the PLL on the 8 MHz HSE crystal (M 4:
+ * 2 MHz VCO input, N 168: 336 MHz VCO, P 2: 168 MHz SYSCLK, Q 7: the RNG's
+ * 48 MHz), with VOS scale 1, 5 flash wait states, prefetch and caches,
+ * APB1 at 42 MHz and APB2 at 84 MHz (their maxima). Errors:
+ * FD_ERR_NOT_READY when the crystal does not start or the PLL does not
+ * lock; the core then stays on the HSI with the bus prescalers at 1. */
+fd_status stm32_clocks_start(void);
 
 #endif

@@ -59,9 +59,10 @@ static fd_status next_word(uint32_t *word)
 fd_status hal_trng_init(void)
 {
     trng_started = false;
-    /* A PLL that lost lock, or never locked at start-up, is retried here:
-     * without it the RNG has no clock. */
-    if ((RCC_CR & RCC_CR_PLLRDY) == 0u && stm32_pll48_start() != FD_OK) {
+    /* The PLL is the system clock and the RNG's 48 MHz (board.c); it is
+     * not restarted here (RM0090 6.3.1: PLLON cannot be cleared while the
+     * PLL drives SYSCLK). Unlocked: no RNG clock, fail closed. */
+    if ((RCC_CR & RCC_CR_PLLRDY) == 0u) {
         return FD_ERR_TRNG_HW;
     }
     RCC_AHB2ENR |= RCC_AHB2ENR_RNGEN;

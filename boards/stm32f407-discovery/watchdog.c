@@ -4,8 +4,9 @@
  * The LSI that clocks the IWDG may run anywhere from 17 to 47 kHz, so the
  * reload is computed at 47 kHz: the reset never comes earlier than the
  * timeout asked for, and at worst 47/17 = 2.8 times later. The IWDG also
- * counts while the core sleeps in WFI; SysTick's wrap interrupt wakes the
- * console's wait every 2^24 / 8 MHz = 2.1 s to kick it (rx_ring_wait.h). */
+ * counts while the core sleeps in WFI; SysTick's wrap interrupt (SysTick
+ * keeps counting in Sleep mode on the STM32, unlike the nRF52) wakes the
+ * console's wait every 2^24 / 168 MHz = 0.1 s to kick it (rx_ring_wait.h). */
 #include <stdbool.h>
 
 #include "hal/reset.h"

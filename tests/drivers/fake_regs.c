@@ -27,6 +27,12 @@ _Noreturn void fd_board_refuse(const char *why)
     longjmp(fake_refused, 1);
 }
 
+_Noreturn void fd_system_reset(void)
+{
+    fake_refusal = "system reset";
+    longjmp(fake_refused, 2);
+}
+
 static size_t find(uintptr_t addr)
 {
     for (size_t i = 0; i < used; i++) {

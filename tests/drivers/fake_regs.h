@@ -45,6 +45,7 @@ extern int fake_irq_masked;
  * fake_refused, which a test sets with setjmp around hal_board_init. */
 extern jmp_buf fake_refused;
 extern const char *fake_refusal;
+/* fd_system_reset (cortex_m.h) jumps there too, with "system reset". */
 /* start() (hal_board_init) must refuse with a reason containing `reason`. */
 void fake_expect_refusal(void (*start)(void), const char *reason);
 

@@ -87,6 +87,45 @@ static void enable(uintptr_t addr, volatile uint32_t *slot)
 
 static void lfclkstarted(uintptr_t addr, volatile uint32_t *slot);
 
+/* UICR is flash: a write needs NVMC CONFIG = WEN, and only clears bits. */
+#define A_PSELRESET0 0x10001200u
+#define A_PSELRESET1 0x10001204u
+#define A_NVMC_READY A(0x4001E000u, 0x400u)
+#define A_NVMC_CONFIG A(0x4001E000u, 0x504u)
+static unsigned uicr_writes;
+static uint32_t uicr_seen[2] = {UICR_ERASED, UICR_ERASED};
+
+/* A write to either register lands when it differs from what was seen; the
+ * driver polls READY after each, while WEN is still set. */
+static void uicr_settle(void)
+{
+    const uintptr_t addr[2] = {A_PSELRESET0, A_PSELRESET1};
+    for (size_t i = 0; i < 2u; i++) {
+        uint32_t v = fake_reg_peek(addr[i]);
+        if (v != uicr_seen[i]) {
+            assert_int_equal(fake_reg_peek(A_NVMC_CONFIG), 1u); /* WEN */
+            v &= uicr_seen[i];
+            fake_reg_poke(addr[i], v);
+            uicr_writes++;
+        }
+        uicr_seen[i] = v;
+    }
+}
+
+static void uicr_write(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    (void)slot;
+    uicr_settle();
+}
+
+static void nvmc_ready(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    uicr_settle();
+    *slot = 1u;
+}
+
 /* NVIC ISER is write-1-to-set: every bit written stays set. */
 static uint32_t iser0_set;
 
@@ -104,6 +143,13 @@ static int setup(void **state)
     crystal_works = true;
     startrx_count = 0;
     iser0_set = 0u;
+    uicr_writes = 0u;
+    uicr_seen[0] = uicr_seen[1] = 18u;
+    fake_reg_poke(A_PSELRESET0, 18u); /* a DK whose reset pin is set up */
+    fake_reg_poke(A_PSELRESET1, 18u);
+    fake_reg_hook(A_NVMC_READY, nvmc_ready);
+    fake_reg_hook(A_PSELRESET0, uicr_write);
+    fake_reg_hook(A_PSELRESET1, uicr_write);
     fake_reg_hook(A_NVIC_ISER0, iser0);
     fake_systick_counts();
     fake_reg_hook(A_HFCLKSTARTED, hfclkstarted);
@@ -337,6 +383,32 @@ static void test_board_refuses_without_lfclk(void **state)
     fake_expect_refusal(hal_board_init, "LFCLK");
 }
 
+/* The DK's RESET button (P0.18) needs UICR.PSELRESET[0..1] programmed; on
+ * an erased UICR the board programs both and resets to apply them. */
+static void test_pin_reset_programmed_once_then_reset(void **state)
+{
+    (void)state;
+    uicr_seen[0] = uicr_seen[1] = UICR_ERASED;
+    fake_reg_poke(A_PSELRESET0, UICR_ERASED);
+    fake_reg_poke(A_PSELRESET1, UICR_ERASED);
+    fake_expect_refusal(hal_board_init, "system reset");
+    (void)*fake_reg(A_PSELRESET0);
+    (void)*fake_reg(A_PSELRESET1);
+    assert_int_equal(fake_reg_peek(A_PSELRESET0), 18u);
+    assert_int_equal(fake_reg_peek(A_PSELRESET1), 18u);
+    assert_int_equal(uicr_writes, 2u);
+    assert_int_equal(fake_reg_peek(A_NVMC_CONFIG), 0u); /* back to read-only */
+    /* after the reset: already set, nothing written, no reset */
+    boot();
+    assert_int_equal(uicr_writes, 2u);
+    /* another firmware's choice (P0.21) is left alone */
+    uicr_seen[0] = uicr_seen[1] = 21u;
+    fake_reg_poke(A_PSELRESET0, 21u);
+    fake_reg_poke(A_PSELRESET1, 21u);
+    boot();
+    assert_int_equal(uicr_writes, 2u);
+}
+
 static void test_board_refuses_without_systick(void **state)
 {
     (void)state;
@@ -363,6 +435,7 @@ int main(void)
         cmocka_unit_test_setup(test_board_refuses_without_crystal, setup),
         cmocka_unit_test_setup(test_idle_for_60_s_survives_the_watchdog, setup),
         cmocka_unit_test_setup(test_board_refuses_without_lfclk, setup),
+        cmocka_unit_test_setup(test_pin_reset_programmed_once_then_reset, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,11 @@
 /* STM32F407 board drivers (board.c clocks, trng.c, usart.c, SysTick time
  * base) compiled unchanged on the host against fake registers that play
  * RM0090's behaviour: HSERDY/PLLRDY follow HSEON/PLLON, SWS follows SW, the
- * RNG's rc_w0 status flags, USART flags cleared by reading DR. */
+ * RNG's rc_w0 status flags, USART flags cleared by reading DR; and the
+ * silicon rules QEMU does not check: the flash needs its wait states for
+ * HCLK before SYSCLK rises (RM0090 3.5.1 Table 10), 168 MHz needs VOS
+ * scale 1 (5.1.4), PWR is reached only with its clock on, APB1 <= 42 MHz,
+ * APB2 <= 84 MHz (6.2). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -22,6 +26,9 @@
 #define A_RCC_PLLCFGR ADDR(RCC_BASE, 0x04u)
 #define A_RCC_CFGR ADDR(RCC_BASE, 0x08u)
 #define A_RCC_AHB2ENR ADDR(RCC_BASE, 0x34u)
+#define A_RCC_APB1ENR ADDR(RCC_BASE, 0x40u)
+#define A_PWR_CR 0x40007000u
+#define A_FLASH_ACR 0x40023C00u
 #define A_GPIOA_PUPDR ADDR(GPIOA_BASE, 0x0Cu)
 #define A_GPIOA_MODER ADDR(GPIOA_BASE, 0x00u)
 #define A_USART_SR ADDR(USART2_BASE, 0x00u)
@@ -49,10 +56,64 @@ static void rcc_cr(uintptr_t addr, volatile uint32_t *slot)
     *slot = v;
 }
 
+/* What broke a silicon rule, for the test to report (NULL: nothing). */
+static const char *clock_fault;
+
+/* The clock tree as the registers set it (Hz); SYSCLK from SWS. */
+static uint32_t sysclk_hz(void)
+{
+    const uint32_t sws = (fake_reg_peek(A_RCC_CFGR) >> 2) & 3u;
+    if (sws == 1u) {
+        return 8000000u; /* HSE */
+    }
+    if (sws == 2u) {
+        const uint32_t pll = fake_reg_peek(A_RCC_PLLCFGR);
+        const uint32_t in = (pll & RCC_PLLCFGR_PLLSRC_HSE) != 0u ? 8000000u : 16000000u;
+        const uint32_t m = pll & 0x3Fu;
+        const uint32_t n = (pll >> 6) & 0x1FFu;
+        const uint32_t p = 2u * (((pll >> 16) & 3u) + 1u);
+        return m == 0u ? 0u : (uint32_t)((uint64_t)in / m * n / p);
+    }
+    return 16000000u; /* HSI */
+}
+
+static uint32_t apb_div(uint32_t field) { return field < 4u ? 1u : 2u << (field - 4u); }
+static uint32_t hclk_hz(void)
+{
+    const uint32_t hpre = (fake_reg_peek(A_RCC_CFGR) >> 4) & 0xFu;
+    return sysclk_hz() / (hpre < 8u ? 1u : 2u << (hpre - 8u));
+}
+static uint32_t pclk1_hz(void) { return hclk_hz() / apb_div((fake_reg_peek(A_RCC_CFGR) >> 10) & 7u); }
+static uint32_t pclk2_hz(void) { return hclk_hz() / apb_div((fake_reg_peek(A_RCC_CFGR) >> 13) & 7u); }
+
 static void rcc_cfgr(uintptr_t addr, volatile uint32_t *slot)
 {
     (void)addr;
-    *slot = (*slot & ~RCC_CFGR_SWS_MASK) | ((*slot & RCC_CFGR_SW_MASK) << 2);
+    uint32_t v = *slot;
+    if ((v & RCC_CFGR_SW_MASK) == 2u && (fake_reg_peek(A_RCC_CR) & RCC_CR_PLLRDY) == 0u) {
+        v &= ~RCC_CFGR_SW_MASK; /* no switch to an unlocked PLL */
+    }
+    *slot = (v & ~RCC_CFGR_SWS_MASK) | ((v & RCC_CFGR_SW_MASK) << 2);
+    /* RM0090 Table 10 at 2.7-3.6 V: one wait state per started 30 MHz */
+    const uint32_t hclk = hclk_hz();
+    const uint32_t needed = hclk == 0u ? 0u : (hclk - 1u) / 30000000u;
+    if (clock_fault == NULL && (fake_reg_peek(A_FLASH_ACR) & 7u) < needed) {
+        clock_fault = "HCLK raised before the flash wait states (RM0090 3.5.1)";
+    }
+    if (clock_fault == NULL && hclk > 144000000u && (fake_reg_peek(A_PWR_CR) & PWR_CR_VOS_SCALE1) == 0u) {
+        clock_fault = "HCLK over 144 MHz without VOS scale 1 (RM0090 5.1.4)";
+    }
+    if (clock_fault == NULL && (pclk1_hz() > 42000000u || pclk2_hz() > 84000000u)) {
+        clock_fault = "APB1 over 42 MHz or APB2 over 84 MHz (RM0090 6.2)";
+    }
+}
+
+static void pwr_cr(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    if ((fake_reg_peek(A_RCC_APB1ENR) & RCC_APB1ENR_PWREN) == 0u) {
+        *slot = 0u; /* unclocked: writes are lost, reads give 0 */
+    }
 }
 
 /* ---- the RNG ---- */
@@ -140,6 +201,8 @@ static int setup(void **state)
     fake_reg_hook(A_RCC_CR, rcc_cr);
     fake_reg_hook(A_RCC_CFGR, rcc_cfgr);
     fake_reg_poke(A_RCC_PLLCFGR, 0x24003010u); /* reset value */
+    clock_fault = NULL;
+    fake_reg_hook(A_PWR_CR, pwr_cr);
     fake_reg_hook(A_RNG_SR, rng_sr);
     fake_reg_hook(A_RNG_DR, rng_dr);
     fake_reg_hook(A_RNG_CR, rng_cr);
@@ -157,7 +220,7 @@ static void rng_words(const uint32_t *words, size_t count)
 
 static void start_rng(void)
 {
-    assert_int_equal(stm32_pll48_start(), FD_OK);
+    assert_int_equal(stm32_clocks_start(), FD_OK);
     assert_int_equal(hal_trng_init(), FD_OK);
     rng.rngen_off_seen = 0;
 }
@@ -237,39 +300,62 @@ static void test_rng_that_never_gets_ready_times_out(void **state)
     assert_int_equal(hal_trng_read(out, sizeof out), FD_ERR_TRNG_TIMEOUT);
 }
 
-static void test_rng_init_restarts_an_unlocked_pll_from_hse(void **state)
+static void test_rng_init_fails_closed_without_the_pll(void **state)
 {
     (void)state;
     const uint32_t words[] = {0x5A5A5A5Au, 0x01020304u};
     rng_words(words, 2);
     pll_works = false;
-    assert_int_equal(stm32_pll48_start(), FD_ERR_NOT_READY);
-    /* still unlocked: no RNG clock, so init fails before touching the RNG */
+    assert_int_equal(stm32_clocks_start(), FD_ERR_NOT_READY);
+    /* unlocked: no RNG clock, so init fails before touching the RNG */
     assert_int_equal(hal_trng_init(), FD_ERR_TRNG_HW);
     assert_int_equal(fake_reg_peek(A_RCC_AHB2ENR) & RCC_AHB2ENR_RNGEN, 0u);
-    /* the PLL locks on the retry hal_trng_init makes */
-    pll_works = true;
-    assert_int_equal(hal_trng_init(), FD_OK);
-    /* HSE / M 4 = 2 MHz VCO input, * N 168 = 336 MHz, / Q 7 = 48 MHz;
-     * reserved bit 29 of the reset value kept */
-    assert_int_equal(fake_reg_peek(A_RCC_PLLCFGR), 0x20000000u | 4u | (168u << 6) | (1u << 22) | (7u << 24));
+    /* and the core stayed on the HSI with its prescalers at 1 */
+    assert_int_equal(fake_reg_peek(A_RCC_CFGR) & (RCC_CFGR_SWS_MASK | RCC_CFGR_PRESCALERS_MASK), 0u);
 }
 
-static void test_board_runs_from_hse_with_console_interrupt(void **state)
+/* The rated speed: SYSCLK 168 MHz from the PLL on HSE (the figure the
+ * time base, the UART and docs/HARDWARE.md's timing budget assume), with
+ * the flash, regulator and bus rules kept on the way there. */
+static void test_board_runs_at_168_mhz_from_the_pll(void **state)
 {
     (void)state;
     if (setjmp(fake_refused) != 0) {
         fail_msg("refused: %s", fake_refusal);
     }
     hal_board_init();
-    assert_int_equal(fake_reg_peek(A_RCC_CFGR) & RCC_CFGR_SWS_MASK, RCC_CFGR_SWS_HSE);
-    assert_int_equal(fake_reg_peek(A_USART_BRR), USART_BRR_115200_HSE);
+    if (clock_fault != NULL) {
+        fail_msg("%s", clock_fault);
+    }
+    assert_int_equal(hclk_hz(), 168000000u);
+    assert_int_equal(hclk_hz(), FD_CPU_HZ);
+    assert_int_equal(pclk1_hz(), 42000000u);
+    assert_int_equal(pclk2_hz(), 84000000u);
+    /* HSE / M 4 = 2 MHz VCO input, * N 168 = 336 MHz, / P 2 = 168 MHz,
+     * / Q 7 = the RNG's 48 MHz; reserved bit 29 of the reset value kept */
+    assert_int_equal(fake_reg_peek(A_RCC_PLLCFGR), 0x20000000u | 4u | (168u << 6) | (1u << 22) | (7u << 24));
+    const uint32_t acr = fake_reg_peek(A_FLASH_ACR);
+    assert_int_equal(acr & 7u, 5u);
+    assert_int_equal(acr & (FLASH_ACR_PRFTEN | FLASH_ACR_ICEN | FLASH_ACR_DCEN),
+                     FLASH_ACR_PRFTEN | FLASH_ACR_ICEN | FLASH_ACR_DCEN);
+    /* the UART rate recomputed for PCLK1: within 0.5% of 115200 */
+    const uint32_t brr = fake_reg_peek(A_USART_BRR);
+    const uint32_t baud = (uint32_t)((uint64_t)pclk1_hz() * 16u / (16u * brr));
+    assert_true(baud > 114624u && baud < 115776u);
     const uint32_t cr1 = fake_reg_peek(A_USART_CR1);
     assert_int_equal(cr1, USART_CR1_UE | USART_CR1_TE | USART_CR1_RE | USART_CR1_RXNEIE);
     assert_int_equal(fake_reg_peek(A_NVIC_ISER1), 1u << (USART2_IRQN - 32u));
     assert_int_equal((fake_reg_peek(A_GPIOA_PUPDR) >> 6) & 3u, 1u); /* PA3 pull-up */
     assert_int_equal((fake_reg_peek(A_GPIOA_MODER) >> 4) & 0xFu, 0xAu);
-    assert_true((fake_reg_peek(A_RCC_CR) & RCC_CR_PLLRDY) != 0u);
+}
+
+static void test_board_refuses_without_the_pll(void **state)
+{
+    (void)state;
+    pll_works = false;
+    fake_expect_refusal(hal_board_init, "PLL");
+    assert_int_equal(fake_reg_peek(A_USART_BRR), USART_BRR_115200_HSI);
+    assert_int_equal(hclk_hz(), 16000000u);
 }
 
 static void test_board_refuses_without_systick(void **state)
@@ -293,6 +379,7 @@ static void test_board_refuses_without_crystal(void **state)
     (void)state;
     hse_works = false;
     fake_expect_refusal(hal_board_init, "HSE");
+    assert_int_equal(hclk_hz(), 16000000u);
     assert_int_equal(fake_reg_peek(A_USART_BRR), USART_BRR_115200_HSI);
 }
 
@@ -358,8 +445,9 @@ int main(void)
         cmocka_unit_test_setup(test_rng_zero_word_is_rejected, setup),
         cmocka_unit_test_setup(test_rng_current_seed_error_and_clock_error_fail, setup),
         cmocka_unit_test_setup(test_rng_that_never_gets_ready_times_out, setup),
-        cmocka_unit_test_setup(test_rng_init_restarts_an_unlocked_pll_from_hse, setup),
-        cmocka_unit_test_setup(test_board_runs_from_hse_with_console_interrupt, setup),
+        cmocka_unit_test_setup(test_rng_init_fails_closed_without_the_pll, setup),
+        cmocka_unit_test_setup(test_board_runs_at_168_mhz_from_the_pll, setup),
+        cmocka_unit_test_setup(test_board_refuses_without_the_pll, setup),
         cmocka_unit_test_setup(test_board_refuses_without_systick, setup),
         cmocka_unit_test_setup(test_board_refuses_a_stuck_systick, setup),
         cmocka_unit_test_setup(test_board_refuses_without_crystal, setup),

@@ -95,14 +95,37 @@ static const char *read_all(size_t count)
     return got;
 }
 
+/* GPIO as the UART's ENABLE write found it. */
+static uint32_t tx_cnf_at_enable;
+static uint32_t rx_cnf_at_enable;
+static uint32_t outset_at_enable;
+
+static void enable_write(uintptr_t addr, volatile uint32_t *slot)
+{
+    (void)addr;
+    if (*slot == 0u) { /* before the enable write lands */
+        tx_cnf_at_enable = fake_reg_peek(NRF_GPIO_BASE + 0x700u + 4u * MICROBIT_PIN_TX);
+        rx_cnf_at_enable = fake_reg_peek(NRF_GPIO_BASE + 0x700u + 4u * MICROBIT_PIN_RX);
+        outset_at_enable = fake_reg_peek(NRF_GPIO_BASE + 0x508u);
+    }
+}
+
 static void test_init_registers(void **state)
 {
     (void)state;
     fake_regs_reset();
+    fake_reg_hook(A_UART(0x500u), enable_write);
     fake_reg_hook(A_TXDRDY, txdrdy_set);
     fake_reg_poke(A_ERRORSRC, 0x5u); /* stale flags from before reset */
     nrf51_uart_init();
-    assert_int_equal(fake_reg_peek(A_UART(0x500u)), 4);                     /* ENABLE */
+    (void)*fake_reg(A_UART(0x500u));
+    assert_int_equal(fake_reg_peek(A_UART(0x500u)), 4); /* ENABLE */
+    /* nRF51 RM v3.0, UART "Pin configuration": TXD an output driven high,
+     * RXD an input, set in GPIO before the UART is enabled */
+    assert_int_equal(outset_at_enable, 1u << MICROBIT_PIN_TX);
+    assert_int_equal(tx_cnf_at_enable & 3u, 1u);           /* DIR output, input buffer connected */
+    assert_int_equal(rx_cnf_at_enable & 3u, 0u);           /* DIR input, input buffer connected */
+    assert_int_equal((rx_cnf_at_enable >> 2) & 3u, 3u);    /* pull-up: a floating line reads idle */
     assert_int_equal(fake_reg_peek(A_UART(0x524u)), 0x01D7E000u);           /* BAUDRATE 115200 */
     assert_int_equal(fake_reg_peek(A_UART(0x50Cu)), 24);                    /* PSELTXD */
     assert_int_equal(fake_reg_peek(A_UART(0x514u)), 25);                    /* PSELRXD */

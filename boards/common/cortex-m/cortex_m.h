@@ -26,6 +26,8 @@
 #define SCB_ICSR FD_REG32(FD_SCS_BASE + 0xD04u)
 #define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_CPACR FD_REG32(FD_SCS_BASE + 0xD88u)
+#define SCB_AIRCR FD_REG32(FD_SCS_BASE + 0xD0Cu)
+#define SCB_AIRCR_SYSRESETREQ 0x05FA0004u /* VECTKEY and SYSRESETREQ */
 
 /* Reset: copy .data, clear .bss, enable the FPU if FD_HAS_FPU, call
  * hal_board_init() and main, then hal_board_exit(main's return). Every board's vector table points
@@ -57,6 +59,10 @@ void fd_systick_handler(void);
  * console and stop through hal_board_exit(FD_EXIT_BOARD). */
 _Noreturn void fd_board_refuse(const char *why);
 #define FD_EXIT_BOARD 98
+
+/* Reset the chip now (AIRCR.SYSRESETREQ, Armv6-M/Armv7-M ARM "Application
+ * Interrupt and Reset Control Register"); the reset cause reads SOFTWARE. */
+_Noreturn void fd_system_reset(void);
 
 /* Interrupt masking, sleep and barrier, overridable like FD_REG32 (the
  * host tests have no PRIMASK; their sleep delivers a simulated interrupt). */

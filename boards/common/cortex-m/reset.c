@@ -11,6 +11,15 @@ extern uint32_t fd_bss_end[];
 
 int main(void);
 
+void fd_system_reset(void)
+{
+    __asm volatile("dsb" ::: "memory"); /* writes before it complete first */
+    SCB_AIRCR = SCB_AIRCR_SYSRESETREQ;
+    __asm volatile("dsb" ::: "memory");
+    for (;;) {
+    }
+}
+
 void fd_reset_handler(void)
 {
     memcpy(fd_data_start, fd_data_load, (size_t)((uintptr_t)fd_data_end - (uintptr_t)fd_data_start));

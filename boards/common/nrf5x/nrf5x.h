@@ -15,6 +15,7 @@
 #define CLOCK_LFCLKSRC_RC 0u /* the 32.768 kHz RC oscillator (LFRC) */
 
 #define NRF_GPIO_BASE 0x50000000u /* nRF52: port P0 */
+#define GPIO_OUTSET FD_REG32(NRF_GPIO_BASE + 0x508u)
 #define GPIO_PIN_CNF(pin) FD_REG32(NRF_GPIO_BASE + 0x700u + 4u * (pin))
 /* DIR input, input buffer connected, PULL = pull-up (3 << 2). */
 #define GPIO_PIN_CNF_INPUT_PULLUP (3u << 2)
@@ -27,6 +28,16 @@
 #define RNG_CONFIG FD_REG32(NRF_RNG_BASE + 0x504u)
 #define RNG_CONFIG_DERCEN 0x1u
 #define RNG_VALUE FD_REG32(NRF_RNG_BASE + 0x508u)
+
+/* NVMC (nRF51 RM v3.0 ch. 6, nRF52840 PS v1.7 NVMC chapter). */
+#define NVMC_BASE 0x4001E000u
+#define NVMC_READY FD_REG32(NVMC_BASE + 0x400u)
+#define NVMC_READY_READY 0x1u
+#define NVMC_CONFIG FD_REG32(NVMC_BASE + 0x504u)
+#define NVMC_CONFIG_REN 0x0u
+#define NVMC_CONFIG_WEN 0x1u
+#define NVMC_CONFIG_EEN 0x2u
+#define NVMC_ERASEPAGE FD_REG32(NVMC_BASE + 0x508u)
 
 /* POWER.RESETREAS: one bit per reset source, kept until written back
  * as 1 (nRF51 Series RM v3.0 and nRF52840 PS v1.7, POWER chapter). No

@@ -12,18 +12,10 @@
  * journal treats such pages as damaged and erases them when it claims them. */
 #include <stdbool.h>
 
-#include "cortex_m.h"
 #include "hal/storage.h"
+#include "nrf5x.h"
 #include "storage_area.h"
 
-#define NVMC_BASE 0x4001E000u
-#define NVMC_READY FD_REG32(NVMC_BASE + 0x400u)
-#define NVMC_READY_READY 0x1u
-#define NVMC_CONFIG FD_REG32(NVMC_BASE + 0x504u)
-#define NVMC_CONFIG_REN 0x0u
-#define NVMC_CONFIG_WEN 0x1u
-#define NVMC_CONFIG_EEN 0x2u
-#define NVMC_ERASEPAGE FD_REG32(NVMC_BASE + 0x508u)
 #define FICR_CODEPAGESIZE FD_REG32(0x10000010u)
 #define FICR_CODESIZE FD_REG32(0x10000014u)
 
