@@ -17,6 +17,9 @@
  *             key defaults to the journal key of the test device secret
  *   verify    --recall FILE|-   a RECALL reply: each revealed hand's
  *             commitment, reveal hash and cards (tools/verify_recall.c)
+ *   lms-keygen --key STATE --pub FILE [--set h10w4[,h5w8]]   an LMS/HSS key
+ *   lms-sign   --key STATE --in FILE --out SIG   (tools/lms_sign.c)
+ *   lms-verify --pub FILE --in FILE --sig SIG    exit 0 valid, 1 not
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -39,6 +42,7 @@
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
 #include "hal/trng.h"
+#include "lms_sign.h"
 #include "persist.h"
 #include "verify.h"
 #include "verify_journal.h"
@@ -501,7 +505,8 @@ static int cmd_verify(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage_error("usage: fairdeal-tool {chacha20|hmac-drbg|bytes|perms|verify} [options] (see README.md)");
+        usage_error("usage: fairdeal-tool {chacha20|hmac-drbg|bytes|perms|verify|lms-keygen|lms-sign|lms-verify} [options] "
+                    "(see README.md)");
     }
     if (strcmp(argv[1], "chacha20") == 0) {
         return cmd_chacha20(argc, argv);
@@ -518,5 +523,20 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "verify") == 0) {
         return cmd_verify(argc, argv);
     }
-    usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms or verify", argv[1]);
+    static const struct {
+        const char *name;
+        int (*run)(int argc, char **argv);
+    } lms_commands[] = {
+        {.name = "lms-keygen", .run = fd_tool_lms_keygen},
+        {.name = "lms-sign", .run = fd_tool_lms_sign},
+        {.name = "lms-verify", .run = fd_tool_lms_verify},
+    };
+    for (size_t i = 0; i < sizeof lms_commands / sizeof lms_commands[0]; i++) {
+        if (strcmp(argv[1], lms_commands[i].name) == 0) {
+            return lms_commands[i].run(argc, argv);
+        }
+    }
+    usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms, verify, lms-keygen, lms-sign or "
+                "lms-verify",
+                argv[1]);
 }

@@ -1,0 +1,340 @@
+/* fairdeal-tool's LMS/HSS signer (tools/lms_sign.c), host only: RFC 8554
+ * Appendix F Test Case 2's private key reproduces its public keys and
+ * signatures; every parameter set signs what lib/ verifies; the state file
+ * is advanced durably before a signature exists (write, fsync, rename and
+ * directory fsync failures injected: no signature, no index released
+ * twice); racing signers never share an index; exhaustion and a corrupted
+ * state file are refused. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fairdeal/lms.h"
+#include "fairdeal/util.h"
+#include "lms_sign.h"
+#include "lms_vectors.h"
+
+static void unhex(const char *hex, uint8_t *out, size_t len)
+{
+    size_t got = 0;
+    assert_int_equal(fd_hex_decode(hex, strlen(hex), out, len, &got), FD_OK);
+    assert_int_equal(got, len);
+}
+
+static char g_dir[64];
+static char g_path[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(g_dir, "/tmp/fd_lms_sign_XXXXXX");
+    assert_non_null(mkdtemp(g_dir));
+    snprintf(g_path, sizeof g_path, "%s/key", g_dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Appendix F Test Case 2: the private values give the published keys, and
+ * (with C derived from SEED as tools/lms_sign.c does, the convention of the
+ * RFC authors' implementation) the published signatures, byte for byte. */
+static void test_appendix_f_private_key(void **state)
+{
+    (void)state;
+    fd_hss_layout lay;
+    assert_int_equal(fd_hss_parse(rfc8554_tc2_pub, FD_HSS_PUB_SIZE, rfc8554_tc2_sig, sizeof rfc8554_tc2_sig, &lay),
+                     FD_OK);
+    uint8_t seed[FD_LMS_N];
+    uint8_t I[FD_LMS_I_SIZE];
+    uint8_t root[FD_LMS_N];
+    static uint8_t sig[FD_LMS_SIG_SIZE(FD_LMOTS_P_W4, 10u)];
+
+    unhex(rfc8554_tc2_child_seed, seed, sizeof seed);
+    unhex(rfc8554_tc2_child_i, I, sizeof I);
+    assert_memory_equal(I, lay.level[1].pub + 8, FD_LMS_I_SIZE);
+    assert_int_equal(fd_lms_tree(FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, I, seed, 0, root, NULL), FD_OK);
+    assert_memory_equal(root, lay.level[1].pub + 24, FD_LMS_N);
+    assert_int_equal(fd_lms_sign_leaf(FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, I, seed, 4, rfc8554_tc2_msg,
+                                      sizeof rfc8554_tc2_msg, sig),
+                     FD_OK);
+    assert_memory_equal(sig, lay.level[1].sig, FD_LMS_SIG_SIZE(FD_LMOTS_P_W8, 5u));
+
+    unhex(rfc8554_tc2_top_seed, seed, sizeof seed);
+    unhex(rfc8554_tc2_top_i, I, sizeof I);
+    assert_int_equal(fd_lms_tree(FD_LMS_SHA256_M32_H10, FD_LMOTS_SHA256_N32_W4, I, seed, 0, root, NULL), FD_OK);
+    assert_memory_equal(root, rfc8554_tc2_pub + 28, FD_LMS_N);
+    assert_int_equal(fd_lms_sign_leaf(FD_LMS_SHA256_M32_H10, FD_LMOTS_SHA256_N32_W4, I, seed, 3, lay.level[1].pub,
+                                      FD_LMS_PUB_SIZE, sig),
+                     FD_OK);
+    assert_memory_equal(sig, lay.level[0].sig, sizeof sig);
+}
+
+static fd_lms_key make_key(uint32_t levels, uint32_t h0, uint32_t w0, uint32_t h1, uint32_t w1)
+{
+    fd_lms_key k;
+    memset(&k, 0, sizeof k);
+    k.levels = levels;
+    k.lms_type[0] = h0;
+    k.ots_type[0] = w0;
+    k.lms_type[1] = h1;
+    k.ots_type[1] = w1;
+    for (unsigned i = 0; i < sizeof k.seed; i++) {
+        k.seed[i] = (uint8_t)(i * 7u + levels + h0 + w0);
+    }
+    memset(k.I, 0x5a, sizeof k.I);
+    return k;
+}
+
+/* Every parameter set the signer offers signs what the verifier accepts,
+ * at the first, a middle and the last index; one flipped bit is refused. */
+static void test_every_set_round_trips(void **state)
+{
+    (void)state;
+    static const uint32_t sets[][4] = {
+        {FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W1, 0, 0},
+        {FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W2, 0, 0},
+        {FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W4, 0, 0},
+        {FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, 0, 0},
+        {FD_LMS_SHA256_M32_H10, FD_LMOTS_SHA256_N32_W4, 0, 0},
+        {FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W4, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8},
+    };
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    static const uint8_t msg[] = "fairdeal image";
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        const fd_lms_key k = make_key(sets[s][2] == 0u ? 1u : 2u, sets[s][0], sets[s][1], sets[s][2], sets[s][3]);
+        uint8_t pub[FD_HSS_PUB_SIZE];
+        assert_int_equal(fd_lms_key_public(&k, pub), FD_OK);
+        const uint64_t cap = fd_lms_key_capacity(&k);
+        const uint64_t idx[] = {0, cap / 2u + 1u, cap - 1u};
+        for (size_t i = 0; i < 3u; i++) {
+            size_t len = 0;
+            assert_int_equal(fd_lms_sign_index(&k, idx[i], msg, sizeof msg, sig, sizeof sig, &len), FD_OK);
+            assert_int_equal(fd_hss_verify(pub, sizeof pub, msg, sizeof msg, sig, len), FD_OK);
+            fd_hss_layout lay;
+            assert_int_equal(fd_hss_parse(pub, sizeof pub, sig, len, &lay), FD_OK);
+            assert_int_equal(lay.level[lay.levels - 1u].q, idx[i] & ((1u << lay.level[lay.levels - 1u].h) - 1u));
+            sig[len - 1u] ^= 0x01u;
+            assert_int_equal(fd_hss_verify(pub, sizeof pub, msg, sizeof msg, sig, len), FD_ERR_SIGNATURE);
+        }
+        size_t len = 0;
+        assert_int_equal(fd_lms_sign_index(&k, cap, msg, sizeof msg, sig, sizeof sig, &len), FD_ERR_EXHAUSTED);
+    }
+}
+
+static void test_state_codec(void **state)
+{
+    (void)state;
+    fd_lms_key k = make_key(2, FD_LMS_SHA256_M32_H10, FD_LMOTS_SHA256_N32_W4, FD_LMS_SHA256_M32_H5,
+                            FD_LMOTS_SHA256_N32_W8);
+    k.next = 0x123456789aULL;
+    uint8_t buf[FD_LMS_STATE_SIZE];
+    fd_lms_key_encode(&k, buf);
+    fd_lms_key back;
+    assert_int_equal(fd_lms_key_decode(buf, &back), FD_OK);
+    assert_memory_equal(&back, &k, sizeof k);
+    for (size_t i = 0; i < sizeof buf; i += 5u) {
+        buf[i] ^= 0x10u;
+        assert_int_equal(fd_lms_key_decode(buf, &back), FD_ERR_CORRUPT);
+        buf[i] ^= 0x10u;
+    }
+    k.levels = 3;
+    fd_lms_key_encode(&k, buf);
+    assert_int_equal(fd_lms_key_decode(buf, &back), FD_ERR_PARSE);
+    k.levels = 1;
+    k.lms_type[0] = FD_LMS_SHA256_M32_H20; /* verifiable, but not built by this signer */
+    fd_lms_key_encode(&k, buf);
+    assert_int_equal(fd_lms_key_decode(buf, &back), FD_ERR_PARSE);
+}
+
+/* ---- fault injection ---- */
+
+static int g_fail_write, g_fail_sync_at, g_fail_rename, g_syncs;
+
+static int inj_write(int fd, const void *buf, size_t len)
+{
+    return g_fail_write ? -1 : fd_lms_io_posix.write_all(fd, buf, len);
+}
+
+static int inj_sync(int fd)
+{
+    return ++g_syncs == g_fail_sync_at ? -1 : fd_lms_io_posix.sync(fd);
+}
+
+static int inj_rename(const char *a, const char *b) { return g_fail_rename ? -1 : fd_lms_io_posix.rename(a, b); }
+
+static const fd_lms_io INJ = {.write_all = inj_write, .sync = inj_sync, .rename = inj_rename};
+
+static uint64_t next_of(const char *path)
+{
+    uint8_t buf[FD_LMS_STATE_SIZE];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(buf, 1, sizeof buf, f), sizeof buf);
+    fclose(f);
+    fd_lms_key k;
+    assert_int_equal(fd_lms_key_decode(buf, &k), FD_OK);
+    return k.next;
+}
+
+static uint32_t q_of(const uint8_t *sig) { return fd_lms_get32(sig + 4); }
+
+static void test_failed_write_gives_no_signature(void **state)
+{
+    (void)state;
+    const fd_lms_key k = make_key(1, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, 0, 0);
+    unlink(g_path);
+    assert_int_equal(fd_lms_state_create(g_path, &k, &fd_lms_io_posix), FD_OK);
+    assert_int_equal(fd_lms_state_create(g_path, &k, &fd_lms_io_posix), FD_ERR_STATE); /* never overwritten */
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    static const uint8_t msg[] = "image";
+    size_t len = 1;
+    /* write, fsync of the new file, rename: the file keeps its index, nothing is signed */
+    for (int fault = 0; fault < 3; fault++) {
+        g_fail_write = fault == 0;
+        g_fail_sync_at = fault == 1 ? 1 : 0;
+        g_fail_rename = fault == 2;
+        g_syncs = 0;
+        memset(sig, 0xAA, sizeof sig);
+        assert_int_equal(fd_lms_sign_file(g_path, &INJ, msg, sizeof msg, sig, sizeof sig, &len), FD_ERR_STATE);
+        assert_int_equal(len, 0);
+        assert_int_equal(sig[0], 0xAA);
+        assert_int_equal(sig[100], 0xAA);
+        assert_int_equal(next_of(g_path), 0);
+    }
+    /* the directory's fsync after the rename: advanced but not known durable: no signature, and
+     * the next signer moves on (index 0 is never released) */
+    g_fail_write = 0;
+    g_fail_rename = 0;
+    g_fail_sync_at = 2;
+    g_syncs = 0;
+    memset(sig, 0xAA, sizeof sig);
+    assert_int_equal(fd_lms_sign_file(g_path, &INJ, msg, sizeof msg, sig, sizeof sig, &len), FD_ERR_STATE);
+    assert_int_equal(len, 0);
+    assert_int_equal(sig[0], 0xAA);
+    assert_int_equal(next_of(g_path), 1);
+    g_fail_sync_at = 0;
+    assert_int_equal(fd_lms_sign_file(g_path, &INJ, msg, sizeof msg, sig, sizeof sig, &len), FD_OK);
+    assert_int_equal(q_of(sig), 1);
+    assert_int_equal(next_of(g_path), 2);
+    /* a temporary file left by a signer that died is not mistaken for the state */
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%s.tmp", g_path);
+    FILE *f = fopen(tmp, "wb");
+    assert_non_null(f);
+    fputs("junk", f);
+    fclose(f);
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, msg, sizeof msg, sig, sizeof sig, &len), FD_OK);
+    assert_int_equal(q_of(sig), 2);
+    /* a corrupted state file signs nothing */
+    f = fopen(g_path, "r+b");
+    assert_non_null(f);
+    fseek(f, 80, SEEK_SET);
+    fputc(0x55, f);
+    fclose(f);
+    len = 1;
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, msg, sizeof msg, sig, sizeof sig, &len),
+                     FD_ERR_CORRUPT);
+    assert_int_equal(len, 0);
+}
+
+static void test_exhausted(void **state)
+{
+    (void)state;
+    fd_lms_key k = make_key(1, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, 0, 0);
+    k.next = 31;
+    unlink(g_path);
+    assert_int_equal(fd_lms_state_create(g_path, &k, &fd_lms_io_posix), FD_OK);
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    size_t len = 0;
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, (const uint8_t *)"x", 1, sig, sizeof sig, &len),
+                     FD_OK);
+    assert_int_equal(q_of(sig), 31);
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, (const uint8_t *)"x", 1, sig, sizeof sig, &len),
+                     FD_ERR_EXHAUSTED);
+    assert_int_equal(len, 0);
+    assert_int_equal(next_of(g_path), 32);
+}
+
+/* Processes signing at once from one state file: every signature has its
+ * own index, and the file counts them all. */
+#define RACERS 4
+#define PER_RACER 6
+static void test_racing_signers(void **state)
+{
+    (void)state;
+    const fd_lms_key k = make_key(1, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, 0, 0);
+    unlink(g_path);
+    assert_int_equal(fd_lms_state_create(g_path, &k, &fd_lms_io_posix), FD_OK);
+    uint8_t pub[FD_HSS_PUB_SIZE];
+    assert_int_equal(fd_lms_key_public(&k, pub), FD_OK);
+    int fds[RACERS][2];
+    pid_t pids[RACERS];
+    for (int r = 0; r < RACERS; r++) {
+        assert_int_equal(pipe(fds[r]), 0);
+        pids[r] = fork();
+        assert_true(pids[r] >= 0);
+        if (pids[r] == 0) {
+            close(fds[r][0]);
+            static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+            for (int i = 0; i < PER_RACER; i++) {
+                size_t len = 0;
+                const uint8_t msg = (uint8_t)(r * PER_RACER + i);
+                if (fd_lms_sign_file(g_path, &fd_lms_io_posix, &msg, 1, sig, sizeof sig, &len) != FD_OK ||
+                    fd_hss_verify(pub, sizeof pub, &msg, 1, sig, len) != FD_OK) {
+                    _exit(3);
+                }
+                const uint32_t q = q_of(sig);
+                if (write(fds[r][1], &q, sizeof q) != (ssize_t)sizeof q) {
+                    _exit(4);
+                }
+            }
+            _exit(0);
+        }
+        close(fds[r][1]);
+    }
+    uint32_t seen = 0;
+    unsigned total = 0;
+    for (int r = 0; r < RACERS; r++) {
+        uint32_t q;
+        while (read(fds[r][0], &q, sizeof q) == (ssize_t)sizeof q) {
+            assert_true(q < 32u);
+            assert_int_equal(seen & (1u << q), 0); /* no index twice */
+            seen |= 1u << q;
+            total++;
+        }
+        close(fds[r][0]);
+        int status = 0;
+        assert_int_equal(waitpid(pids[r], &status, 0), pids[r]);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    assert_int_equal(total, RACERS * PER_RACER);
+    assert_int_equal(seen, (1u << (RACERS * PER_RACER)) - 1u);
+    assert_int_equal(next_of(g_path), RACERS * PER_RACER);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_appendix_f_private_key),
+        cmocka_unit_test(test_every_set_round_trips),
+        cmocka_unit_test(test_state_codec),
+        cmocka_unit_test(test_failed_write_gives_no_signature),
+        cmocka_unit_test(test_exhausted),
+        cmocka_unit_test(test_racing_signers),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
