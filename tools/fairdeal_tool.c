@@ -17,6 +17,8 @@
  *             key defaults to the journal key of the test device secret
  *   verify    --recall FILE|-   a RECALL reply: each revealed hand's
  *             commitment, reveal hash and cards (tools/verify_recall.c)
+ *   verify    --round FILE|-   docs/VERIFY.md round lines, each recomputed
+ *             (tools/verify.c)
  *   lms-keygen --key STATE --pub FILE [--set h10w4[,h5w8]]   an LMS/HSS key
  *   lms-sign   --key STATE --in FILE --out SIG   (tools/lms_sign.c)
  *   lms-verify --pub FILE --in FILE --sig SIG    exit 0 valid, 1 not
@@ -46,6 +48,7 @@
 #include "persist.h"
 #include "verify.h"
 #include "verify_journal.h"
+#include "verify_text.h"
 
 #define MAX_HEX_BYTES 1024u
 
@@ -454,8 +457,23 @@ static int cmd_verify(int argc, char **argv)
     option opts[] = {{"--transcript", true, NULL, false},
                      {"--journal", true, NULL, false},
                      {"--key", true, NULL, false},
-                     {"--recall", true, NULL, false}};
-    parse_options(argc, argv, opts, 4);
+                     {"--recall", true, NULL, false},
+                     {"--round", true, NULL, false}};
+    parse_options(argc, argv, opts, 5);
+    if (opts[4].seen) {
+        if (opts[0].seen || opts[1].seen || opts[2].seen || opts[3].seen) {
+            usage_error("--round excludes --transcript, --journal, --key and --recall");
+        }
+        FILE *lin = strcmp(opts[4].value, "-") == 0 ? stdin : fopen(opts[4].value, "r");
+        if (lin == NULL) {
+            usage_error("--round: cannot open '%s'", opts[4].value);
+        }
+        const int rc = fd_tool_verify_rounds(lin);
+        if (lin != stdin) {
+            (void)fclose(lin);
+        }
+        return rc;
+    }
     if (opts[3].seen) {
         if (opts[0].seen || opts[1].seen || opts[2].seen) {
             usage_error("--recall excludes --transcript, --journal and --key");
@@ -476,8 +494,8 @@ static int cmd_verify(int argc, char **argv)
         }
         uint8_t key[MAX_HEX_BYTES];
         size_t key_len = FD_SHA256_SIZE;
-        if (opts[2].seen) {
-            key_len = parse_hex(&opts[2], key, FD_SHA256_SIZE);
+        if (opts[2].seen) { /* strict, like every verifier input (verify_text.h) */
+            key_len = fd_tool_hex("--key", fd_tool_str(opts[2].value), key, FD_SHA256_SIZE, FD_SHA256_SIZE);
         } else {
             fd_device_secret test; /* a blank secret page in a development build: the marked test secret */
             if (fd_device_secret_load(&test, NULL, false) != FD_OK || dealer_journal_key(&test, key) != FD_OK) {
@@ -493,12 +511,14 @@ static int cmd_verify(int argc, char **argv)
     if (!opts[0].seen) {
         return fd_tool_verify(stdin);
     }
-    FILE *in = fopen(opts[0].value, "r");
+    FILE *in = strcmp(opts[0].value, "-") == 0 ? stdin : fopen(opts[0].value, "r");
     if (in == NULL) {
         usage_error("--transcript: cannot open '%s'", opts[0].value);
     }
     const int rc = fd_tool_verify(in);
-    (void)fclose(in);
+    if (in != stdin) {
+        (void)fclose(in);
+    }
     return rc;
 }
 

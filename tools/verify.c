@@ -1,440 +1,411 @@
-/* fairdeal-tool verify: check a dealer transcript (its reply lines, as the
- * console printed them; echo, prompts and banner lines are skipped). For
- * every round: the SHUFFLE commitment is SHA-256 of REVEAL's salt and
- * order (fd_commit_compute), the order is a permutation of the shoe NEW set
- * up, every card dealt is the order's next card, and no round is left
- * unrevealed or replaced by another. The checks are the library's (the
- * round record, lib/include/fairdeal/commit.h); the tests recompute them
- * independently with sha256sum. */
+/* fairdeal-tool verify: check a dealer transcript, or round lines.
+ *
+ * A transcript is the dealer's console output, taken in machine mode
+ * (docs/PROTOCOL.md "Human and machine mode"). Only reply lines are read:
+ * a line starting "OK " (so never a human-mode prompt-and-echo line, which
+ * starts "> ", nor a banner line), and of those only NEW, SHUFFLE, DEAL,
+ * BURN and REVEAL, each in its documented grammar (verify_text.h: exactly
+ * the documented keys once each, numbers and hex strict). For every round:
+ * a verifiable round's REVEAL is a docs/VERIFY.md round line with
+ * SHUFFLE's header and commitment that derives its order (fd_round_commit,
+ * fd_round_deal_order); a commit-only round's (SHUFFLE drbg / full) salt and
+ * order hash to SHUFFLE's commit= (fd_commit_compute, docs/ROUND_RECORD.md)
+ * and the order is the shoe NEW set up; every DEAL lists seats 1..players in
+ * order, each card at its position once, with left= agreeing; every card
+ * dealt is the order's card at its position; no round is left unrevealed
+ * or replaced by another. */
 #include "verify.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fairdeal/commit.h"
 #include "fairdeal/round.h"
-#include "fairdeal/util.h"
+#include "verify_text.h"
 
 /* a 432-card verifiable REVEAL: S, 8 seeds and the order as ids, ~3.8 KB */
 #define MAX_LINE 8192u
 
 typedef struct transcript {
-    unsigned long line_no;
     /* the shoe NEW last set up (power-on: one French deck) */
     fd_deck_kind kind;
-    unsigned decks;
-    unsigned jokers;
+    uint8_t decks;
+    uint8_t jokers;
     uint16_t shoe_cards;
     /* the open round */
     bool open;
-    bool verifiable;       /* a SHUFFLE mode=round: checked by fd_round_verify */
-    char header_text[160]; /* its SHUFFLE's " device=... beacon=..." fields, as printed */
+    bool verifiable;
+    char header[5][80]; /* a verifiable SHUFFLE's device, id, shoe, slots, beacon as printed */
+    char id_text[16];
     unsigned long id;
     uint8_t commitment[FD_COMMIT_SIZE];
-    uint16_t dealt;
-    char dealt_codes[FD_SHOE_MAX_CARDS][FD_CARD_CODE_SIZE]; /* "" = burned, face down */
+    uint16_t next; /* position of the next card dealt or burned */
+    bool dealt_at[FD_SHOE_MAX_CARDS];
+    char dealt[FD_SHOE_MAX_CARDS][FD_CARD_CODE_SIZE]; /* a burned card: not shown, not recorded */
     unsigned rounds;
     unsigned cards_dealt;
 } transcript;
 
 static transcript tr;
+static fd_tool_round line_round;
 static fd_round_record record;
 
-/* One line on stderr, exit 1: the transcript does not verify. */
-static _Noreturn void reject(const char *fmt, ...)
+static const char *const header_keys[] = {"device", "id", "shoe", "slots", "beacon"};
+
+static void copy_text(char *out, size_t size, fd_tool_span s)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fairdeal-tool: verify: line %lu: ", tr.line_no);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
+    const size_t n = s.n < size ? s.n : size - 1u;
+    memcpy(out, s.p, n);
+    out[n] = '\0';
 }
 
-/* The value of " key=" in a reply, as a NUL-terminated copy. */
-static const char *field(const char *line, const char *key, char *value, size_t size)
+static void on_new(fd_tool_span rest)
 {
-    char pattern[24];
-    (void)snprintf(pattern, sizeof pattern, " %s=", key);
-    const char *p = strstr(line, pattern);
-    if (p == NULL) {
-        reject("reply without %s=: %.40s", key, line);
-    }
-    p += strlen(pattern);
-    const size_t n = strcspn(p, " ");
-    if (n >= size) {
-        reject("%s= too long", key);
-    }
-    memcpy(value, p, n);
-    value[n] = '\0';
-    return value;
-}
-
-static unsigned long field_number(const char *line, const char *key)
-{
-    char v[16];
-    (void)field(line, key, v, sizeof v);
-    char *end = NULL;
-    const unsigned long n = strtoul(v, &end, 10);
-    if (v[0] < '0' || v[0] > '9' || *end != '\0') {
-        reject("%s=%s is not a number", key, v);
-    }
-    return n;
-}
-
-static void on_new(const char *line)
-{
+    static const char *const keys[] = {"deck", "decks", "jokers", "cards", NULL};
+    fd_tool_fields f;
+    fd_tool_fields_parse(rest, keys, NULL, &f);
     if (tr.open) {
-        reject("round %lu was never revealed: NEW replaced its shoe", tr.id);
+        fd_tool_reject("round %lu was never revealed: NEW replaced its shoe", tr.id);
     }
-    char kind[16];
-    (void)field(line, "deck", kind, sizeof kind);
-    if (fd_deck_parse_kind(kind, strlen(kind), &tr.kind) != FD_OK) {
-        reject("unknown deck %s", kind);
+    const fd_tool_span deck = fd_tool_get(&f, "deck");
+    if (fd_deck_parse_kind(deck.p, deck.n, &tr.kind) != FD_OK) {
+        fd_tool_reject("unknown deck kind in NEW reply");
     }
-    tr.decks = (unsigned)field_number(line, "decks");
-    tr.jokers = (unsigned)field_number(line, "jokers");
+    tr.decks = (uint8_t)fd_tool_decimal("decks", fd_tool_get(&f, "decks"), 1, FD_SHOE_MAX_DECKS);
+    tr.jokers = (uint8_t)fd_tool_decimal("jokers", fd_tool_get(&f, "jokers"), 0, tr.kind == FD_DECK_FRENCH ? 2u : 0u);
     uint16_t per_deck = 0;
-    if (fd_deck_size(tr.kind, tr.jokers, &per_deck) != FD_OK || tr.decks < 1u || tr.decks > FD_SHOE_MAX_DECKS ||
-        field_number(line, "cards") != (unsigned long)per_deck * tr.decks) {
-        reject("NEW reply describes no valid shoe");
-    }
+    (void)fd_deck_size(tr.kind, tr.jokers, &per_deck); /* cannot fail: kind and jokers were checked */
     tr.shoe_cards = (uint16_t)(per_deck * tr.decks);
+    if (fd_tool_decimal("cards", fd_tool_get(&f, "cards"), 1, FD_SHOE_MAX_CARDS) != tr.shoe_cards) {
+        fd_tool_reject("NEW reply describes no valid shoe: cards= is not %u", tr.shoe_cards);
+    }
 }
 
-static void on_shuffle(const char *line)
+static void on_shuffle(fd_tool_span rest)
 {
-    const unsigned long id = field_number(line, "id");
-    if (tr.open) {
-        reject("round %lu was never revealed: round %lu replaced it", tr.id, id);
-    }
-    if (field_number(line, "cards") != tr.shoe_cards) {
-        reject("round %lu shuffles %lu cards, the shoe holds %u", id, field_number(line, "cards"), tr.shoe_cards);
-    }
-    tr.verifiable = strstr(line, " mode=round ") != NULL;
+    static const char *const mode_only[] = {"mode", NULL};
+    static const char *const any[] = {"device", "id",     "shoe",  "slots",      "beacon", "cards",
+                                      "state",  "commit", "label", "commitment", NULL};
+    static const char *const round_keys[] = {"mode",   "device", "id",         "shoe",  "slots",
+                                             "beacon", "cards",  "commitment", "state", NULL};
+    static const char *const round_optional[] = {"label", NULL};
+    static const char *const commit_keys[] = {"id", "mode", "cards", "commit", NULL};
+    fd_tool_fields f;
+    fd_tool_fields_parse(rest, mode_only, any, &f);
+    const fd_tool_span mode = fd_tool_get(&f, "mode");
+    tr.verifiable = fd_tool_is(mode, "round");
     if (tr.verifiable) {
-        const char *from = strstr(line, " device=");
-        const char *to = strstr(line, " cards=");
-        if (from == NULL || to == NULL || to < from || (size_t)(to - from) >= sizeof tr.header_text) {
-            reject("round %lu: SHUFFLE mode=round without its header fields", id);
+        fd_tool_fields_parse(rest, round_keys, round_optional, &f);
+        fd_round_header h;
+        memset(&h, 0, sizeof h);
+        (void)fd_tool_hex("device", fd_tool_get(&f, "device"), h.device_id, 1, FD_ROUND_DEVICE_ID_MAX);
+        fd_tool_shoe(fd_tool_get(&f, "shoe"), &h.kind, &h.decks, &h.jokers);
+        if (h.kind != tr.kind || h.decks != tr.decks || h.jokers != tr.jokers) {
+            fd_tool_reject("SHUFFLE shoe= is not the shoe NEW set up (%s:%u:%u)", fd_deck_kind_name(tr.kind), tr.decks,
+                           tr.jokers);
         }
-        memcpy(tr.header_text, from, (size_t)(to - from));
-        tr.header_text[to - from] = '\0';
+        (void)fd_tool_hex("slots", fd_tool_get(&f, "slots"), &h.slot_mask, 1, 1);
+        fd_tool_beacon(fd_tool_get(&f, "beacon"), &h);
+        (void)fd_tool_hex("commitment", fd_tool_get(&f, "commitment"), tr.commitment, FD_COMMIT_SIZE, FD_COMMIT_SIZE);
+        const fd_tool_span state = fd_tool_get(&f, "state");
+        const fd_tool_span label = fd_tool_get(&f, "label");
+        if (!fd_tool_is(state, "seeding") && !fd_tool_is(state, "closed")) {
+            fd_tool_reject("malformed state=: not seeding or closed");
+        }
+        if (label.p != NULL && !fd_tool_is(label, "house-only")) {
+            fd_tool_reject("mislabelled: a round closed at SHUFFLE is house-only");
+        }
+        for (size_t i = 0; i < sizeof header_keys / sizeof header_keys[0]; i++) {
+            copy_text(tr.header[i], sizeof tr.header[i], fd_tool_get(&f, header_keys[i]));
+        }
+    } else if (fd_tool_is(mode, "drbg") || fd_tool_is(mode, "full")) {
+        fd_tool_fields_parse(rest, commit_keys, NULL, &f);
+        (void)fd_tool_hex("commit", fd_tool_get(&f, "commit"), tr.commitment, FD_COMMIT_SIZE, FD_COMMIT_SIZE);
+    } else {
+        fd_tool_reject("SHUFFLE mode= is not round, drbg or full");
     }
-    char hex[80];
-    size_t len = 0;
-    (void)field(line, tr.verifiable ? "commitment" : "commit", hex, sizeof hex);
-    if (fd_hex_decode(hex, strlen(hex), tr.commitment, sizeof tr.commitment, &len) != FD_OK || len != FD_COMMIT_SIZE) {
-        reject("round %lu: commit= is not 64 hex digits", id);
+    const unsigned long id = (unsigned long)fd_tool_decimal("id", fd_tool_get(&f, "id"), 0, UINT32_MAX);
+    if (tr.open) {
+        fd_tool_reject("round %lu was never revealed: round %lu replaced it", tr.id, id);
     }
+    if (fd_tool_decimal("cards", fd_tool_get(&f, "cards"), 1, FD_SHOE_MAX_CARDS) != tr.shoe_cards) {
+        fd_tool_reject("round %lu: cards= is not %u, the cards of the shoe", id, tr.shoe_cards);
+    }
+    copy_text(tr.id_text, sizeof tr.id_text, fd_tool_get(&f, "id"));
     tr.open = true;
     tr.id = id;
-    tr.dealt = 0;
+    tr.next = 0;
+    memset(tr.dealt_at, 0, sizeof tr.dealt_at);
 }
 
-static void deal_one(const char *code, size_t len, uint16_t at)
+/* A card code of the shoe NEW set up. */
+static fd_card card_of(fd_tool_span code)
 {
-    if (at >= tr.shoe_cards || len >= FD_CARD_CODE_SIZE) {
-        reject("round %lu: more cards dealt than the shoe holds", tr.id);
+    fd_card face = 0;
+    if (code.n == 0u || code.n >= FD_CARD_CODE_SIZE || fd_card_parse(code.p, code.n, tr.kind, &face) != FD_OK ||
+        (face >= 52u && tr.jokers == 0u)) {
+        fd_tool_reject("'%.*s' is not a card of the shoe", (int)(code.n > 8u ? 8u : code.n), code.p);
     }
-    memcpy(tr.dealt_codes[at], code, len);
-    tr.dealt_codes[at][len] = '\0';
+    return face;
 }
 
-/* "OK DEAL 7H QS" or "OK DEAL 1:7H,2C 2:QS,TD": card c of player p is card
- * c * players + p of the deal. */
-static void on_deal(const char *line)
+static void dealt(fd_tool_span code, uint16_t at)
 {
+    (void)card_of(code);
+    if (at >= tr.shoe_cards) {
+        fd_tool_reject("round %lu: more cards dealt than the shoe holds", tr.id);
+    }
+    tr.dealt_at[at] = true;
+    copy_text(tr.dealt[at], sizeof tr.dealt[at], code);
+}
+
+/* left= (and reshuffle=due) after count more cards */
+static void check_left(const fd_tool_fields *f, uint16_t count)
+{
+    const fd_tool_span reshuffle = fd_tool_get(f, "reshuffle");
+    if (reshuffle.p != NULL && !fd_tool_is(reshuffle, "due")) {
+        fd_tool_reject("malformed reshuffle=: only reshuffle=due");
+    }
+    const uint64_t left = fd_tool_decimal("left", fd_tool_get(f, "left"), 0, FD_SHOE_MAX_CARDS);
+    if ((unsigned)tr.next + count > tr.shoe_cards || left != (uint64_t)(tr.shoe_cards - tr.next - count)) {
+        fd_tool_reject("round %lu: left=%llu does not agree with %u cards dealt of %u", tr.id, (unsigned long long)left,
+                       (unsigned)tr.next + count, tr.shoe_cards);
+    }
+}
+
+/* "OK DEAL 7H QS left=50" or "OK DEAL 1:7H,2C 2:QS,TD left=48": card c of
+ * seat p (1..players, in order) is card c * players + p - 1 of the deal. */
+static void on_deal(fd_tool_span rest)
+{
+    static const char *const keys[] = {"left", NULL};
+    static const char *const optional[] = {"reshuffle", NULL};
     if (!tr.open) {
-        reject("DEAL outside a round");
+        fd_tool_reject("DEAL outside a round");
     }
-    const char *body = line + strlen("OK DEAL ");
-    const char *end = strstr(body, " left=");
-    if (end == NULL) {
-        reject("DEAL reply without left=");
+    /* the cards end where the first key=value field starts */
+    fd_tool_span cards = rest;
+    fd_tool_span fields = {rest.p + rest.n, 0};
+    fd_tool_span walk = rest;
+    bool more = rest.n != 0u;
+    while (more) {
+        const char *start = walk.p;
+        const fd_tool_span word = fd_tool_next(&walk, ' ', &more);
+        if (word.n != 0u && memchr(word.p, '=', word.n) != NULL) {
+            fields = (fd_tool_span){start, (size_t)(rest.p + rest.n - start)};
+            cards.n = start == rest.p ? 0u : (size_t)(start - rest.p) - 1u;
+            break;
+        }
     }
+    fd_tool_fields f;
+    fd_tool_fields_parse(fields, keys, optional, &f);
+    if (cards.n == 0u) {
+        fd_tool_reject("malformed DEAL reply: no cards");
+    }
+    const bool seats = memchr(cards.p, ':', cards.n) != NULL;
     unsigned players = 0;
-    for (const char *p = body; p < end; p++) {
-        players += *p == ':' ? 1u : 0u;
-    }
-    if (players == 0u) {
-        players = 1;
-    }
-    unsigned player = 0;
-    unsigned card = 0;
-    unsigned total = 0;
-    const char *p = body;
-    while (p < end) {
-        const char *colon = memchr(p, ':', (size_t)(end - p));
-        const char *space = memchr(p, ' ', (size_t)(end - p));
-        if (colon != NULL && (space == NULL || colon < space)) {
-            player = (unsigned)strtoul(p, NULL, 10) - 1u;
-            card = 0;
-            p = colon + 1;
+    size_t per_seat = 0;
+    walk = cards;
+    more = true;
+    while (more) {
+        fd_tool_span group = fd_tool_next(&walk, ' ', &more);
+        if (group.n == 0u) {
+            fd_tool_reject("malformed DEAL reply: an empty field");
         }
-        const size_t len = strcspn(p, players > 1u ? ", " : " ");
-        const size_t take = (size_t)(end - p) < len ? (size_t)(end - p) : len;
-        deal_one(p, take, (uint16_t)(tr.dealt + card * players + player));
-        card++;
-        total++;
-        p += take;
-        if (p < end) {
-            p++;
+        players++;
+        if (!seats) {
+            dealt(group, (uint16_t)(tr.next + players - 1u));
+            continue;
         }
-        if (players == 1u) {
-            player = 0;
+        bool has_cards = false;
+        const fd_tool_span seat = fd_tool_next(&group, ':', &has_cards);
+        char want[12];
+        (void)snprintf(want, sizeof want, "%u", players);
+        if (!has_cards || !fd_tool_is(seat, want)) {
+            fd_tool_reject("seat '%.*s' where seat %u was due (seats 1..players in order)",
+                           (int)(seat.n > 8u ? 8u : seat.n), seat.p, players);
+        }
+        size_t n = 0;
+        bool next_card = true;
+        while (next_card) {
+            (void)fd_tool_next(&group, ',', &next_card);
+            n++;
+        }
+        if (players > 1u && n != per_seat) {
+            fd_tool_reject("seats hold different numbers of cards");
+        }
+        per_seat = n;
+    }
+    uint16_t total = (uint16_t)players;
+    if (seats) {
+        if (per_seat * players > FD_SHOE_MAX_CARDS) {
+            fd_tool_reject("round %lu: more cards dealt than the shoe holds", tr.id);
+        }
+        total = (uint16_t)(per_seat * players);
+        walk = cards;
+        more = true;
+        for (unsigned p = 0; more; p++) {
+            fd_tool_span group = fd_tool_next(&walk, ' ', &more);
+            bool next_card = true;
+            (void)fd_tool_next(&group, ':', &next_card);
+            for (unsigned c = 0; next_card; c++) {
+                dealt(fd_tool_next(&group, ',', &next_card), (uint16_t)(tr.next + c * players + p));
+            }
         }
     }
-    tr.dealt = (uint16_t)(tr.dealt + total);
+    check_left(&f, total);
+    tr.next = (uint16_t)(tr.next + total);
     tr.cards_dealt += total;
 }
 
-static void on_burn(void)
+static void on_burn(fd_tool_span rest)
 {
+    static const char *const keys[] = {"left", NULL};
+    static const char *const optional[] = {"reshuffle", NULL};
+    fd_tool_fields f;
+    fd_tool_fields_parse(rest, keys, optional, &f);
     if (!tr.open) {
-        reject("BURN outside a round");
+        fd_tool_reject("BURN outside a round");
     }
-    deal_one("", 0, tr.dealt);
-    tr.dealt++;
-}
-
-/* The order's codes to card ids: the k-th copy of a face is deck k's. Both
- * jokers of a French deck read "JK": the j-th is face 52 + j mod jokers of
- * deck j / jokers. */
-static fd_card card_id(fd_card face, uint8_t copies[64], unsigned *jokers_seen)
-{
-    if (tr.kind == FD_DECK_FRENCH && face == 52u && tr.jokers > 0u) {
-        const unsigned j = (*jokers_seen)++;
-        return (fd_card)(((j / tr.jokers) << FD_CARD_COPY_SHIFT) | (52u + j % tr.jokers));
-    }
-    if (copies[face] >= FD_SHOE_MAX_DECKS) {
-        reject("order is not a permutation of the shoe (round %lu)", tr.id);
-    }
-    return (fd_card)(((unsigned)copies[face]++ << FD_CARD_COPY_SHIFT) | face);
-}
-
-static void parse_order(const char *text)
-{
-    uint8_t copies[64] = {0};
-    unsigned jokers_seen = 0;
-    record.count = 0;
-    const char *p = text;
-    while (*p != '\0') {
-        const size_t len = strcspn(p, " ");
-        fd_card face = 0;
-        if (record.count >= FD_SHOE_MAX_CARDS || fd_card_parse(p, len, tr.kind, &face) != FD_OK) {
-            reject("round %lu: order holds '%.*s', not a card of the shoe", tr.id, (int)(len > 8u ? 8u : len), p);
-        }
-        record.order[record.count++] = card_id(face, copies, &jokers_seen);
-        p += len;
-        if (*p == ' ') {
-            p++;
-        }
-    }
-}
-
-static void hex_field(const char *line, const char *key, uint8_t *out, size_t size, size_t *len)
-{
-    static char hex[2u * FD_ROUND_SECRET_MAX + 1u];
-    (void)field(line, key, hex, sizeof hex);
-    if (fd_hex_decode(hex, strlen(hex), out, size, len) != FD_OK) {
-        reject("round %lu: %s= is not hex of at most %u bytes", tr.id, key, (unsigned)size);
-    }
-}
-
-/* "0:ab;3:cdef" or "none" */
-static void parse_seeds(const char *line, fd_round_seeds *seeds)
-{
-    static char text[FD_ROUND_SLOTS * (2u * FD_ROUND_SEED_MAX + 3u) + 1u];
-    /* cannot fail: seeds is never NULL */
-    (void)fd_round_seeds_clear(seeds);
-    (void)field(line, "seeds", text, sizeof text);
-    if (strcmp(text, "none") == 0) {
-        return;
-    }
-    for (char *item = strtok(text, ";"); item != NULL; item = strtok(NULL, ";")) {
-        char *colon = strchr(item, ':');
-        size_t len = 0;
-        const unsigned long slot = strtoul(item, NULL, 10);
-        if (colon == NULL || colon != item + 1 || slot >= FD_ROUND_SLOTS || seeds->len[slot] != 0u ||
-            fd_hex_decode(colon + 1, strlen(colon + 1), seeds->seed[slot], FD_ROUND_SEED_MAX, &len) != FD_OK ||
-            len == 0u) {
-            reject("round %lu: malformed seeds=", tr.id);
-        }
-        seeds->len[slot] = (uint8_t)len;
-    }
-}
-
-/* "beacon=SLOT:INDEX" or "beacon=none"; fd_round_verify checks the slot
- * against the slot mask. */
-static void parse_beacon(const char *line, fd_round_header *h)
-{
-    char text[32];
-    (void)field(line, "beacon", text, sizeof text);
-    h->beacon_slot = FD_ROUND_NO_BEACON;
-    h->beacon_index = 0;
-    if (strcmp(text, "none") == 0) {
-        return;
-    }
-    char *colon = strchr(text, ':');
-    char *end = NULL;
-    const unsigned long slot = strtoul(text, &end, 10);
-    if (colon == NULL || end != colon || text[0] < '0' || text[0] > '9' || slot >= FD_ROUND_SLOTS || colon[1] < '0' ||
-        colon[1] > '9') {
-        reject("round %lu: malformed beacon=", tr.id);
-    }
-    errno = 0;
-    h->beacon_index = strtoull(colon + 1, &end, 10);
-    if (*end != '\0' || errno != 0) {
-        reject("round %lu: malformed beacon=", tr.id);
-    }
-    h->beacon_slot = (uint8_t)slot;
-}
-
-/* A verifiable round's REVEAL: the header fields are SHUFFLE's, then
- * fd_round_verify (commitment and the derived order), then the deal. */
-static void on_reveal_round(const char *line)
-{
-    if (strstr(line, tr.header_text) != line + strlen("OK REVEAL")) {
-        reject("round %lu: REVEAL's device, id, shoe, slots or beacon differ from SHUFFLE's", tr.id);
-    }
-    fd_round_header h;
-    memset(&h, 0, sizeof h);
-    size_t len = 0;
-    hex_field(line, "device", h.device_id, sizeof h.device_id, &len);
-    h.device_id_len = (uint8_t)len;
-    h.round_id = (uint32_t)field_number(line, "id");
-    h.kind = tr.kind;
-    h.decks = (uint8_t)tr.decks;
-    h.jokers = (uint8_t)tr.jokers;
-    hex_field(line, "slots", &h.slot_mask, 1, &len);
-    parse_beacon(line, &h);
-    char shoe[32];
-    char expect[32];
-    (void)snprintf(expect, sizeof expect, "%s:%u:%u", fd_deck_kind_name(tr.kind), tr.decks, tr.jokers);
-    if (strcmp(field(line, "shoe", shoe, sizeof shoe), expect) != 0 || len != 1u) {
-        reject("round %lu: shoe=%s, NEW set up %s", tr.id, shoe, expect);
-    }
-    static uint8_t secret[FD_ROUND_SECRET_MAX];
-    size_t secret_len = 0;
-    hex_field(line, "secret", secret, sizeof secret, &secret_len);
-    static fd_round_seeds seeds;
-    parse_seeds(line, &seeds);
-    uint8_t commitment[FD_COMMIT_SIZE];
-    hex_field(line, "commitment", commitment, sizeof commitment, &len);
-    if (len != FD_COMMIT_SIZE || memcmp(commitment, tr.commitment, sizeof commitment) != 0) {
-        reject("round %lu: REVEAL's commitment is not the one SHUFFLE published", tr.id);
-    }
-    static char order[FD_SHOE_MAX_CARDS * 4u + 1u];
-    (void)field(line, "order", order, sizeof order);
-    uint16_t count = 0;
-    for (char *id = strtok(order, ","); id != NULL; id = strtok(NULL, ",")) {
-        char *end = NULL;
-        const unsigned long v = strtoul(id, &end, 10);
-        if (*end != '\0' || v > 0xFFFFu || count >= FD_SHOE_MAX_CARDS) {
-            reject("round %lu: malformed order=", tr.id);
-        }
-        record.order[count++] = (fd_card)v;
-    }
-    if (fd_round_verify(&h, secret, secret_len, &seeds, commitment, record.order, count) != FD_OK) {
-        reject("round %lu: S, seeds and header do not derive the revealed order and commitment", tr.id);
-    }
-    const bool house_only = fd_round_house_only(&seeds);
-    if (strstr(line, house_only ? " label=house-only" : " label=seeded") == NULL) {
-        reject("round %lu: mislabelled (it is %s)", tr.id, house_only ? "house-only" : "seeded");
-    }
-    record.count = count;
+    check_left(&f, 1);
+    tr.next++; /* a burned card is not counted as dealt */
 }
 
 static void check_dealt(void)
 {
-    for (uint16_t i = 0; i < tr.dealt; i++) {
+    for (uint16_t i = 0; i < tr.next; i++) {
         char code[FD_CARD_CODE_SIZE];
-        /* cannot fail: the order was just checked to be a permutation of the shoe */
-        (void)fd_card_format(record.order[i], tr.kind, code);
-        if (tr.dealt_codes[i][0] != '\0' && strcmp(code, tr.dealt_codes[i]) != 0) {
-            reject("round %lu: dealt card %u was %s, the order's next card is %s", tr.id, i + 1u, tr.dealt_codes[i],
-                   code);
+        if (!tr.dealt_at[i]) {
+            continue; /* burned */
+        }
+        if (i >= record.count || fd_card_format(record.order[i], tr.kind, code) != FD_OK ||
+            strcmp(code, tr.dealt[i]) != 0) {
+            fd_tool_reject("round %lu: dealt card %u was %s, the order's card there is %s", tr.id, i + 1u, tr.dealt[i],
+                           i < record.count ? code : "none");
         }
     }
 }
 
-static void on_reveal(const char *line)
+/* A verifiable round's REVEAL: a round line with SHUFFLE's header. */
+static void on_reveal_round(fd_tool_span rest)
 {
-    if (!tr.open) {
-        reject("REVEAL outside a round");
+    fd_tool_round_parse(rest, &line_round);
+    for (size_t i = 0; i < sizeof header_keys / sizeof header_keys[0]; i++) {
+        if (!fd_tool_is(fd_tool_get(&line_round.f, header_keys[i]), tr.header[i])) {
+            fd_tool_reject("round %lu: REVEAL's device, id, shoe, slots or beacon differ from SHUFFLE's", tr.id);
+        }
     }
-    if (tr.verifiable) {
-        memset(&record, 0, sizeof record);
-        on_reveal_round(line);
-        check_dealt();
-        tr.open = false;
-        tr.rounds++;
-        return;
+    if (memcmp(line_round.commitment, tr.commitment, FD_COMMIT_SIZE) != 0) {
+        fd_tool_reject("round %lu: REVEAL's commitment is not the one SHUFFLE published", tr.id);
     }
-    if (field_number(line, "id") != tr.id) {
-        reject("REVEAL id=%lu, the open round is %lu", field_number(line, "id"), tr.id);
+    fd_tool_round_verify(&line_round);
+    record.count = line_round.count;
+    memcpy(record.order, line_round.order, sizeof record.order[0] * line_round.count);
+}
+
+/* The order's codes to card ids: the k-th copy of a face is deck k's; the
+ * j-th "JK" is face 52 + j mod jokers of deck j / jokers. */
+static fd_card card_id(fd_card face, uint8_t copies[64], unsigned *jokers_seen)
+{
+    if (face == 52u) {
+        const unsigned j = (*jokers_seen)++;
+        return (fd_card)((((j / tr.jokers) & 7u) << FD_CARD_COPY_SHIFT) | (52u + j % tr.jokers));
     }
-    char salt[40];
-    size_t len = 0;
-    (void)field(line, "salt", salt, sizeof salt);
+    return (fd_card)(((unsigned)(copies[face]++ & 7u) << FD_CARD_COPY_SHIFT) | face);
+}
+
+/* A commit-only round's REVEAL: "id= [seq= head=] salt= order=CODE CODE ...". */
+static void on_reveal_commit(fd_tool_span rest)
+{
+    static const char *const keys[] = {"id", "salt", NULL};
+    static const char *const optional[] = {"seq", "head", NULL};
+    const char *at = NULL;
+    for (size_t i = 0; i + 7u <= rest.n && at == NULL; i++) {
+        at = memcmp(rest.p + i, " order=", 7) == 0 ? rest.p + i : NULL;
+    }
+    if (at == NULL) {
+        fd_tool_reject("missing key order=");
+    }
+    fd_tool_fields f;
+    fd_tool_fields_parse((fd_tool_span){rest.p, (size_t)(at - rest.p)}, keys, optional, &f);
+    if (!fd_tool_is(fd_tool_get(&f, "id"), tr.id_text)) {
+        fd_tool_reject("round %lu: REVEAL's id= differ from SHUFFLE's", tr.id);
+    }
+    uint8_t scratch[FD_SHA256_SIZE];
+    if (fd_tool_get(&f, "seq").p != NULL) {
+        (void)fd_tool_decimal("seq", fd_tool_get(&f, "seq"), 0, UINT32_MAX);
+    }
+    if (fd_tool_get(&f, "head").p != NULL) {
+        (void)fd_tool_hex("head", fd_tool_get(&f, "head"), scratch, FD_SHA256_SIZE, FD_SHA256_SIZE);
+    }
     memset(&record, 0, sizeof record);
-    if (fd_hex_decode(salt, strlen(salt), record.salt, sizeof record.salt, &len) != FD_OK ||
-        len != FD_COMMIT_SALT_SIZE) {
-        reject("round %lu: salt= is not 32 hex digits", tr.id);
+    (void)fd_tool_hex("salt", fd_tool_get(&f, "salt"), record.salt, FD_COMMIT_SALT_SIZE, FD_COMMIT_SALT_SIZE);
+    fd_tool_span order = {at + 7, rest.n - (size_t)(at + 7 - rest.p)};
+    uint8_t copies[64] = {0};
+    unsigned jokers_seen = 0;
+    bool more = true;
+    while (more) {
+        const fd_card face = card_of(fd_tool_next(&order, ' ', &more));
+        if (record.count == FD_SHOE_MAX_CARDS) {
+            fd_tool_reject("round %lu: order is not a permutation of the shoe", tr.id);
+        }
+        record.order[record.count++] = card_id(face, copies, &jokers_seen);
     }
-    const char *order = strstr(line, " order=");
-    if (order == NULL) {
-        reject("REVEAL reply without order=");
-    }
-    parse_order(order + strlen(" order="));
-    record.round_id = (uint32_t)tr.id;
-    record.kind = tr.kind;
-    record.decks = (uint8_t)tr.decks;
-    record.jokers = (uint8_t)tr.jokers;
-    memcpy(record.commitment, tr.commitment, FD_COMMIT_SIZE);
-    record.revealed = true;
-    record.dealt = tr.dealt;
     if (fd_shoe_order_check(tr.kind, tr.decks, tr.jokers, record.order, record.count) != FD_OK) {
-        reject("order is not a permutation of the shoe (round %lu)", tr.id);
+        fd_tool_reject("round %lu: order is not a permutation of the shoe", tr.id);
     }
     uint8_t digest[FD_COMMIT_SIZE];
     /* cannot fail: the order was just checked to be a permutation of the shoe */
-    (void)fd_commit_compute(record.salt, record.order, record.count, record.kind, digest);
+    (void)fd_commit_compute(record.salt, record.order, record.count, tr.kind, digest);
     if (memcmp(digest, tr.commitment, sizeof digest) != 0) {
-        reject("round %lu: commitment does not match the revealed salt and order", tr.id);
+        fd_tool_reject("round %lu: commitment does not match the revealed salt and order", tr.id);
+    }
+    record.round_id = (uint32_t)tr.id;
+    record.kind = tr.kind;
+    record.decks = tr.decks;
+    record.jokers = tr.jokers;
+    memcpy(record.commitment, tr.commitment, FD_COMMIT_SIZE);
+    record.revealed = true;
+    record.dealt = tr.next;
+    if (fd_record_verify(&record) != FD_OK) {
+        fd_tool_reject("round %lu: the round record does not verify", tr.id);
+    }
+}
+
+static void on_reveal(fd_tool_span rest)
+{
+    if (!tr.open) {
+        fd_tool_reject("REVEAL outside a round");
+    }
+    memset(&record, 0, sizeof record);
+    if (tr.verifiable) {
+        on_reveal_round(rest);
+    } else {
+        on_reveal_commit(rest);
     }
     check_dealt();
-    if (fd_record_verify(&record) != FD_OK) {
-        reject("round %lu: the round record does not verify", tr.id);
-    }
     tr.open = false;
     tr.rounds++;
 }
 
-static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
-
-static void on_line(char *line)
+static void on_line(fd_tool_span line)
 {
-    line[strcspn(line, "\r\n")] = '\0';
-    while (starts(line, "> ")) {
-        line += 2; /* human mode's prompt */
+    static const struct {
+        const char *word;
+        void (*read)(fd_tool_span rest);
+    } replies[] = {
+        {"NEW", on_new}, {"SHUFFLE", on_shuffle}, {"DEAL", on_deal}, {"BURN", on_burn}, {"REVEAL", on_reveal}};
+    bool more = false;
+    fd_tool_span rest = line;
+    if (!fd_tool_is(fd_tool_next(&rest, ' ', &more), "OK") || !more) {
+        return; /* not a reply this verifier reads: ERR, banner, human mode's prompt and echo */
     }
-    if (starts(line, "OK NEW ")) {
-        on_new(line);
-    } else if (starts(line, "OK SHUFFLE ")) {
-        on_shuffle(line);
-    } else if (starts(line, "OK DEAL ")) {
-        on_deal(line);
-    } else if (starts(line, "OK BURN ")) {
-        on_burn();
-    } else if (starts(line, "OK REVEAL ")) {
-        on_reveal(line);
+    const fd_tool_span word = fd_tool_next(&rest, ' ', &more);
+    for (size_t i = 0; i < sizeof replies / sizeof replies[0]; i++) {
+        if (fd_tool_is(word, replies[i].word)) {
+            replies[i].read(more ? rest : (fd_tool_span){rest.p, 0});
+            return;
+        }
     }
 }
 
@@ -445,19 +416,42 @@ int fd_tool_verify(FILE *in)
     tr.kind = FD_DECK_FRENCH;
     tr.decks = 1;
     tr.shoe_cards = 52;
-    while (fgets(line, sizeof line, in) != NULL) {
-        tr.line_no++;
-        if (strchr(line, '\n') == NULL && !feof(in)) {
-            reject("line longer than %u characters", MAX_LINE - 1u);
-        }
-        on_line(line);
+    unsigned long line_no = 0;
+    size_t len = 0;
+    fd_tool_context("line 1");
+    while (fd_tool_read_line(in, line, sizeof line, &len)) {
+        fd_tool_context("line %lu", ++line_no);
+        on_line((fd_tool_span){line, len});
     }
     if (tr.open) {
-        reject("round %lu was never revealed", tr.id);
+        fd_tool_reject("round %lu was never revealed", tr.id);
     }
     if (tr.rounds == 0u) {
-        reject("no revealed round in the transcript");
+        fd_tool_reject("no revealed round in the transcript");
     }
     printf("OK verify rounds=%u dealt=%u\n", tr.rounds, tr.cards_dealt);
+    return 0;
+}
+
+int fd_tool_verify_rounds(FILE *in)
+{
+    static char line[MAX_LINE];
+    unsigned long line_no = 0;
+    unsigned rounds = 0;
+    size_t len = 0;
+    fd_tool_context("line 1");
+    while (fd_tool_read_line(in, line, sizeof line, &len)) {
+        fd_tool_context("line %lu", ++line_no);
+        if (len == 0u || line[0] == '#') {
+            continue;
+        }
+        fd_tool_round_parse((fd_tool_span){line, len}, &line_round);
+        fd_tool_round_verify(&line_round);
+        rounds++;
+    }
+    if (rounds == 0u) {
+        fd_tool_reject("no round line");
+    }
+    printf("OK verify rounds=%u\n", rounds);
     return 0;
 }

@@ -25,6 +25,7 @@ A round line is space-separated key=value fields:
 """
 import hashlib
 import hmac
+import re
 import sys
 
 VERSION = 1
@@ -177,24 +178,115 @@ def verify(r):
     if commit != r["commitment"]:
         raise Reject("commitment does not match the header and S")
     if order != r["order"]:
-        raise Reject("order is not the one the derivation gives")
+        raise Reject("order does not match the one S, the seeds and the header derive")
 
 
-# --- round lines --------------------------------------------------------------
+# --- round lines (docs/VERIFY.md section 10) ------------------------------------
+#
+# Strict: space-separated key=value fields, exactly the documented keys once
+# each (seq=, head= and label= of a REVEAL line optional), numbers in ASCII
+# decimal without sign or leading zero and within range, hex in lower case.
+
+ROUND_KEYS = ("device", "id", "shoe", "slots", "beacon", "secret", "seeds", "commitment", "order")
+REVEAL_KEYS = ("seq", "head", "label")
+DECIMAL = re.compile(r"0|[1-9][0-9]*")
+HEX = re.compile(r"(?:[0-9a-f]{2})*")
+
+
+def decimal(key, text, low, high):
+    if not DECIMAL.fullmatch(text):
+        raise Reject("%s=%s is not a decimal number" % (key, printable(text)))
+    value = int(text)
+    if not low <= value <= high:
+        raise Reject("%s=%s out of range %d..%d" % (key, text, low, high))
+    return value
+
+
+def hex_bytes(key, text, low, high):
+    if not HEX.fullmatch(text):
+        raise Reject("%s= is not lower-case hex" % key)
+    if not low <= len(text) // 2 <= high:
+        raise Reject("%s= out of range: %d bytes, not %d..%d" % (key, len(text) // 2, low, high))
+    return bytes.fromhex(text)
+
+
+def printable(text):
+    return text.encode("ascii", "backslashreplace").decode("ascii")[:40]
+
+
+def fields(text, required, optional=()):
+    """key=value fields separated by single spaces, each key once."""
+    f = {}
+    for item in text.split(" ") if text else ():
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise Reject("malformed field %r: not key=value" % printable(item))
+        if key not in required and key not in optional:
+            raise Reject("unknown key %s=" % printable(key))
+        if key in f:
+            raise Reject("duplicate key %s=" % key)
+        f[key] = value
+    for key in required:
+        if key not in f:
+            raise Reject("missing key %s=" % key)
+    return f
+
+
+def parse_shoe(text):
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise Reject("malformed shoe=%s: not kind:decks:jokers" % printable(text))
+    kind = parts[0]
+    if kind not in KINDS:
+        raise Reject("unknown deck kind %s" % printable(kind))
+    decks = decimal("decks", parts[1], 1, 8)
+    jokers = decimal("jokers", parts[2], 0, 2 if kind == "french" else 0)
+    return kind, decks, jokers
+
 
 def parse_line(line):
-    f = dict(item.split("=", 1) for item in line.split())
-    kind, decks, jokers = f["shoe"].split(":")
-    beacon = (NO_BEACON, 0) if f["beacon"] == "none" else tuple(int(v) for v in f["beacon"].split(":"))
+    """A round line as a dict for derive(); Reject when malformed."""
+    f = fields(line.rstrip("\r\n"), ROUND_KEYS, REVEAL_KEYS)
+    device = hex_bytes("device", f["device"], 1, DEVICE_ID_MAX)
+    round_id = decimal("id", f["id"], 0, (1 << 32) - 1)
+    kind, decks, jokers = parse_shoe(f["shoe"])
+    slots = hex_bytes("slots", f["slots"], 1, 1)[0]
+    beacon = (NO_BEACON, 0)
+    if f["beacon"] != "none":
+        slot, colon, index = f["beacon"].partition(":")
+        if not colon:
+            raise Reject("malformed beacon=%s: not SLOT:INDEX or none" % printable(f["beacon"]))
+        beacon = (decimal("beacon slot", slot, 0, SLOTS - 1), decimal("beacon index", index, 0, (1 << 64) - 1))
+        if not slots >> beacon[0] & 1:
+            raise Reject("beacon slot %d not accepted by slots=%02x" % (beacon[0], slots))
+    n = len(canonical_shoe(kind, decks, jokers))
+    secret = hex_bytes("secret", f["secret"], secret_min(n), SECRET_MAX)
     seeds = {}
     if f["seeds"] != "none":
         for item in f["seeds"].split(";"):
-            slot, hexseed = item.split(":")
-            seeds[int(slot)] = bytes.fromhex(hexseed)
-    return {"device": bytes.fromhex(f["device"]), "id": int(f["id"]), "kind": kind, "decks": int(decks),
-            "jokers": int(jokers), "slots": int(f["slots"], 16), "beacon": beacon,
-            "secret": bytes.fromhex(f["secret"]), "seeds": seeds,
-            "commitment": bytes.fromhex(f["commitment"]), "order": [int(c) for c in f["order"].split(",")]}
+            slot, colon, hexseed = item.partition(":")
+            if not colon:
+                raise Reject("malformed seeds=: %r is not SLOT:HEX" % printable(item))
+            slot = decimal("seed slot", slot, 0, SLOTS - 1)
+            if slot in seeds:
+                raise Reject("seeds= duplicate slot %d" % slot)
+            if seeds and slot < max(seeds):
+                raise Reject("seeds= slots out of order (%d after %d)" % (slot, max(seeds)))
+            if not slots >> slot & 1:
+                raise Reject("seed slot %d not accepted by slots=%02x" % (slot, slots))
+            seeds[slot] = hex_bytes("seed", hexseed, 1, SEED_MAX)
+    commit = hex_bytes("commitment", f["commitment"], 32, 32)
+    order = [decimal("order", c, 0, 8 * 64 - 1) for c in f["order"].split(",")]
+    r = {"device": device, "id": round_id, "kind": kind, "decks": decks, "jokers": jokers, "slots": slots,
+         "beacon": beacon, "secret": secret, "seeds": seeds, "commitment": commit, "order": order}
+    if "seq" in f:
+        decimal("seq", f["seq"], 0, (1 << 32) - 1)
+    if "head" in f:
+        hex_bytes("head", f["head"], 32, 32)
+    if "label" in f and f["label"] != ("seeded" if seeds else "house-only"):
+        raise Reject("mislabelled: label=%s, the round is %s"
+                     % (printable(f["label"]), "seeded" if seeds else "house-only"))
+    return r
 
 
 def format_line(r):
@@ -227,24 +319,26 @@ def tamperings(r):
     yield "swapped card", dict(r, order=order)
 
 
+def fail(number, why):
+    print("verify.py: line %d: %s" % (number, why), file=sys.stderr)
+
+
 def check_lines(lines, tamper_every=1):
+    """Every round line must verify and each of its tamperings be rejected:
+    one line on stderr per failure, the count on stdout when all pass."""
     rounds = failures = 0
     for number, line in enumerate(lines, 1):
-        line = line.strip()
+        line = line.rstrip("\n")
+        line = line[:-1] if line.endswith("\r") else line
         if not line or line.startswith("#"):
             continue
         rounds += 1
         try:
             r = parse_line(line)
-        except (KeyError, ValueError) as why:
-            failures += 1
-            print("line %d: malformed round line: %s" % (number, why))
-            continue
-        try:
             verify(r)
         except Reject as why:
             failures += 1
-            print("line %d: round id=%d does not verify: %s" % (number, r["id"], why))
+            fail(number, why)
             continue
         if (rounds - 1) % tamper_every:
             continue
@@ -254,9 +348,202 @@ def check_lines(lines, tamper_every=1):
             except Reject:
                 continue
             failures += 1
-            print("line %d: a changed %s was accepted" % (number, what))
-    print("verify.py: %d rounds, %d failures" % (rounds, failures))
-    return 0 if rounds and not failures else 1
+            fail(number, "a changed %s was accepted" % what)
+    if not rounds:
+        print("verify.py: no round line", file=sys.stderr)
+        return 1
+    if failures:
+        return 1
+    print("verify.py: %d rounds, 0 failures" % rounds)
+    return 0
+
+
+# --- transcripts (docs/PROTOCOL.md "Round") ---------------------------------
+#
+# The dealer's reply lines: a line is a reply only if it starts "OK " or
+# "ERR " (prompt and echo lines start "> ", banner lines with neither), and
+# only NEW, SHUFFLE, DEAL, BURN and REVEAL replies are read, each in its
+# documented grammar. Rounds of every mode: verifiable (VERIFY.md) and
+# commit-only (SHUFFLE drbg / full: SHA-256 of salt and order,
+# ROUND_RECORD.md).
+
+FRENCH_RANKS, FRENCH_SUITS = "A23456789TJQK", "SHDC"
+SPANISH_SUITS = "OCEB"
+
+
+def card_code(kind, face):
+    """The dealer's code of a face (card id mod 64)."""
+    if kind == "french":
+        return "JK" if face >= 52 else FRENCH_RANKS[face % 13] + FRENCH_SUITS[face // 13]
+    return "%d%s" % (face % 12 + 1, SPANISH_SUITS[face // 12])
+
+
+def shoe_codes(kind, decks, jokers):
+    """Each code of the shoe with its count."""
+    counts = {}
+    for card in canonical_shoe(kind, decks, jokers):
+        code = card_code(kind, card % 64)
+        counts[code] = counts.get(code, 0) + 1
+    return counts
+
+
+class Transcript:
+    def __init__(self):
+        self.shoe = ("french", 1, 0)         # power-on: one French deck
+        self.round = None                    # the open round
+        self.rounds = self.dealt_total = 0
+
+    def cards(self):
+        return len(canonical_shoe(*self.shoe))
+
+    def on_new(self, rest):
+        f = fields(rest, ("deck", "decks", "jokers", "cards"))
+        if self.round is not None:
+            raise Reject("round %d was never revealed: NEW replaced its shoe" % self.round["id"])
+        shoe = parse_shoe("%s:%s:%s" % (f["deck"], f["decks"], f["jokers"]))
+        if decimal("cards", f["cards"], 1, 432) != len(canonical_shoe(*shoe)):
+            raise Reject("NEW reply describes no valid shoe: cards=%s" % f["cards"])
+        self.shoe = shoe
+
+    def on_shuffle(self, rest):
+        f = fields(rest, ("mode",), ("device", "id", "shoe", "slots", "beacon", "cards", "commitment", "state",
+                                     "label", "commit"))
+        if f["mode"] == "round":
+            f = fields(rest, ("mode", "device", "id", "shoe", "slots", "beacon", "cards", "commitment", "state"),
+                       ("label",))
+            header = {k: f[k] for k in ("device", "id", "shoe", "slots", "beacon")}
+            commit = hex_bytes("commitment", f["commitment"], 32, 32)
+            if parse_shoe(f["shoe"]) != self.shoe:
+                raise Reject("SHUFFLE shoe=%s, NEW set up %s:%d:%d" % ((printable(f["shoe"]),) + self.shoe))
+        elif f["mode"] in ("drbg", "full"):
+            f = fields(rest, ("id", "mode", "cards", "commit"))
+            header = {"id": f["id"]}
+            commit = hex_bytes("commit", f["commit"], 32, 32)
+        else:
+            raise Reject("SHUFFLE mode=%s is not round, drbg or full" % printable(f["mode"]))
+        round_id = decimal("id", f["id"], 0, (1 << 32) - 1)
+        if self.round is not None:
+            raise Reject("round %d was never revealed: round %d replaced it" % (self.round["id"], round_id))
+        if decimal("cards", f["cards"], 1, 432) != self.cards():
+            raise Reject("cards=%s, the shoe holds %d" % (f["cards"], self.cards()))
+        self.round = {"id": round_id, "mode": f["mode"], "header": header, "commit": commit, "dealt": {}, "next": 0}
+
+    def check_left(self, f):
+        r = self.round
+        if "reshuffle" in f and f["reshuffle"] != "due":
+            raise Reject("malformed reshuffle=%s: only reshuffle=due" % printable(f["reshuffle"]))
+        left = decimal("left", f["left"], 0, 432)
+        if left != self.cards() - r["next"]:
+            raise Reject("left=%d does not agree with %d cards dealt of %d" % (left, r["next"], self.cards()))
+
+    def code(self, text):
+        if text not in shoe_codes(*self.shoe):
+            raise Reject("%r is not a card of the shoe" % printable(text))
+        return text
+
+    def on_deal(self, rest):
+        if self.round is None:
+            raise Reject("DEAL outside a round")
+        words = rest.split(" ")
+        at = next((i for i, w in enumerate(words) if "=" in w), len(words))
+        groups, f = words[:at], fields(" ".join(words[at:]), ("left",), ("reshuffle",))
+        if not groups or "" in groups:
+            raise Reject("malformed DEAL reply: no cards, or an empty field")
+        r = self.round
+        if all(":" not in g for g in groups):
+            dealt = [self.code(g) for g in groups]
+        else:
+            hands = []
+            for number, group in enumerate(groups, 1):
+                seat, colon, cards = group.partition(":")
+                if not colon or seat != str(number):
+                    raise Reject("seat %r where seat %d was due (seats 1..players in order)"
+                                 % (printable(seat), number))
+                hands.append([self.code(c) for c in cards.split(",")])
+            if any(len(h) != len(hands[0]) for h in hands):
+                raise Reject("seats hold different numbers of cards")
+            players = len(hands)
+            dealt = [hands[k % players][k // players] for k in range(players * len(hands[0]))]
+        for code in dealt:
+            r["dealt"][r["next"]] = code
+            r["next"] += 1
+        self.check_left(f)
+        self.dealt_total += len(dealt)
+
+    def on_burn(self, rest):
+        if self.round is None:
+            raise Reject("BURN outside a round")
+        f = fields(rest, ("left",), ("reshuffle",))
+        self.round["next"] += 1
+        self.check_left(f)
+
+    def on_reveal(self, rest):
+        r = self.round
+        if r is None:
+            raise Reject("REVEAL outside a round")
+        if r["mode"] == "round":
+            line = parse_line(rest)
+            f = fields(rest, ROUND_KEYS, REVEAL_KEYS)
+            if any(f[k] != v for k, v in r["header"].items()):
+                raise Reject("round %d: REVEAL's device, id, shoe, slots or beacon differ from SHUFFLE's" % r["id"])
+            if line["commitment"] != r["commit"]:
+                raise Reject("round %d: REVEAL's commitment is not the one SHUFFLE published" % r["id"])
+            verify(line)
+            order = [card_code(self.shoe[0], c % 64) for c in line["order"]]
+        else:
+            head, sep, order_text = rest.partition(" order=")
+            if not sep:
+                raise Reject("missing key order=")
+            f = fields(head, ("id", "salt"), ("seq", "head"))
+            if f["id"] != r["header"]["id"]:
+                raise Reject("round %d: REVEAL id=%s, differ from SHUFFLE's" % (r["id"], printable(f["id"])))
+            if "seq" in f:
+                decimal("seq", f["seq"], 0, (1 << 32) - 1)
+            if "head" in f:
+                hex_bytes("head", f["head"], 32, 32)
+            salt = hex_bytes("salt", f["salt"], 16, 16)
+            order = [self.code(c) for c in order_text.split(" ")]
+            counts = {}
+            for c in order:
+                counts[c] = counts.get(c, 0) + 1
+            if counts != shoe_codes(*self.shoe):
+                raise Reject("round %d: order is not a permutation of the shoe" % r["id"])
+            digest = hashlib.sha256((salt.hex() + " " + order_text).encode("ascii")).digest()
+            if digest != r["commit"]:
+                raise Reject("round %d: commitment does not match the revealed salt and order" % r["id"])
+        for position, code in sorted(r["dealt"].items()):
+            if position >= len(order) or order[position] != code:
+                raise Reject("round %d: dealt card %d was %s, the order's card is %s"
+                             % (r["id"], position + 1, code, order[position] if position < len(order) else "none"))
+        self.round = None
+        self.rounds += 1
+
+    def on_line(self, line):
+        words = line.split(" ", 2)
+        if words[0] != "OK" or len(words) < 2:
+            return                            # not a reply we read (ERR, banner, prompt and echo)
+        handler = {"NEW": self.on_new, "SHUFFLE": self.on_shuffle, "DEAL": self.on_deal,
+                   "BURN": self.on_burn, "REVEAL": self.on_reveal}.get(words[1])
+        if handler is not None:
+            handler(words[2] if len(words) > 2 else "")
+
+
+def check_transcript(lines):
+    t = Transcript()
+    number = 0
+    try:
+        for number, line in enumerate(lines, 1):
+            line = line.rstrip("\n")
+            t.on_line(line[:-1] if line.endswith("\r") else line)
+        if t.round is not None:
+            raise Reject("round %d was never revealed" % t.round["id"])
+        if not t.rounds:
+            raise Reject("no revealed round in the transcript")
+    except Reject as why:
+        fail(number, why)
+        return 1
+    print("verify.py: transcript rounds=%d dealt=%d" % (t.rounds, t.dealt_total))
+    return 0
 
 
 def vector_lines(path):
@@ -278,7 +565,7 @@ def check_exhaust(lines):
     for line in lines:
         if not line.strip():
             continue
-        f = dict(item.split("=", 1) for item in line.split())
+        f = fields(line, ("n", "key", "secret", "order"))
         count += 1
         cards = list(range(int(f["n"])))
         secret = bytes.fromhex(f["secret"])
@@ -292,47 +579,71 @@ def check_exhaust(lines):
     return 0 if count and not failures else 1
 
 
+def read_lines(path):
+    """The lines of a file ("-" or None: stdin) as text, any bytes kept
+    (undecodable ones as surrogates, which no field accepts)."""
+    if path in (None, "-"):
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    text = data.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def derive_command(args):
+    """derive: the options as a round line (strictly parsed), then its
+    commitment and order."""
+    opts = {}
+    seeds = []
+    if len(args) % 2:
+        raise Reject("options come in pairs: --name value")
+    for name, value in zip(args[::2], args[1::2]):
+        if name == "--seed":
+            seeds.append(value)
+        elif name in ("--device", "--id", "--shoe", "--slots", "--beacon", "--secret") and name not in opts:
+            opts[name] = value
+        else:
+            raise Reject("unknown or repeated option %s" % printable(name))
+    opts.setdefault("--slots", "00")
+    opts.setdefault("--beacon", "none")
+    for name in ("--device", "--id", "--shoe", "--secret"):
+        if name not in opts:
+            raise Reject("missing option %s" % name)
+    r = parse_line("device=%s id=%s shoe=%s slots=%s beacon=%s secret=%s seeds=%s commitment=%s order=0"
+                   % (opts["--device"], opts["--id"], opts["--shoe"], opts["--slots"], opts["--beacon"],
+                      opts["--secret"], ";".join(seeds) or "none", "00" * 32))
+    r["commitment"], r["order"] = derive(r)
+    print(format_line(r))
+    return 0
+
+
 def main(argv):
-    if len(argv) >= 2 and argv[1] == "check":
-        args = argv[2:]
-        every = 1
-        if "--tamper-every" in args:
-            at = args.index("--tamper-every")
-            every = int(args[at + 1])
-            del args[at:at + 2]
-        if args:
-            with open(args[0], encoding="utf-8") as f:
-                return check_lines(f, every)
-        return check_lines(sys.stdin, every)
-    if len(argv) in (2, 3) and argv[1] == "exhaust":
-        if len(argv) == 3:
-            with open(argv[2], encoding="utf-8") as f:
-                return check_exhaust(f)
-        return check_exhaust(sys.stdin)
-    if len(argv) == 3 and argv[1] == "vectors":
-        return check_lines(vector_lines(argv[2]))
-    if len(argv) >= 2 and argv[1] == "derive":
-        opts = {"--slots": "00", "--beacon": "none"}
-        seeds = {}
-        args = argv[2:]
-        for name, value in zip(args[::2], args[1::2]):
-            if name == "--seed":
-                slot, hexseed = value.split(":")
-                seeds[int(slot)] = bytes.fromhex(hexseed)
-            else:
-                opts[name] = value
-        kind, decks, jokers = opts["--shoe"].split(":")
-        beacon = (NO_BEACON, 0) if opts["--beacon"] == "none" else tuple(map(int, opts["--beacon"].split(":")))
-        r = {"device": bytes.fromhex(opts["--device"]), "id": int(opts["--id"]), "kind": kind,
-             "decks": int(decks), "jokers": int(jokers), "slots": int(opts["--slots"], 16), "beacon": beacon,
-             "secret": bytes.fromhex(opts["--secret"]), "seeds": seeds}
-        try:
-            r["commitment"], r["order"] = derive(r)
-        except Reject as why:
-            print("verify.py: %s" % why, file=sys.stderr)
-            return 1
-        print(format_line(r))
-        return 0
+    cmd, args = (argv[1], argv[2:]) if len(argv) >= 2 else (None, [])
+    try:
+        if cmd == "check":
+            every = 1
+            if "--tamper-every" in args:
+                at = args.index("--tamper-every")
+                every = decimal("--tamper-every", (args[at + 1:] or [""])[0], 1, 1 << 30)
+                del args[at:at + 2]
+            if len(args) <= 1:
+                return check_lines(read_lines(args[0] if args else None), every)
+        elif cmd == "transcript" and len(args) <= 1:
+            return check_transcript(read_lines(args[0] if args else None))
+        elif cmd == "exhaust" and len(args) <= 1:
+            return check_exhaust(read_lines(args[0] if args else None))
+        elif cmd == "vectors" and len(args) == 1:
+            return check_lines(vector_lines(args[0]))
+        elif cmd == "derive":
+            return derive_command(args)
+    except Reject as why:
+        print("verify.py: %s" % why, file=sys.stderr)
+        return 1
+    except (OSError, UnicodeError) as why:
+        print("verify.py: %s" % why, file=sys.stderr)
+        return 2
     print(__doc__, file=sys.stderr)
     return 2
 

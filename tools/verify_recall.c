@@ -1,53 +1,60 @@
 /* fairdeal-tool verify --recall: a RECALL reply (docs/PROTOCOL.md) checked
- * without the device: the groups of one hand merged by id, then every hand
- * whose material was revealed recomputes its commitment (S with the round
- * header and seeds, or the salt and order) and its reveal hash, and every
- * card the hand lists is the order's card at its position, none twice. The
- * keyed chain itself is checked on the stored journal (verify --journal);
- * the recall carries its head and seq to compare. */
-#include <errno.h>
+ * without the device. Strict (verify_text.h): the reply is
+ * "OK RECALL newest=N n=N" then " | id=N ..." groups and the chain's
+ * "seq= head=" at the end; every field of a hand is written once (seed=
+ * once per slot, cards@P once per position), numbers and hex strict. The
+ * groups of one hand are merged by id (compaction can split a hand), then:
+ * a hand with anything but its REVEAL summary carries its ROUND_OPENED
+ * fields (mode= first of all: no hand is checked without its mode); its
+ * seeds sit in slots its header accepts; every cards@ group lists seats
+ * 1..players in order (card k of a DEAL goes to seat k mod players + 1), a
+ * burn only alone; every hand whose material was revealed recomputes its
+ * commitment (S with the round header and seeds, or the salt and order),
+ * its reveal hash, and every card listed is the order's card at its
+ * position. The keyed chain itself is checked on the stored journal
+ * (verify --journal); the recall carries its head and seq to compare. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fairdeal/commit.h"
 #include "fairdeal/records.h"
 #include "fairdeal/sha256.h"
-#include "fairdeal/util.h"
 #include "verify_journal.h"
+#include "verify_text.h"
 
 #define MAX_HANDS 128u
 #define MAX_LINE (1u << 20)
 
+/* ROUND_OPENED's fields, in the order they are checked */
+enum {
+    F_MODE,
+    F_SHOE,
+    F_COMMITMENT,
+    F_PARTS,
+    F_DEVICE,
+    F_SLOTS,
+    F_BEACON,
+    F_REVEALED,
+    F_HASH,
+    F_COUNT
+};
+static const char *const single_keys[F_COUNT] = {"mode",  "shoe",   "commitment", "parts",      "device",
+                                                 "slots", "beacon", "revealed",   "reveal_hash"};
+
 typedef struct hand {
     uint32_t id;
-    bool opened; /* mode, shoe, commitment, parts, device, slots seen */
-    uint8_t mode;
-    fd_round_header header;
-    uint8_t commitment[FD_SHA256_SIZE];
-    uint8_t parts;
-    bool beacon; /* beacon=SLOT:INDEX seen (a record before beacons has none) */
-    fd_round_seeds seeds;
-    size_t part_len[FD_REC_MAX_PARTS];
-    uint8_t part[FD_REC_MAX_PARTS][FD_REC_SECRET_PART];
-    bool revealed; /* the REVEAL summary: its commitment and hash */
-    uint8_t summary[FD_SHA256_SIZE];
-    uint8_t reveal_hash[FD_SHA256_SIZE];
-    uint16_t cards;
+    fd_tool_span single[F_COUNT];      /* .p == NULL: not written */
+    fd_tool_span seed[FD_ROUND_SLOTS]; /* by slot */
+    fd_tool_span part[FD_REC_MAX_PARTS];
+    bool material; /* anything but the REVEAL summary was written */
     bool dealt_at[FD_SHOE_MAX_CARDS];
-    char dealt[FD_SHOE_MAX_CARDS][FD_CARD_CODE_SIZE];
+    fd_tool_span dealt[FD_SHOE_MAX_CARDS];
 } hand;
 
 static hand hands[MAX_HANDS];
 static uint32_t hand_count;
 static char line[MAX_LINE];
 static fd_shoe shoe;
-
-static int reject(uint32_t id, const char *why)
-{
-    fprintf(stderr, "fairdeal-tool: verify: recall: hand %lu: %s\n", (unsigned long)id, why);
-    return 1;
-}
 
 static hand *hand_of(uint32_t id)
 {
@@ -57,7 +64,7 @@ static hand *hand_of(uint32_t id)
         }
     }
     if (hand_count == MAX_HANDS) {
-        return NULL;
+        fd_tool_reject("more hands than the verifier holds (%u)", MAX_HANDS);
     }
     hand *h = &hands[hand_count++];
     memset(h, 0, sizeof *h);
@@ -65,206 +72,269 @@ static hand *hand_of(uint32_t id)
     return h;
 }
 
-static bool hex(const char *v, uint8_t *out, size_t size, size_t *len)
+/* "1:AS,2:KH,1:2C,2:TD" (seats cycle 1..players) or "burn:2C" from position pos on. */
+static void read_cards(hand *h, fd_tool_span pos_text, fd_tool_span v)
 {
-    return fd_hex_decode(v, strlen(v), out, size, len) == FD_OK;
-}
-
-static bool hex_exact(const char *v, uint8_t *out, size_t size)
-{
-    size_t len = 0;
-    return hex(v, out, size, &len) && len == size;
-}
-
-/* "1:AS,2:KH,burn:2C" from position pos on. */
-static bool parse_cards(hand *h, unsigned long pos, char *v)
-{
-    for (char *item = strtok(v, ","); item != NULL; item = strtok(NULL, ","), pos++) {
-        const char *code = strchr(item, ':');
-        if (code == NULL || pos >= FD_SHOE_MAX_CARDS || h->dealt_at[pos] || strlen(code + 1) >= FD_CARD_CODE_SIZE) {
-            return false;
+    const unsigned pos = (unsigned)fd_tool_decimal("cards@", pos_text, 0, FD_SHOE_MAX_CARDS - 1u);
+    unsigned seats[FD_SHOE_MAX_CARDS];
+    fd_tool_span codes[FD_SHOE_MAX_CARDS];
+    unsigned n = 0;
+    unsigned players = 0;
+    bool burn = false;
+    bool more = true;
+    while (more) {
+        fd_tool_span item = fd_tool_next(&v, ',', &more);
+        bool has_code = false;
+        const fd_tool_span seat = fd_tool_next(&item, ':', &has_code);
+        if (!has_code || n == FD_SHOE_MAX_CARDS) {
+            fd_tool_reject("malformed cards@%u: not SEAT:CARD,...", pos);
         }
-        h->dealt_at[pos] = true;
-        strcpy(h->dealt[pos], code + 1);
-        h->cards++;
+        burn = burn || fd_tool_is(seat, "burn");
+        seats[n] = fd_tool_is(seat, "burn") ? 0u : (unsigned)fd_tool_decimal("seat", seat, 1, 8);
+        players = seats[n] > players ? seats[n] : players;
+        codes[n++] = item;
     }
-    return true;
+    if (burn && n != 1u) {
+        fd_tool_reject("cards@%u: a burn within a deal (a BURN is one card, alone)", pos);
+    }
+    for (unsigned k = 0; !burn && k < n; k++) {
+        if (seats[k] != k % players + 1u || n % players != 0u) {
+            fd_tool_reject("cards@%u: seat %u at card %u (seats 1..%u in order, each as often)", pos, seats[k], k,
+                           players);
+        }
+    }
+    for (unsigned k = 0; k < n; k++) {
+        if (pos + k >= FD_SHOE_MAX_CARDS || h->dealt_at[pos + k]) {
+            fd_tool_reject("position %u written twice or beyond the shoe", pos + k);
+        }
+        h->dealt_at[pos + k] = true;
+        h->dealt[pos + k] = codes[k];
+    }
 }
 
 /* One "key=value" field of hand h. */
-static bool field(hand *h, const char *key, char *v)
+static void read_field(hand *h, fd_tool_span key, fd_tool_span v)
 {
-    size_t len = 0;
-    if (strcmp(key, "mode") == 0) {
-        h->mode = strcmp(v, "round") == 0  ? FD_RECORD_MODE_ROUND
-                  : strcmp(v, "full") == 0 ? FD_RECORD_MODE_FULL
-                                           : FD_RECORD_MODE_DRBG;
-        h->opened = true;
-        return strcmp(v, "round") == 0 || strcmp(v, "full") == 0 || strcmp(v, "drbg") == 0;
-    }
-    if (strcmp(key, "shoe") == 0) {
-        char *colon = strchr(v, ':');
-        unsigned decks = 0, jokers = 0;
-        if (colon == NULL || sscanf(colon, ":%u:%u", &decks, &jokers) != 2 ||
-            fd_deck_parse_kind(v, (size_t)(colon - v), &h->header.kind) != FD_OK) {
-            return false;
+    for (unsigned i = 0; i < F_COUNT; i++) {
+        if (fd_tool_is(key, single_keys[i])) {
+            if (h->single[i].p != NULL) {
+                fd_tool_reject("duplicate key %s=", single_keys[i]);
+            }
+            h->single[i] = v;
+            h->material = h->material || (i != F_REVEALED && i != F_HASH);
+            return;
         }
-        h->header.decks = (uint8_t)decks;
-        h->header.jokers = (uint8_t)jokers;
-        return true;
     }
-    if (strcmp(key, "commitment") == 0) {
-        return hex_exact(v, h->commitment, sizeof h->commitment);
-    }
-    if (strcmp(key, "parts") == 0) {
-        h->parts = (uint8_t)strtoul(v, NULL, 10);
-        return h->parts >= 1u && h->parts <= FD_REC_MAX_PARTS;
-    }
-    if (strcmp(key, "device") == 0) {
-        const bool ok = hex(v, h->header.device_id, sizeof h->header.device_id, &len);
-        h->header.device_id_len = (uint8_t)len;
-        return ok;
-    }
-    if (strcmp(key, "slots") == 0) {
-        return hex_exact(v, &h->header.slot_mask, 1);
-    }
-    if (strcmp(key, "beacon") == 0) {
-        char *end = NULL;
-        const unsigned long slot = strtoul(v, &end, 10);
-        if (end == v || *end != ':' || end[1] < '0' || end[1] > '9' || slot >= FD_ROUND_SLOTS) {
-            return false;
+    h->material = true;
+    if (fd_tool_is(key, "seed")) {
+        bool more = false;
+        fd_tool_span rest = v;
+        const unsigned slot =
+            (unsigned)fd_tool_decimal("seed slot", fd_tool_next(&rest, ':', &more), 0, FD_ROUND_SLOTS - 1u);
+        if (!more) {
+            fd_tool_reject("malformed seed=: not SLOT:HEX");
         }
-        const char *index = end + 1;
-        errno = 0;
-        h->header.beacon_index = strtoull(index, &end, 10);
-        h->header.beacon_slot = (uint8_t)slot;
-        h->beacon = true;
-        return *end == '\0' && errno == 0;
-    }
-    if (strcmp(key, "seed") == 0) {
-        const unsigned long slot = strtoul(v, NULL, 10);
-        const char *colon = strchr(v, ':');
-        if (colon == NULL || slot >= FD_ROUND_SLOTS || h->seeds.len[slot] != 0u ||
-            !hex(colon + 1, h->seeds.seed[slot], FD_ROUND_SEED_MAX, &len) || len == 0u) {
-            return false;
+        if (h->seed[slot].p != NULL) {
+            fd_tool_reject("seed=: duplicate slot %u", slot);
         }
-        h->seeds.len[slot] = (uint8_t)len;
-        return true;
+        h->seed[slot] = v;
+        return;
     }
-    if (strncmp(key, "cards@", 6) == 0) {
-        return parse_cards(h, strtoul(key + 6, NULL, 10), v);
+    if (key.n > 6u && memcmp(key.p, "cards@", 6) == 0) {
+        read_cards(h, (fd_tool_span){key.p + 6, key.n - 6u}, v);
+        return;
     }
-    if (strncmp(key, "reveal", 6) == 0 && key[6] >= '0' && key[6] <= '9') {
-        const unsigned long i = strtoul(key + 6, NULL, 10);
-        return i < FD_REC_MAX_PARTS && h->part_len[i] == 0u &&
-               hex(v, h->part[i], FD_REC_SECRET_PART, &h->part_len[i]) && h->part_len[i] > 0u;
+    if (key.n > 6u && memcmp(key.p, "reveal", 6) == 0) {
+        const unsigned i =
+            (unsigned)fd_tool_decimal("reveal part", (fd_tool_span){key.p + 6, key.n - 6u}, 0, FD_REC_MAX_PARTS - 1u);
+        if (h->part[i].p != NULL) {
+            fd_tool_reject("duplicate key reveal%u=", i);
+        }
+        h->part[i] = v;
+        return;
     }
-    if (strcmp(key, "revealed") == 0) {
-        h->revealed = true;
-        return hex_exact(v, h->summary, sizeof h->summary);
-    }
-    if (strcmp(key, "reveal_hash") == 0) {
-        return hex_exact(v, h->reveal_hash, sizeof h->reveal_hash);
-    }
-    return strcmp(key, "seq") == 0 || strcmp(key, "head") == 0; /* the chain, after the last hand */
+    fd_tool_reject("unknown key %.*s=", (int)(key.n > 16u ? 16u : key.n), key.p);
 }
 
-static int check_hand(hand *h, uint32_t *verified)
+static void check_hand(hand *h, uint32_t *verified)
 {
     static uint8_t material[FD_REC_MAX_PARTS * FD_REC_SECRET_PART];
-    size_t len = 0;
-    bool complete = h->opened && h->parts > 0u;
-    for (unsigned i = 0; i < FD_REC_MAX_PARTS; i++) {
-        if (i < h->parts) {
-            complete = complete && h->part_len[i] > 0u;
-            memcpy(material + len, h->part[i], h->part_len[i]);
-            len += h->part_len[i];
-        } else if (h->part_len[i] != 0u) {
-            return reject(h->id, "more reveal parts than the round has");
+    fd_tool_context("recall: hand %lu", (unsigned long)h->id);
+    if (!h->material) {
+        return; /* only the REVEAL summary is kept: nothing to recompute */
+    }
+    for (unsigned i = 0; i < F_BEACON; i++) { /* beacon= only for a round that named one */
+        if (h->single[i].p == NULL) {
+            fd_tool_reject("missing key %s=", single_keys[i]);
         }
     }
-    if (!complete) {
-        return len == 0u || !h->opened ? 0 : reject(h->id, "reveal parts missing");
+    uint8_t mode = 0;
+    if (fd_tool_is(h->single[F_MODE], "round")) {
+        mode = FD_RECORD_MODE_ROUND;
+    } else if (fd_tool_is(h->single[F_MODE], "full")) {
+        mode = FD_RECORD_MODE_FULL;
+    } else if (fd_tool_is(h->single[F_MODE], "drbg")) {
+        mode = FD_RECORD_MODE_DRBG;
+    } else {
+        fd_tool_reject("malformed mode=: not round, drbg or full");
+    }
+    fd_round_header hd;
+    memset(&hd, 0, sizeof hd);
+    hd.round_id = h->id;
+    fd_tool_shoe(h->single[F_SHOE], &hd.kind, &hd.decks, &hd.jokers);
+    uint8_t commitment[FD_SHA256_SIZE];
+    (void)fd_tool_hex("commitment", h->single[F_COMMITMENT], commitment, FD_SHA256_SIZE, FD_SHA256_SIZE);
+    const unsigned parts = (unsigned)fd_tool_decimal("parts", h->single[F_PARTS], 1, FD_REC_MAX_PARTS);
+    hd.device_id_len = (uint8_t)fd_tool_hex("device", h->single[F_DEVICE], hd.device_id,
+                                            mode == FD_RECORD_MODE_ROUND ? 1u : 0u, FD_ROUND_DEVICE_ID_MAX);
+    (void)fd_tool_hex("slots", h->single[F_SLOTS], &hd.slot_mask, 1, 1);
+    hd.beacon_slot = FD_ROUND_NO_BEACON;
+    if (h->single[F_BEACON].p != NULL) {
+        fd_tool_beacon(h->single[F_BEACON], &hd);
+    }
+    fd_round_seeds seeds;
+    (void)fd_round_seeds_clear(&seeds); /* cannot fail: not NULL */
+    for (unsigned slot = 0; slot < FD_ROUND_SLOTS; slot++) {
+        if (h->seed[slot].p != NULL) {
+            fd_tool_seed(h->seed[slot], &hd, &seeds);
+        }
+    }
+    size_t len = 0;
+    unsigned have = 0;
+    for (unsigned i = 0; i < FD_REC_MAX_PARTS; i++) {
+        if (h->part[i].p == NULL) {
+            continue;
+        }
+        if (i >= parts) {
+            fd_tool_reject("reveal%u= beyond the round's parts=%u", i, parts);
+        }
+        have++;
+    }
+    uint8_t summary[FD_SHA256_SIZE];
+    uint8_t reveal_hash[FD_SHA256_SIZE];
+    if (h->single[F_REVEALED].p != NULL) {
+        (void)fd_tool_hex("revealed", h->single[F_REVEALED], summary, FD_SHA256_SIZE, FD_SHA256_SIZE);
+    }
+    if (h->single[F_HASH].p != NULL) {
+        (void)fd_tool_hex("reveal_hash", h->single[F_HASH], reveal_hash, FD_SHA256_SIZE, FD_SHA256_SIZE);
+    }
+    if (have == 0u) {
+        return; /* not revealed (the open round) */
+    }
+    if (have != parts) {
+        fd_tool_reject("reveal parts missing: %u of parts=%u", have, parts);
+    }
+    for (unsigned i = 0; i < parts; i++) {
+        len += fd_tool_hex("reveal", h->part[i], material + len, 1, FD_REC_SECRET_PART);
     }
     uint16_t per_deck = 0;
-    if (fd_deck_size(h->header.kind, h->header.jokers, &per_deck) != FD_OK) {
-        return reject(h->id, "unknown shoe");
-    }
-    h->header.round_id = h->id;
-    if (!h->beacon) {
-        h->header.beacon_slot = FD_ROUND_NO_BEACON;
-        h->header.beacon_index = 0;
-    }
-    const char *why = fd_tool_revealed_order(h->mode, &h->header, &h->seeds, (uint16_t)(per_deck * h->header.decks),
-                                             material, len, h->commitment, &shoe);
+    (void)fd_deck_size(hd.kind, hd.jokers, &per_deck); /* cannot fail: the shoe was checked */
+    const char *why =
+        fd_tool_revealed_order(mode, &hd, &seeds, (uint16_t)(per_deck * hd.decks), material, len, commitment, &shoe);
     if (why != NULL) {
-        return reject(h->id, why);
+        fd_tool_reject("%s", why);
     }
     uint8_t digest[FD_SHA256_SIZE];
     fd_sha256(material, len, digest);
-    if (h->revealed &&
-        (memcmp(h->summary, h->commitment, sizeof digest) != 0 || memcmp(h->reveal_hash, digest, sizeof digest) != 0)) {
-        return reject(h->id, "the REVEAL summary does not match the revealed material");
+    if (h->single[F_REVEALED].p != NULL && memcmp(summary, commitment, sizeof digest) != 0) {
+        fd_tool_reject("revealed= is not the hand's commitment");
+    }
+    if (h->single[F_HASH].p != NULL && memcmp(reveal_hash, digest, sizeof digest) != 0) {
+        fd_tool_reject("reveal hash does not match the revealed material");
     }
     for (uint16_t i = 0; i < FD_SHOE_MAX_CARDS; i++) {
         char code[FD_CARD_CODE_SIZE];
-        if (h->dealt_at[i] && (i >= shoe.count || fd_card_format(shoe.order[i], h->header.kind, code) != FD_OK ||
-                               strcmp(code, h->dealt[i]) != 0)) {
-            return reject(h->id, "a card listed as dealt is not the order's card at its position");
+        if (h->dealt_at[i] && (i >= shoe.count || fd_card_format(shoe.order[i], hd.kind, code) != FD_OK ||
+                               !fd_tool_is(h->dealt[i], code))) {
+            fd_tool_reject("dealt card at position %u is not the order's card there", i);
         }
     }
     (*verified)++;
-    return 0;
+}
+
+/* The next " | "-separated piece of *rest; *more false at the end. */
+static fd_tool_span next_group(fd_tool_span *rest, bool *more)
+{
+    for (size_t i = 0; i + 3u <= rest->n; i++) {
+        if (memcmp(rest->p + i, " | ", 3) == 0) {
+            const fd_tool_span group = {rest->p, i};
+            rest->p += i + 3u;
+            rest->n -= i + 3u;
+            *more = true;
+            return group;
+        }
+    }
+    const fd_tool_span group = *rest;
+    rest->p += rest->n;
+    rest->n = 0;
+    *more = false;
+    return group;
 }
 
 int fd_tool_verify_recall(FILE *in)
 {
+    static const char *const head_keys[] = {"newest", "n", NULL};
+    static const char *const head_and_chain[] = {"newest", "n", "seq", "head", NULL};
+    static const char *const chain_keys[] = {"seq", "head", NULL};
     hand_count = 0;
-    while (fgets(line, sizeof line, in) != NULL && strncmp(line, "OK RECALL ", 10) != 0) {
+    size_t len = 0;
+    bool found = false;
+    fd_tool_context("recall");
+    while (!found && fd_tool_read_line(in, line, sizeof line, &len)) {
+        found = strncmp(line, "OK RECALL ", 10) == 0;
     }
-    if (strncmp(line, "OK RECALL ", 10) != 0) {
-        fprintf(stderr, "fairdeal-tool: verify: recall: no OK RECALL line\n");
-        return 1;
+    if (!found) {
+        fd_tool_reject("no OK RECALL line");
     }
-    line[strcspn(line, "\r\n")] = '\0';
-    char *group = strstr(line, " | ");
-    while (group != NULL) {
-        group += 3;
-        char *next = strstr(group, " | ");
-        if (next != NULL) {
-            *next = '\0';
+    fd_tool_span rest = {line + 10, len - 10u};
+    bool more = false;
+    fd_tool_span group = next_group(&rest, &more);
+    fd_tool_fields f;
+    fd_tool_fields_parse(group, more ? head_keys : head_and_chain, NULL, &f);
+    const uint64_t newest = fd_tool_decimal("newest", fd_tool_get(&f, "newest"), 0, UINT32_MAX);
+    const uint64_t n = fd_tool_decimal("n", fd_tool_get(&f, "n"), 1, 100);
+    while (more) {
+        group = next_group(&rest, &more);
+        bool fields_left = group.n != 0u;
+        const fd_tool_span first = fd_tool_next(&group, ' ', &fields_left);
+        if (first.n < 4u || memcmp(first.p, "id=", 3) != 0) {
+            fd_tool_reject("malformed group: it does not start with id=");
         }
-        unsigned long id = 0;
-        if (sscanf(group, "id=%lu", &id) != 1) {
-            fprintf(stderr, "fairdeal-tool: verify: recall: a group without id=\n");
-            return 1;
-        }
-        hand *h = hand_of((uint32_t)id);
-        if (h == NULL) {
-            return reject((uint32_t)id, "more hands than the verifier holds");
-        }
-        for (char *tok = group; tok != NULL;) {
-            char *space = strchr(tok, ' ');
-            if (space != NULL) {
-                *space = '\0';
+        const uint32_t id = (uint32_t)fd_tool_decimal("id", (fd_tool_span){first.p + 3, first.n - 3u}, 0, UINT32_MAX);
+        fd_tool_context("recall: hand %lu", (unsigned long)id);
+        hand *h = hand_of(id);
+        fd_tool_span chain = {group.p + group.n, 0};
+        while (fields_left) {
+            const char *start = group.p;
+            fd_tool_span item = fd_tool_next(&group, ' ', &fields_left);
+            bool has_value = false;
+            const fd_tool_span key = fd_tool_next(&item, '=', &has_value);
+            if (!has_value || key.n == 0u) {
+                fd_tool_reject("malformed field: not key=value");
             }
-            char *eq = strchr(tok, '=');
-            if (eq == NULL) {
-                return reject(h->id, "a field without '='");
+            if (!more && (fd_tool_is(key, "seq") || fd_tool_is(key, "head"))) {
+                chain = (fd_tool_span){start, (size_t)(group.p + group.n - start)};
+                break; /* the chain's seq= head= end the last group */
             }
-            *eq = '\0';
-            if (strcmp(tok, "id") != 0 && !field(h, tok, eq + 1)) {
-                return reject(h->id, "a malformed or repeated field");
-            }
-            tok = space != NULL ? space + 1 : NULL;
+            read_field(h, key, item);
         }
-        group = next;
+        if (!more) {
+            fd_tool_fields_parse(chain, chain_keys, NULL, &f);
+        }
+    }
+    fd_tool_context("recall");
+    uint8_t head[FD_SHA256_SIZE];
+    (void)fd_tool_decimal("seq", fd_tool_get(&f, "seq"), 0, UINT32_MAX);
+    (void)fd_tool_hex("head", fd_tool_get(&f, "head"), head, FD_SHA256_SIZE, FD_SHA256_SIZE);
+    for (uint32_t i = 0; i < hand_count; i++) { /* RECALL n lists the rounds newest-n+1..newest */
+        if (hands[i].id > newest || hands[i].id + n <= newest) {
+            fd_tool_reject("hand %lu is outside newest=%llu n=%llu", (unsigned long)hands[i].id,
+                           (unsigned long long)newest, (unsigned long long)n);
+        }
     }
     uint32_t verified = 0;
     for (uint32_t i = 0; i < hand_count; i++) {
-        if (check_hand(&hands[i], &verified) != 0) {
-            return 1;
-        }
+        check_hand(&hands[i], &verified);
     }
     printf("OK recall hands=%lu verified=%lu\n", (unsigned long)hand_count, (unsigned long)verified);
     return 0;

@@ -216,7 +216,7 @@ def cases(root):
     yield "round", "missing-commitment", "missing key", one(v1, " commitment=" + commit, "")
     yield "round", "field-without-equals", "malformed", one(v1, " id=1 ", " id=1 junk ")
     yield "round", "double-space", "malformed", one(v1, " id=1 ", "  id=1 ")
-    yield "round", "tab-separator", "not lower-case hex", one(v1, " id=1 ", "\tid=1 ")
+    yield "round", "tab-separator", "missing key", one(v1, " id=1 ", "\tid=1 ")
     yield "round", "trailing-space", "malformed", v1 + " "
     yield "round", "shoe-9-decks", "out of range", one(v1, "shoe=french:1:0", "shoe=french:9:0")
     yield "round", "shoe-3-jokers", "out of range", one(v1, "shoe=french:1:0", "shoe=french:1:3")
@@ -248,7 +248,7 @@ def cases(root):
     yield "transcript", "spanish-beacon-and-drbg", "accept", rt
     yield "transcript", "crlf", "accept", tv.replace("\n", "\r\n")
     # a human-mode session: prompt and echo lines are never replies
-    human = "".join("> " + ("ECHO\n" if i else "") + line + "\n" for i, line in enumerate(tv.splitlines()))
+    human = "".join("> %s\n%s\n" % (line.split(" ")[1], line) for line in tv.splitlines()) + "> "
     yield "transcript", "human-mode-echo", "accept", human
     yield "transcript", "echo-injection", "accept", one(tv, "OK BURN left=47\n", "> OK BURN left=49\nOK BURN left=47\n")
     # issue list: cards shown twice (seat 1 twice), seat 0
@@ -310,7 +310,7 @@ def cases(root):
     yield "recall", "recall-unknown-key", "unknown key", one(rc, " parts=2 ", " parts=2 extra=1 ")
     yield "recall", "reveal-upper", "not lower-case hex", one(rc, "reveal1=170012", "reveal1=17001A")
     yield "recall", "seed-slot-9", "out of range", one(rc, "seed=2:b3ac0e", "seed=9:b3ac0e")
-    yield "recall", "seed-slot-not-accepted", "not accepted", one(rc, " slots=07 ", " slots=06 ")
+    yield "recall", "seed-slot-not-accepted", "not accepted", one(rc, " slots=07 ", " slots=05 ")
     yield "recall", "seed-duplicate-slot", "duplicate slot", one(rc, "seed=2:b3ac0e", "seed=1:b3ac0e")
     yield "recall", "recall-id-fullwidth", "not a decimal number", one(rc, "| id=2 ", "| id=\uff12 ")
     yield "recall", "recall-id-negative", "not a decimal number", one(rc, "| id=2 ", "| id=-2 ")
@@ -321,7 +321,8 @@ def cases(root):
     yield "recall", "reveal-hash-changed", "reveal hash", one(rc, "reveal_hash=ae644f", "reveal_hash=ae645f")
     yield "recall", "recall-beacon-slot-8", "out of range", one(rc, "beacon=2:1000000", "beacon=8:1000000")
     yield "recall", "no-recall-line", "no ok recall", "OK STATUS board=host\n"
-    yield "recall", "n-wrong", "n=", one(rc, "n=2 ", "n=3 ")
+    yield "recall", "n-too-small", "n=", one(rc, "n=2 ", "n=1 ")
+    yield "recall", "newest-too-small", "newest=", one(rc, "newest=2 ", "newest=1 ")
     yield "recall", "no-chain", "missing key", one(rc, " seq=19 head=3145ea2255fb24fd5f12f545124b768a5b75bbb407fe2c61e40e21a034c5eb0e", "")
     yield "recall", "recall-device-upper", "not lower-case hex", one(rc, "device=1e32457ab70fef54", "device=1E32457AB70FEF54")
     yield "recall", "empty-group", "malformed", one(rc, " | id=2 ", " |  | id=2 ")
