@@ -25,7 +25,12 @@ set(FD_BOARD_FACTS_CORTEX_M FD_BOARD_CPU_FLAGS FD_CPU_HZ FD_RAM_BASE FD_RAM_SIZE
 set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS FD_WATCHDOG_QEMU)
 # FD_TIMEBASE_DRIVER: the time base (fd_timebase_* in cortex_m.h), relative
 # to the board folder like FD_TRNG_DRIVER; SysTick when unset.
-set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK FD_TIMEBASE_DRIVER)
+# FD_BUDGET_*: a real board's timing budget (docs/HARDWARE.md "Timing budget",
+# tests/bench/budget.cmake): the QEMU board with its core, and the datasheet
+# worst times of a page erase (us), a word program (ns) and a raw TRNG
+# sample (ns).
+set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK FD_TIMEBASE_DRIVER
+  FD_BUDGET_QEMU_BOARD FD_BUDGET_ERASE_US FD_BUDGET_PROGRAM_NS FD_BUDGET_SAMPLE_NS)
 # The flash map, in address order from FD_FLASH_BASE (docs/PORTING.md).
 set(FD_FLASH_REGIONS SLOT_A SLOT_B BOOTLOADER STORAGE SECRET)
 

@@ -54,3 +54,11 @@ set(FD_WATCHDOG_DRIVER ../common/nrf5x/watchdog.c)
 set(FD_WATCHDOG_NAME "nRF51 WDT (not modelled by QEMU)")
 set(FD_WATCHDOG_TIMEOUT_MS 8000)
 set(FD_WATCHDOG_QEMU OFF)
+# Timing budget (docs/HARDWARE.md): measured on this QEMU board itself (the
+# same Cortex-M0 and flash geometry). nRF51 RM v3.0 NVMC: page erase
+# 22.3 ms, word 46 us (the CPU halts for both); a raw RNG byte with DERCEN
+# 677 us at worst (QEMU: 660).
+set(FD_BUDGET_QEMU_BOARD microbit)
+set(FD_BUDGET_ERASE_US 22300)
+set(FD_BUDGET_PROGRAM_NS 46000)
+set(FD_BUDGET_SAMPLE_NS 677000)

@@ -40,3 +40,11 @@ set(FD_STACK_SIZE 8192)
 set(FD_WATCHDOG_DRIVER ../common/nrf5x/watchdog.c)
 set(FD_WATCHDOG_NAME "nRF52840 WDT")
 set(FD_WATCHDOG_TIMEOUT_MS 4000)
+# Timing budget (docs/HARDWARE.md): measured on mps2-an386 (Cortex-M4).
+# nRF52840 PS v1.7 NVMC: page erase 85 ms, word 41 us (the CPU halts); a
+# raw RNG byte with DERCEN about 120 us (RNG chapter, typical: no maximum is
+# given, so twice that).
+set(FD_BUDGET_QEMU_BOARD mps2-an386)
+set(FD_BUDGET_ERASE_US 85000)
+set(FD_BUDGET_PROGRAM_NS 41000)
+set(FD_BUDGET_SAMPLE_NS 240000)

@@ -49,3 +49,11 @@ set(FD_STACK_SIZE 8192)
 set(FD_WATCHDOG_DRIVER watchdog.c)
 set(FD_WATCHDOG_NAME "STM32F407 IWDG")
 set(FD_WATCHDOG_TIMEOUT_MS 16000)
+# Timing budget (docs/HARDWARE.md): measured on mps2-an386 (Cortex-M4).
+# DS8626 "Flash memory programming" at x32: 128 KiB sector erase 2 s, word
+# 100 us (max; reads stall meanwhile, RM0090 3.5); the RNG gives a 32-bit
+# word per 40 RNG clocks at 48 MHz (RM0090 24.3), 4 samples: 0.21 us each.
+set(FD_BUDGET_QEMU_BOARD mps2-an386)
+set(FD_BUDGET_ERASE_US 2000000)
+set(FD_BUDGET_PROGRAM_NS 100000)
+set(FD_BUDGET_SAMPLE_NS 250)
