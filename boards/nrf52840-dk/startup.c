@@ -34,7 +34,7 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 4
     F,
     F,
     F,
-    F, /* IRQ 0-7 */
+    F,  /* IRQ 0-7 */
     F8, /* IRQ 8-15 */
     F,
     nrf52_rtc1_irq_handler, /* IRQ 17 */

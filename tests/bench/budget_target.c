@@ -147,7 +147,16 @@ typedef struct cost {
     uint32_t samples;
 } cost;
 
-enum { K_POWER_ON_EMPTY, K_POWER_ON_BARE, K_POWER_ON_FULL, K_SHUFFLE, K_DEAL, K_REVEAL, K_OTHER, K_COUNT };
+enum {
+    K_POWER_ON_EMPTY,
+    K_POWER_ON_BARE,
+    K_POWER_ON_FULL,
+    K_SHUFFLE,
+    K_DEAL,
+    K_REVEAL,
+    K_OTHER,
+    K_COUNT
+};
 static const char *const kind_name[K_COUNT] = {"power_on_empty", "power_on_bare", "power_on_full", "shuffle",
                                                "deal",           "reveal",        "other"};
 static cost worst[K_COUNT];   /* whole commands */
@@ -173,8 +182,7 @@ static void set_mark(mark *m)
 static void account(cost *into, const mark *from)
 {
     const uint32_t ticks = hal_counter_read() - from->t;
-    const cost c = {(uint64_t)ticks * 1000000000u / FD_CPU_HZ, erases - from->e, words - from->w,
-                    samples - from->s};
+    const cost c = {(uint64_t)ticks * 1000000000u / FD_CPU_HZ, erases - from->e, words - from->w, samples - from->s};
     into->insns = c.insns > into->insns ? c.insns : into->insns;
     into->erases = c.erases > into->erases ? c.erases : into->erases;
     into->words = c.words > into->words ? c.words : into->words;

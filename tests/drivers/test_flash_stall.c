@@ -53,8 +53,8 @@ static const chip chips[] = {
     /* nRF52840 PS v1.7 NVMC: page erase 85 ms, word 41 us */
     {"nrf52840-dk", FD_STALL_NRF52840_DK_PAGE, FD_STALL_NRF52840_DK_PAGES, 85000000u, 41000u, 1u},
     /* DS8626: 128 KiB sector erase 2 s at x32, word 100 us; RM0090 30.6.1: DR */
-    {"stm32f407-discovery", FD_STALL_STM32F407_DISCOVERY_PAGE, FD_STALL_STM32F407_DISCOVERY_PAGES, 2000000000u,
-     100000u, 1u},
+    {"stm32f407-discovery", FD_STALL_STM32F407_DISCOVERY_PAGE, FD_STALL_STM32F407_DISCOVERY_PAGES, 2000000000u, 100000u,
+     1u},
 };
 
 /* ---- time, the line and the UART ---- */
@@ -329,9 +329,8 @@ static void test_typed_ahead_bytes_lost_in_a_stall_are_reported(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof chips / sizeof chips[0]; i++) {
         session(&chips[i], false, 40);
-        printf("%s typing ahead: %zu commands sent, %llu bytes lost, %llu ERR overrun, %llu OK\n", chips[i].board,
-               sent, (unsigned long long)bytes_lost, (unsigned long long)overrun_replies,
-               (unsigned long long)ok_replies);
+        printf("%s typing ahead: %zu commands sent, %llu bytes lost, %llu ERR overrun, %llu OK\n", chips[i].board, sent,
+               (unsigned long long)bytes_lost, (unsigned long long)overrun_replies, (unsigned long long)ok_replies);
         assert_true(bytes_lost > 0u);
         assert_true(overrun_replies > 0u);
         assert_true(ok_replies + overrun_replies <= script_lines);

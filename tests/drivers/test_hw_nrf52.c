@@ -166,7 +166,7 @@ static void boot(void)
         fail_msg("refused: %s", fake_refusal);
     }
     hal_board_init();
-    (void)*fake_reg(A_STARTRX);     /* count the STARTRX the init wrote */
+    (void)*fake_reg(A_STARTRX);    /* count the STARTRX the init wrote */
     (void)*fake_reg(A_NVIC_ISER0); /* and the last ISER write */
 }
 
@@ -269,7 +269,6 @@ static void test_uarte_stuck_transmit_is_bounded_and_counted(void **state)
     assert_int_equal(hal_console_tx_dropped() - before, 5u);
 }
 
-
 /* ---- idle: what the CPU's sleep does on the nRF52 (silicon, not QEMU) ----
  * Rules the model plays, from the nRF52840 PS v1.7:
  * - SysTick does not count while the CPU sleeps in WFI/WFE (CPU chapter:
@@ -324,8 +323,8 @@ static void wdt_rr0(uintptr_t addr, volatile uint32_t *slot)
 static uint64_t next_wake(void)
 {
     const bool rtc_runs = fake_reg_peek(A_LFCLKSTARTED) != 0u && fake_reg_peek(A_RTC1(0x000u)) != 0u;
-    const bool tick_irq = (fake_reg_peek(A_RTC1(0x304u)) & 1u) != 0u &&
-                          (fake_reg_peek(A_NVIC_ISER0_RTC1) & RTC1_IRQN_BIT) != 0u;
+    const bool tick_irq =
+        (fake_reg_peek(A_RTC1(0x304u)) & 1u) != 0u && (fake_reg_peek(A_NVIC_ISER0_RTC1) & RTC1_IRQN_BIT) != 0u;
     if (rtc_runs && tick_irq) {
         return (uint64_t)(fake_reg_peek(A_RTC1(0x508u)) & 0xFFFu) + 1u;
     }
@@ -340,8 +339,8 @@ static void idle_sleep(void)
     if (byte_first) {
         until = byte_at_ticks;
     }
-    const bool wdt_in_sleep = fake_reg_peek(A_WDT_RUNSTATUS) != 0u &&
-                              (fake_reg_peek(A_WDT_CONFIG) & WDT_CONFIG_SLEEP_RUN) != 0u;
+    const bool wdt_in_sleep =
+        fake_reg_peek(A_WDT_RUNSTATUS) != 0u && (fake_reg_peek(A_WDT_CONFIG) & WDT_CONFIG_SLEEP_RUN) != 0u;
     const uint64_t deadline = last_kick_ticks + (uint64_t)fake_reg_peek(A_WDT_CRV) + 1u;
     if (wdt_in_sleep && until >= deadline) {
         fail_msg("WDT reset after %.1f s idle: %s", (double)(deadline) / WDT_LFCLK_HZ,

@@ -123,9 +123,9 @@ static void test_init_registers(void **state)
     /* nRF51 RM v3.0, UART "Pin configuration": TXD an output driven high,
      * RXD an input, set in GPIO before the UART is enabled */
     assert_int_equal(outset_at_enable, 1u << MICROBIT_PIN_TX);
-    assert_int_equal(tx_cnf_at_enable & 3u, 1u);           /* DIR output, input buffer connected */
-    assert_int_equal(rx_cnf_at_enable & 3u, 0u);           /* DIR input, input buffer connected */
-    assert_int_equal((rx_cnf_at_enable >> 2) & 3u, 3u);    /* pull-up: a floating line reads idle */
+    assert_int_equal(tx_cnf_at_enable & 3u, 1u);                            /* DIR output, input buffer connected */
+    assert_int_equal(rx_cnf_at_enable & 3u, 0u);                            /* DIR input, input buffer connected */
+    assert_int_equal((rx_cnf_at_enable >> 2) & 3u, 3u);                     /* pull-up: a floating line reads idle */
     assert_int_equal(fake_reg_peek(A_UART(0x524u)), 0x01D7E000u);           /* BAUDRATE 115200 */
     assert_int_equal(fake_reg_peek(A_UART(0x50Cu)), 24);                    /* PSELTXD */
     assert_int_equal(fake_reg_peek(A_UART(0x514u)), 25);                    /* PSELRXD */
