@@ -19,7 +19,7 @@ endfunction()
 
 set(FD_BOARD_FACTS_ALL FD_BOARD_TITLE FD_BOARD_KIND FD_BOARD_SOURCES FD_TRNG_DRIVER FD_TRNG_H_BITS FD_TRNG_NAME
   FD_EMULATION_ONLY FD_STORAGE_DRIVER FD_STORAGE_NAME FD_STORAGE_EMULATED FD_FLASH_BASE FD_FLASH_SIZE FD_FLASH_PAGE_SIZE FD_FLASH_SLOT_A_SIZE FD_FLASH_SLOT_B_SIZE
-  FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE
+  FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE FD_FLASH_WORD_WRITES
   FD_WATCHDOG_DRIVER FD_WATCHDOG_NAME FD_WATCHDOG_TIMEOUT_MS)
 set(FD_BOARD_FACTS_CORTEX_M FD_BOARD_CPU_FLAGS FD_CPU_HZ FD_RAM_BASE FD_RAM_SIZE FD_STACK_SIZE)
 set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS FD_WATCHDOG_QEMU)
@@ -82,6 +82,10 @@ macro(fd_load_board fd_board_arg)
     set(FD_WATCHDOG_REQUIRED 1)
   else()
     set(FD_WATCHDOG_REQUIRED 0)
+  endif()
+  if(NOT FD_FLASH_WORD_WRITES MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: FD_FLASH_WORD_WRITES "
+      "(${FD_FLASH_WORD_WRITES}) must be a count of programs (0: no limit)")
   endif()
   if(FD_STORAGE_EMULATED AND NOT FD_BOARD_KIND STREQUAL "qemu")
     message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: an emulated store (FD_STORAGE_EMULATED) "
@@ -161,6 +165,7 @@ function(fd_add_board_library)
   string(APPEND map "#ifndef FD_BOARD_MAP_H\n#define FD_BOARD_MAP_H\n\n")
   string(APPEND map "#define FD_FLASH_BASE ${FD_FLASH_BASE}u\n#define FD_FLASH_SIZE ${FD_FLASH_SIZE}u\n")
   string(APPEND map "#define FD_FLASH_PAGE_SIZE ${FD_FLASH_PAGE_SIZE}u\n")
+  string(APPEND map "#define FD_FLASH_WORD_WRITES ${FD_FLASH_WORD_WRITES}u /* programs of a word between erases; 0: no limit */\n")
   foreach(region IN LISTS FD_FLASH_REGIONS)
     string(APPEND map "#define FD_${region}_ADDR ${FD_FLASH_${region}_ADDR}u\n")
     string(APPEND map "#define FD_${region}_SIZE ${FD_FLASH_${region}_SIZE}u\n")

@@ -196,6 +196,10 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     /* ids, the open round (state and shoe), the seed file: before anything
      * draws entropy or the transport says a word */
     const bool resumed = persist_mount(d);
+    uint8_t mounted_head[FD_SHA256_SIZE];
+    if (fd_dealer_journal_head(d, mounted_head, &d->persist.power_on_seq) != FD_OK) {
+        d->persist.power_on_seq = 0; /* no journal mounted */
+    }
     fd_status st = fd_entropy_init(&d->entropy, cfg->read_samples, cfg->read_ctx, &cfg->health, cfg->samples_per_block);
     if (st == FD_OK) {
         const fd_rng bytes = fd_entropy_rng(&d->entropy);

@@ -10,6 +10,7 @@
 #include "protocol.h"
 
 #ifdef FD_HOST_ARGS
+#include <stdio.h>
 #include <string.h>
 
 #include "host_storage.h"
@@ -104,23 +105,38 @@ static fd_status open_storage(void)
 }
 
 #ifdef FD_HOST_ARGS
-/* The host dealer: `--storage PATH` keeps the journal in a file; without it
- * the journal lives in memory and the banner says nothing survives. */
+/* The host dealer: `--storage PATH` keeps the journal in a file (created
+ * blank where none is; an existing one of the wrong size or content is
+ * refused), `--new-storage PATH` starts a blank journal in it whatever it
+ * held; without either the journal lives in memory and the banner says
+ * nothing survives (docs/RECORDS.md "The host store"). */
 static bool storage_in_memory = true;
 
 static int host_args(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--storage") == 0 && i + 1 < argc) {
-            host_storage_set_file(argv[++i]);
+        const bool fresh = strcmp(argv[i], "--new-storage") == 0;
+        if ((fresh || strcmp(argv[i], "--storage") == 0) && i + 1 < argc && storage_in_memory) {
+            host_storage_set_file(argv[++i], fresh);
             storage_in_memory = false;
         } else {
-            static const char usage[] = "usage: dealer [--storage PATH]\n";
+            static const char usage[] = "usage: dealer [--storage PATH | --new-storage PATH]\n";
             hal_console_write(usage, sizeof usage - 1u);
             return 2;
         }
     }
     return 0;
+}
+
+/* A store file that cannot be used (wrong size or content, locked by
+ * another dealer, unreadable): the dealer does not start. */
+static int host_storage_refused(fd_status st)
+{
+    if (st == FD_OK || storage_in_memory) {
+        return 0;
+    }
+    (void)fprintf(stderr, "dealer: %s\n", host_storage_error());
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -130,6 +146,14 @@ int main(int argc, char **argv)
         return bad;
     }
     const bool storage_volatile = storage_in_memory;
+    const fd_status storage_status = open_storage();
+    if (host_storage_refused(storage_status) != 0) {
+        return 1;
+    }
+    const fd_flash *secret = open_secret_page();
+    if (secret == NULL && host_storage_refused(FD_ERR_NOT_READY) != 0) {
+        return 1;
+    }
 #else
 int main(void)
 {
@@ -137,6 +161,10 @@ int main(void)
 #endif
     const hal_reset_cause reset_cause = hal_reset_cause_read();
     watchdog_start();
+#ifndef FD_HOST_ARGS
+    const fd_status storage_status = open_storage();
+    const fd_flash *secret = open_secret_page();
+#endif
     const fd_dealer_config cfg = {
         .read_samples = read_raw_samples,
         .restart_source = restart_trng,
@@ -148,11 +176,11 @@ int main(void)
         .trng_name = hal_trng_name(),
         .emulation_only = hal_board_emulation_only(),
         .storage = &storage,
-        .storage_status = open_storage(),
+        .storage_status = storage_status,
         .storage_name = hal_storage_name(),
         .storage_volatile = storage_volatile,
         .reset_cause = (uint8_t)reset_cause,
-        .secret_page = open_secret_page(),
+        .secret_page = secret,
         .release = FD_DEALER_RELEASE != 0,
     };
     /* The dealer starts the TRNG itself (restart_source), here and on every

@@ -46,6 +46,11 @@ typedef struct fd_persist {
     bool recovered;
     /* Cards the journal recorded as dealt of the recovered round. */
     uint16_t recovered_position;
+    /* The journal's next seq as mounted at this power-on, before the
+     * dealer wrote anything (0: not mounted): a controller that saw a
+     * higher seq before sees the rollback (docs/RECORDS.md "Detecting a
+     * rollback"). */
+    uint32_t power_on_seq;
     /* CARDS_DEALT records of the open round, and the most one round may
      * write (from the area's size: room for the kept hands and the REVEAL). */
     uint32_t round_deals;

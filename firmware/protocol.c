@@ -132,6 +132,15 @@ static void put_chain(const writer *w, const fd_dealer *d)
     }
 }
 
+/* " power_on_seq=<n>": the journal's next seq as this power-on found it
+ * (docs/RECORDS.md "Detecting a rollback"). */
+static void put_power_on_seq(const writer *w, const fd_dealer *d)
+{
+    if (d->persist.attached && d->persist.power_on_seq != 0u) {
+        put_field_u32(w, " power_on_seq=", d->persist.power_on_seq);
+    }
+}
+
 /* ERR entropy (or ERR corrupt) with what to do next. */
 static void reply_fault(const fd_dealer *d, const writer *w)
 {
@@ -836,6 +845,7 @@ static void cmd_status(const request *r)
     static const char *const seed_file_names[] = {"none", "saved", "unsaved"};
     put_field(w, " seedfile=", seed_file_names[d->seed_file]);
     if (d->persist.attached) {
+        put_power_on_seq(w, d);
         put_field_u32(w, " next_id=", d->round.id + 1u);
         put(w, d->persist.status == FD_OK ? " journal=ok" : " journal=failed");
         put_chain(w, d);
@@ -1228,6 +1238,7 @@ static void put_journal_banner(const writer *w, const fd_dealer *d)
     }
     put(w, "journal: ");
     put(w, d->cfg.storage_name != NULL ? d->cfg.storage_name : "?");
+    put_power_on_seq(w, d);
     put_chain(w, d);
     put(w, "\r\n");
     if (d->cfg.storage_volatile) {

@@ -28,6 +28,9 @@ set(FD_FLASH_SLOT_B_SIZE "104 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
 set(FD_FLASH_STORAGE_SIZE "31 * 1024")
 set(FD_FLASH_SECRET_SIZE 1024)
+# Programs a word may take between two erases of its page (nWRITE): the
+# host store simulates the micro:bit's rule and fails a third program.
+set(FD_FLASH_WORD_WRITES 2)
 # No watchdog and no reset-reason register (boards/host/watchdog.c says
 # why); the timeout is unused.
 set(FD_WATCHDOG_DRIVER watchdog.c)

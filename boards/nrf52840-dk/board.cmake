@@ -29,6 +29,9 @@ set(FD_FLASH_SLOT_B_SIZE "424 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "64 * 1024")
 set(FD_FLASH_STORAGE_SIZE "64 * 1024")
 set(FD_FLASH_SECRET_SIZE 4096)
+# Programs a word may take between two erases of its page: nRF52840 PS
+# NVMC, nWRITE = 2.
+set(FD_FLASH_WORD_WRITES 2)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "256 * 1024")
 set(FD_STACK_SIZE 8192)

@@ -37,6 +37,11 @@ set(FD_FLASH_SLOT_B_SIZE "128 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "128 * 1024")
 set(FD_FLASH_STORAGE_SIZE "512 * 1024")
 set(FD_FLASH_SECRET_SIZE "128 * 1024")
+# Programs a word may take between two erases: RM0090 section 3 (flash
+# interface) allows successive 1 -> 0 writes without an erase and states no
+# count (the F4 has no flash ECC): 0, no limit. The journal keeps the nRF
+# rule (at most 2) on every board.
+set(FD_FLASH_WORD_WRITES 0)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "128 * 1024")
 set(FD_STACK_SIZE 8192)

@@ -16,7 +16,7 @@
 #include "fairdeal/util.h"
 #include "word.h"
 
-#define PAGE_MAGIC 0x314A4446u /* "FDJ1" */
+#define PAGE_MAGIC FD_JOURNAL_PAGE_MAGIC
 #define PAGE_TAGGED 52u
 #define ERASED_WORD 0xFFFFFFFFu
 #define COMMIT_WORD 0u
@@ -1003,9 +1003,16 @@ typedef struct wipe_target {
     bool found;
 } wipe_target;
 
+/* nWRITE (hal/storage.h): a word is programmed at most twice between
+ * erases, here once by its record and once by this wipe, which therefore
+ * programs only the words of an intact secret (its hash matches) that are
+ * not yet zero, one at a time in order. A location whose wipe was cut is
+ * neither intact nor zero: it is left as it is until its page is erased,
+ * because which of its words the cut tore cannot be told from flash, and
+ * programming that one again would be its third program. */
 static fd_status wipe_one(fd_journal *j, void *ctx, uint32_t size)
 {
-    static const uint32_t zeros[FD_JOURNAL_MAX_SECRET / 4u] = {0};
+    static const uint32_t zero = 0;
     wipe_target *w = ctx;
     const fd_journal_record *r = &j->rec;
     (void)size;
@@ -1013,11 +1020,18 @@ static fd_status wipe_one(fd_journal *j, void *ctx, uint32_t size)
         return FD_OK;
     }
     w->found = true;
-    if (all_zero(r->secret, r->secret_len)) {
-        return FD_OK;
+    if (secret_state_of(r, r->secret) != FD_JOURNAL_SECRET_AVAILABLE) {
+        return FD_OK; /* wiped, or a wipe of it was cut (above) */
     }
     rec_layout l = layout_of(r->len, r->secret_len, r->seq != r->orig_seq);
-    return flash_program(j, r->offset + l.secret_off, zeros, pad4(r->secret_len) / 4u);
+    fd_status st = FD_OK;
+    for (uint32_t i = 0; i < r->secret_len && st == FD_OK; i += 4u) {
+        const uint32_t n = r->secret_len - i < 4u ? r->secret_len - i : 4u; /* the padding is zero */
+        if (!all_zero(r->secret + i, n)) {
+            st = flash_program(j, r->offset + l.secret_off + i, &zero, 1);
+        }
+    }
+    return st;
 }
 
 fd_status fd_journal_wipe_secret(fd_journal *j, uint32_t orig_seq)

@@ -297,6 +297,7 @@ static void test_append_remount_and_file(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
+    unlink(path); /* a unique name: the store creates its file only where none is */
     uint8_t head[32];
     uint32_t next = 0;
     open_file_journal(r, path, head, &next);

@@ -67,6 +67,7 @@ typedef struct fd_flash {
 /* Most pages an area may have; fd_journal_init refuses more (FD_ERR_STATE). */
 #define FD_JOURNAL_MAX_PAGES 256u
 #define FD_JOURNAL_PAGE_HEADER 68u /* bytes at the start of every page */
+#define FD_JOURNAL_PAGE_MAGIC 0x314A4446u /* "FDJ1": a page header's first word (little-endian) */
 #define FD_JOURNAL_TAG_SIZE 16u    /* stored bytes of each record's HMAC */
 /* Types 0xF0..0xFF belong to the journal itself (FD_JOURNAL_TYPE_RETIRE). */
 #define FD_JOURNAL_TYPE_USER_MAX 0xEFu

@@ -1,0 +1,59 @@
+/* LD_PRELOAD fault injection for the host store's file (tests/tools/
+ * test_host_store.sh): with FD_EIO_PWRITE=n the n-th pwrite and every later
+ * one fail with EIO, with FD_EIO_SYNC=n the n-th fdatasync and every later
+ * one (a disk that died). Counting starts at 1 over the whole process;
+ * unset or 0: never. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static unsigned long limit_of(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL ? strtoul(v, NULL, 10) : 0ul;
+}
+
+/* true when this call (the calls-th) must fail */
+static int failing(const char *name, unsigned long *calls)
+{
+    const unsigned long limit = limit_of(name);
+    ++*calls;
+    return limit != 0ul && *calls >= limit;
+}
+
+static unsigned long pwrites;
+static unsigned long syncs;
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+    static ssize_t (*real)(int, const void *, size_t, off_t);
+    if (real == NULL) {
+        *(void **)&real = dlsym(RTLD_NEXT, "pwrite");
+    }
+    if (failing("FD_EIO_PWRITE", &pwrites)) {
+        errno = EIO;
+        return -1;
+    }
+    return real(fd, buf, n, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
+{
+    return pwrite(fd, buf, n, off);
+}
+
+int fdatasync(int fd)
+{
+    static int (*real)(int);
+    if (real == NULL) {
+        *(void **)&real = dlsym(RTLD_NEXT, "fdatasync");
+    }
+    if (failing("FD_EIO_SYNC", &syncs)) {
+        errno = EIO;
+        return -1;
+    }
+    return real(fd);
+}
