@@ -3,9 +3,13 @@
  *
  * Semantics every driver keeps (and the host driver enforces): offsets are
  * from the start of the area; program writes aligned 32-bit words and can
- * only clear bits (new = old AND value); a word may be programmed twice
- * between erases (nRF51/nRF52 allow 2, STM32F4 any number of 1 -> 0 writes);
- * erase sets one whole page to 0xFF; read returns what is stored. Geometry
+ * only clear bits (new = old AND value); a word may be programmed at most
+ * FD_FLASH_WORD_WRITES times between erases of its page (the board fact:
+ * nRF51/nRF52 nWRITE 2; STM32F4 0, no limit: RM0090 allows any number of
+ * 1 -> 0 writes), and callers never program one more than twice (a record,
+ * then its secret's wipe): the drivers write each word they are given once
+ * and never retry, the host driver refuses a third program; erase sets one
+ * whole page to 0xFF; read returns what is stored. Geometry
  * (page size, page count, write unit 4, erased value 0xFF) is data in the
  * returned fd_flash. Errors from the ops: FD_ERR_NULL, FD_ERR_TOO_LARGE
  * (outside the area), FD_ERR_PARSE (unaligned offset or length),
