@@ -16,18 +16,29 @@
 #   file <TAB> anchor text (must occur exactly once) <TAB> replacement <TAB> note
 #   [<TAB> why it is equivalent: a survivor with this field counts as
 #   equivalent, not in the score]
+# Backslashes in a field are escaped as \\ (scripts/mutants.py writes them
+# so; a backslash before any other letter stays as it is).
 # --from-results skips the run and rebuilds the table (and, with --report,
 # the RELIABILITY.md section) from the last results.tsv.
 # --keep-killed reuses a "killed" (or "equivalent") verdict of the last
 # results.tsv for a mutant whose list line and target file are byte for
 # byte the same (the key column): tests are only ever added, so a killed
-# mutant stays killed; everything else runs again. --check only checks that every anchor occurs
+# mutant stays killed; everything else runs again. --incremental reuses
+# every verdict (survivors and stillborn too) of a mutant whose line and
+# file are unchanged: only the mutants of changed files run (after adding a
+# test against a survivor, run with --keep-killed). --name N keeps this
+# run's results in build/mutation/N.tsv and its --report table between the
+# "mutation-score-N" markers (the drawn sample: --name drawn), so a run of
+# one list does not overwrite another's. --check only checks that every anchor occurs
 # exactly once (seconds; run it after merging changes to lib/ or firmware/).
-# usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...] (options in any order)
+# Files only a board compiles (the Cortex-M storage drivers and assembly
+# loops) run against that board's QEMU suites instead of the host tests.
+# usage: scripts/mutation.sh [--check] [--report] [--name N] [--from-results|--keep-killed|--incremental] [list...]
+# (options in any order)
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
-report=0 from_results=0 keep_killed=0 check=0
+report=0 from_results=0 keep_killed=0 check=0 name=
 # options in any order, before the lists; anything else starting with "-"
 # is refused (it used to be read as a list file, emptying results.tsv)
 while [ $# -gt 0 ]; do
@@ -36,27 +47,33 @@ while [ $# -gt 0 ]; do
     --report) report=1 ;;
     --from-results) from_results=1 ;;
     --keep-killed) keep_killed=1 ;;
-    -*) echo "mutation: unknown option $1 (usage: scripts/mutation.sh [--check] [--report] [--from-results|--keep-killed] [list...])" >&2; exit 2 ;;
+    --incremental) keep_killed=2 ;;
+    --name) shift; name=${1:?--name needs a name}
+      case $name in *[!a-z0-9_-]*) echo "mutation: --name takes [a-z0-9_-]" >&2; exit 2 ;; esac ;;
+    -*) echo "mutation: unknown option $1 (usage: scripts/mutation.sh [--check] [--report] [--name N] [--from-results|--keep-killed|--incremental] [list...])" >&2; exit 2 ;;
     *) break ;;
   esac
   shift
 done
-if [ $from_results = 1 ] && [ $keep_killed = 1 ]; then
-  echo "mutation: --from-results and --keep-killed exclude each other" >&2
+if [ $from_results = 1 ] && [ $keep_killed != 0 ]; then
+  echo "mutation: --from-results excludes --keep-killed and --incremental" >&2
   exit 2
 fi
 for list in "$@"; do
   [ -f "$list" ] || { echo "mutation: no such list: $list" >&2; exit 2; }
 done
 [ $# -gt 0 ] || set -- tests/mutation/*.mutants
+set -f # the test regexes below are never file names
 # Applies one list line to the file at path (a copy of the tree's file);
 # with "check", only counts the anchor.
 apply_mutant() {
   python3 - "$@" <<'PY'
 import sys
 path, line = sys.argv[1], sys.argv[2]
+import re
 fields = line.split("\t")
-unescape = lambda s: s.replace("\\n", "\n").replace("\\t", "\t")
+escapes = {"n": "\n", "t": "\t", "\\": "\\"}
+unescape = lambda s: re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(0)), s)
 anchor, repl = unescape(fields[1]), unescape(fields[2])
 text = open(path).read()
 if text.count(anchor) != 1:
@@ -82,24 +99,48 @@ fi
 scripts/deps.sh mutation
 work=$root/build/mutation
 src=$work/src
-results=$work/results.tsv
+results=$work/${name:-results}.tsv
 if [ $from_results = 0 ]; then
 start=$(date +%s)
 mkdir -p "$work"
 previous=$work/previous.tsv
-if [ $keep_killed = 1 ] && [ -f "$results" ]; then cp "$results" "$previous"; else : >"$previous"; fi
+if [ $keep_killed != 0 ] && [ -f "$results" ]; then cp "$results" "$previous"; else : >"$previous"; fi
 rm -rf "$src" && mkdir -p "$src" "$work/build"
 # the tree as it is now (tracked and new files, with uncommitted edits),
 # named in the report by the commit it was copied at
 tested=$(git rev-parse --short HEAD)
-git diff --quiet HEAD -- lib firmware tests || tested="$tested + uncommitted edits"
+git diff --quiet HEAD -- lib firmware tools boards tests || tested="$tested + uncommitted edits"
 git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
-cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=OFF >/dev/null
+# FD_WITH_BOARDS: the boards' trees are there to build (board-<b>, into
+# $src/build/<b>) and their tests registered; only what a mutant's tests
+# need is ever built
+cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=ON >/dev/null
 all_tests='^host\.(unit\..*|tool)$'
 # the executables tests matching a ctest regex run: host.unit.X is test_X
 # (host.unit.test_X is test_X), host.tool runs fairdeal-tool and the host dealer
 targets_for() {
-  (cd "$work/build" && ctest -N -R "$1") | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool dealer/p' | tr '\n' ' '
+  (cd "$work/build" && ctest -N -R "$1") | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; t; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool dealer/p; t; s/.*Test *#[0-9]*: host\.drivers\.\([a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.dealer\..*/dealer dealer_release fairdeal-tool/p; t; s/.*Test *#[0-9]*: \([a-z0-9-]*\)\.[a-z_]*\.[a-z0-9_]*$/board-\1 fairdeal-tool/p' | sort -u | tr '\n' ' '
+}
+# The board whose QEMU suites test a file no host test compiles (empty:
+# the host tests reach it).
+board_of() {
+  case $1 in
+    boards/common/cortex-m/ram_storage.c|lib/src/shuffle_v7m.c) echo mps2-an386 ;;
+    boards/common/nrf5x/nvmc.c|lib/src/chacha20_v6m.c) echo microbit ;;
+  esac
+}
+# Every test a mutant of the file must pass to survive: the host unit tests
+# and the tool test, the host dealer's scripts for the firmware and tools,
+# the board drivers' tests for the UART code; a board's QEMU tests for a
+# file only the board compiles.
+full_tests() {
+  b=$(board_of "$1")
+  if [ -n "$b" ]; then echo "^$b\.(unit\..*|dealer\..*|journal\..*)\$"; return; fi
+  case $1 in
+    firmware/*|tools/*) echo '^host\.(unit\..*|tool|dealer\..*)$' ;;
+    boards/common/uart/*) echo '^host\.(unit\..*|tool|drivers\..*)$' ;;
+    *) echo "$all_tests" ;;
+  esac
 }
 # Builds and runs the tests matching $1 (each given $2 seconds): 0 all pass,
 # 1 one fails, 2 no build.
@@ -128,13 +169,21 @@ direct_tests() {
     lib/src/commit.c) s='commit|guards' ;;
     lib/src/round.c) s='round|guards' ;;
     lib/src/journal.c) s='journal|guards' ;;
+    firmware/device_secret.c) s='device_secret|dealer' ;;
+    firmware/persist.c) s='persist|dealer' ;;
     firmware/*) s='dealer' ;;
-    *) echo "$all_tests"; return ;;
+    boards/common/uart/*) s='rx_ring' ;;
+    tools/*) echo '^host\.tool$'; return ;;
+    *) full_tests "$1"; return ;;
   esac
   echo "^host\.unit\.($s)\$"
 }
 echo "mutation: building the unmutated tree" >&2
-run_tests "$all_tests" 300 || { echo "mutation: the unmutated tree fails its tests (see $work/test.log)" >&2; exit 2; }
+# the widest set any listed file's mutants meet, once
+baseline=$(for list in "$@"; do grep -v '^#' "$list" | cut -f1; done | sort -u | while read -r f; do full_tests "$f"; done | sort -u)
+for set in $baseline; do
+  run_tests "$set" 300 || { echo "mutation: the unmutated tree fails $set (see $work/test.log)" >&2; exit 2; }
+done
 printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\tkey\n' >"$results"
 for list in "$@"; do
   lineno=0
@@ -146,7 +195,7 @@ for list in "$@"; do
     why=$(printf '%s' "$line" | cut -f5)
     cp "$src/$file" "$work/original"
     key=$({ printf '%s\n' "$line"; cat "$work/original"; } | sha1sum | cut -c1-16)
-    kept=$(awk -F'\t' -v k="$key" '($4 == "killed" || $4 == "equivalent") && $7 == k { print $4 "\t" $6; exit }' "$previous")
+    kept=$(awk -F'\t' -v k="$key" -v all=$keep_killed '($4 == "killed" || $4 == "equivalent" || all == 2) && $7 == k { print $4 "\t" $6; exit }' "$previous")
     if [ -n "$kept" ]; then
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$(printf '%s' "$kept" | cut -f1)" "$note" "$(printf '%s' "$kept" | cut -f2)	$key" >>"$results"
       echo "mutation: $list:$lineno $file: $(printf '%s' "$kept" | cut -f1), kept from the last run ($note)" >&2
@@ -158,7 +207,7 @@ for list in "$@"; do
       status=0
       : >"$work/failed"
       run_tests "$(direct_tests "$file")" 120 || status=$?
-      if [ $status = 0 ]; then run_tests "$all_tests" 300 || status=$?; fi
+      if [ $status = 0 ]; then run_tests "$(full_tests "$file")" 300 || status=$?; fi
       case $status in
         0) verdict=SURVIVED ;;
         1) verdict=killed ;;
@@ -174,10 +223,13 @@ for list in "$@"; do
   done <"$list"
 done
 # restore the build of the unmutated tree for whoever looks next
-nice cmake --build "$work/build" -j2 >/dev/null 2>&1 || true
+for set in $baseline; do
+  # shellcheck disable=SC2046
+  nice cmake --build "$work/build" -j2 --target $(targets_for "$set") >/dev/null 2>&1 || true
+done
 echo "mutation: run took $(( $(date +%s) - start )) s" >&2
 fi
-table=$work/score.md
+table=$work/score${name:+-$name}.md
 awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {
     total[$3]++; all++; if ($4 == "killed") { kill[$3]++; killed++ } }
   NR > 1 && ($4 == "stillborn" || $4 == "bad-anchor") { bad++ }
@@ -209,11 +261,11 @@ awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {
 } >>"$table"
 cat "$table"
 if [ $report = 1 ]; then
-  python3 - docs/RELIABILITY.md "$table" "${tested:-$(git rev-parse --short HEAD)}" <<'PY'
+  python3 - docs/RELIABILITY.md "$table" "${tested:-$(git rev-parse --short HEAD)}" "mutation-score${name:+-$name}" <<'PY'
 import sys
-doc, table, commit = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
+doc, table, commit, marker = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3], sys.argv[4]
 text = open(doc).read()
-begin, end = "<!-- mutation-score begin -->", "<!-- mutation-score end -->"
+begin, end = "<!-- %s begin -->" % marker, "<!-- %s end -->" % marker
 if begin not in text or end not in text:
     sys.exit("mutation: markers missing in " + doc)
 head, rest = text.split(begin, 1)
