@@ -28,6 +28,7 @@ static void device_id(const uint8_t secret[FD_DEVICE_SECRET_BYTES], uint8_t id[F
     uint8_t digest[32];
     labelled_hash("fairdeal/device-id", secret, digest);
     memcpy(id, digest, FD_DEVICE_ID_BYTES);
+    fd_wipe(digest, sizeof digest); /* the bytes after the id are not published */
 }
 
 static void make_record(const uint8_t secret[FD_DEVICE_SECRET_BYTES], uint8_t record[FD_DEVICE_SECRET_RECORD])

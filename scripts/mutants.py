@@ -268,7 +268,9 @@ def candidates(src):
             if tk == "op" and text in RELATIONAL and is_binary(src, toks, k):
                 out.append(("relational", pos, pos + len(text), RELATIONAL[text]))
             elif tk == "op" and text in LOGICAL:
-                out.append(("logical", pos, pos + len(text), LOGICAL[text]))
+                m = logical_mutant(src, pos, text)
+                if m:
+                    out.append(m)
             elif tk == "op" and text in ARITHMETIC and (text.endswith("=") or is_binary(src, toks, k)):
                 out.append(("arithmetic", pos, pos + len(text), ARITHMETIC[text]))
             elif tk == "num" and not (k > 0 and toks[k - 1][1] == "#"):
@@ -280,6 +282,59 @@ def candidates(src):
             continue
         out.extend(statement_mutants(src, i, toks, headers[i]))
     return out
+
+
+def logical_mutant(src, pos, op):
+    """&& for || (or back) at pos. In a chain of the same operator the
+    operands before it are parenthesised ((a && b) || c for the first of
+    a || b || c: what the chain meant, and -Wparentheses is quiet); a chain
+    outside parentheses or mixing the two operators gives none."""
+    code = src.code
+    depth, start = 0, -1
+    for j in range(pos - 1, -1, -1):
+        c = code[j]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                start = j
+                break
+            depth -= 1
+        elif c in ";{}" and depth == 0:
+            break
+    ops = []
+    if start >= 0:
+        end = matching_paren(code, start)
+        depth = 0
+        for j in range(start + 1, end):
+            c = code[j]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            elif depth == 0 and code[j:j + 2] in ("&&", "||"):
+                ops.append(j)
+    if len(ops) <= 1:
+        if start < 0 and re.search(r"&&|\|\|", code[src.line_starts[src.line_of(pos)]:pos] +
+                                   code[pos + 2:statement_end_any(code, pos)]):
+            return None
+        return ("logical", pos, pos + 2, LOGICAL[op])
+    if any(code[j:j + 2] != op for j in ops):
+        return None
+    k = ops.index(pos)
+    first = start + 1 + len(code[start + 1:]) - len(code[start + 1:].lstrip())
+    right_end = ops[k + 1] if k + 1 < len(ops) else end
+    while code[right_end - 1].isspace():
+        right_end -= 1
+    left = src.text[first:pos]
+    if k > 0:
+        left = "(" + left.rstrip() + ") "
+    return ("logical", first, right_end, "(" + left + LOGICAL[op] + src.text[pos + 2:right_end] + ")")
+
+
+def statement_end_any(code, pos):
+    j = code.find(";", pos)
+    return len(code) if j < 0 else j
 
 
 def statement_mutants(src, i, toks, header):
