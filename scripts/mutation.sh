@@ -119,7 +119,7 @@ all_tests='^host\.(unit\..*|tool)$'
 # the executables tests matching a ctest regex run: host.unit.X is test_X
 # (host.unit.test_X is test_X), host.tool runs fairdeal-tool and the host dealer
 targets_for() {
-  (cd "$work/build" && ctest -N -R "$1") | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; t; s/.*Test *#[0-9]*: host\.tool$/fairdeal-tool dealer/p; t; s/.*Test *#[0-9]*: host\.drivers\.\([a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.dealer\..*/dealer dealer_release fairdeal-tool/p; t; s/.*Test *#[0-9]*: \([a-z0-9-]*\)\.[a-z_]*\.[a-z0-9_]*$/board-\1 fairdeal-tool/p' | sort -u | tr '\n' ' '
+  (cd "$work/build" && ctest -N -R "$1") | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; t; s/.*Test *#[0-9]*: host\.tool\.lms$/fairdeal-tool lms_kat_files/p; t; s/.*Test *#[0-9]*: host\.tools*\(\..*\)*$/fairdeal-tool dealer/p; t; s/.*Test *#[0-9]*: host\.drivers\.\([a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.dealer\..*/dealer dealer_release fairdeal-tool/p; t; s/.*Test *#[0-9]*: \([a-z0-9-]*\)\.[a-z_]*\.[a-z0-9_]*$/board-\1 fairdeal-tool/p' | sort -u | tr '\n' ' '
 }
 # The board whose QEMU suites test a file no host test compiles (empty:
 # the host tests reach it).
@@ -137,7 +137,8 @@ full_tests() {
   b=$(board_of "$1")
   if [ -n "$b" ]; then echo "^$b\.(unit\..*|dealer\..*|journal\..*)\$"; return; fi
   case $1 in
-    firmware/*|tools/*) echo '^host\.(unit\..*|tool|dealer\..*)$' ;;
+    firmware/*) echo '^host\.(unit\..*|tool|dealer\..*)$' ;;
+    tools/*) echo '^host\.(unit\..*|tool|tools?\..*|dealer\..*)$' ;;
     boards/common/uart/*) echo '^host\.(unit\..*|tool|drivers\..*)$' ;;
     *) echo "$all_tests" ;;
   esac
@@ -173,7 +174,7 @@ direct_tests() {
     firmware/persist.c) s='persist|dealer' ;;
     firmware/*) s='dealer' ;;
     boards/common/uart/*) s='rx_ring' ;;
-    tools/*) echo '^host\.tool$'; return ;;
+    tools/*) echo '^host\.(tool|tools?\..*)$'; return ;;
     *) full_tests "$1"; return ;;
   esac
   echo "^host\.unit\.($s)\$"
