@@ -1,0 +1,257 @@
+/* Restoring a round at its edges (docs/RELIABILITY.md, "The dealer writes
+ * ahead"): the real dealer over the host flash simulator, powered off and
+ * on again (RAM lost), then REVEAL, and the revealed round verified against
+ * the commitment published at SHUFFLE (fd_round_verify). An open round with
+ * every card dealt; the largest beacon index; a power cut at every flash
+ * step of SHUFFLE (among them: between the round's secret parts and its
+ * ROUND_OPENED). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dealer.h"
+#include "fairdeal/journal.h"
+#include "fairdeal/records.h"
+#include "fairdeal/util.h"
+#include "fd_board_map.h"
+#include "host_storage.h"
+#include "protocol.h"
+#include "test_dealer_config.h"
+
+#define PAGE FD_FLASH_PAGE_SIZE
+#define PAGES FD_STORAGE_PAGES
+
+static host_flash hf;
+static uint8_t mem[PAGE * PAGES];
+static fake_trng trng;
+static fd_dealer dealer;
+static fd_console console;
+static capture out;
+static uint64_t trng_seed = 100;
+
+static void capture_write(void *ctx, const char *data, size_t len)
+{
+    capture *c = ctx;
+    if (!capture_append(c, data, len)) {
+        c->len = 0;
+        (void)capture_append(c, data, len);
+    }
+}
+
+static fd_status restart_ok(void *ctx)
+{
+    (void)ctx;
+    return FD_OK;
+}
+
+/* Power on: a new dealer over the same flash (RAM is lost). */
+static void power_on(void)
+{
+    host_flash_reboot(&hf);
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, trng_seed++);
+    fd_dealer_config cfg = test_dealer_config(&trng, restart_ok, FD_DRBG_CHACHA20);
+    cfg.storage = &hf.flash;
+    cfg.storage_name = "test flash";
+    cfg.reset_cause = 1;
+    memset(&dealer, 0, sizeof dealer);
+    assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_OK);
+    fd_console_init(&console, &dealer, capture_write, &out, false, false);
+    assert_int_equal(dealer.persist.status, FD_OK);
+}
+
+static void fresh_flash(void) { assert_int_equal(host_flash_open(&hf, mem, PAGE, PAGES, NULL), FD_OK); }
+
+static const char *cmd(const char *line)
+{
+    out.len = 0;
+    out.text[0] = '\0';
+    fd_console_command(&console, line, strlen(line));
+    return out.text;
+}
+
+static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* REVEAL the open round; its commitment is the one published at SHUFFLE
+ * and it verifies: the header, S and the seeds give the shoe's order. */
+static void reveal_and_verify(const char *commitment_hex)
+{
+    const char *r = cmd("REVEAL");
+    if (!starts(r, "OK REVEAL ")) {
+        fail_msg("REVEAL: %s", r);
+    }
+    char after[80];
+    assert_non_null(reply_field(r, "commitment", after, sizeof after));
+    assert_string_equal(after, commitment_hex);
+    uint8_t commitment[FD_SHA256_SIZE];
+    size_t len = 0;
+    assert_int_equal(fd_hex_decode(commitment_hex, strlen(commitment_hex), commitment, sizeof commitment, &len),
+                     FD_OK);
+    const fd_round *rd = &dealer.round;
+    assert_int_equal(fd_round_verify(&rd->header, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order,
+                                     dealer.shoe.count),
+                     FD_OK);
+}
+
+/* A round whose every card was dealt (its DEALs journalled) is still open
+ * after a restart, REVEALs with its commitment and verifies. */
+static void test_open_round_with_every_card_dealt(void **state)
+{
+    (void)state;
+    fresh_flash();
+    power_on();
+    char commitment[80];
+    const char *r = cmd("SHUFFLE");
+    assert_true(starts(r, "OK SHUFFLE mode=round "));
+    assert_non_null(reply_field(r, "commitment", commitment, sizeof commitment));
+    for (unsigned i = 0; i < 4u; i++) {
+        r = cmd("DEAL 13");
+        if (!starts(r, "OK DEAL")) {
+            fail_msg("DEAL 13: %s", r);
+        }
+    }
+    assert_int_equal(dealer.shoe.position, dealer.shoe.count);
+    const uint32_t id = dealer.round.id;
+
+    power_on();
+    assert_true(fd_dealer_round_open(&dealer));
+    assert_int_equal(dealer.round.id, id);
+    reveal_and_verify(commitment);
+}
+
+/* The largest beacon index (2^64 - 1: its high 32 bits matter) survives a
+ * restart: REVEAL names it and the round verifies with it, not with its
+ * low half. */
+static void test_largest_beacon_index_across_a_restart(void **state)
+{
+    (void)state;
+    fresh_flash();
+    power_on();
+    char commitment[80];
+    const char *r = cmd("SHUFFLE slots=1 beacon=0:18446744073709551615");
+    if (!starts(r, "OK SHUFFLE mode=round ")) {
+        fail_msg("SHUFFLE: %s", r);
+    }
+    assert_non_null(reply_field(r, "commitment", commitment, sizeof commitment));
+    assert_true(starts(cmd("SEED 0 0badbeef"), "OK SEED "));
+
+    power_on();
+    assert_true(fd_dealer_round_open(&dealer));
+    assert_true(dealer.round.header.beacon_index == UINT64_MAX);
+    r = cmd("REVEAL");
+    if (!starts(r, "OK REVEAL ")) {
+        fail_msg("REVEAL: %s", r);
+    }
+    assert_non_null(strstr(r, " beacon=0:18446744073709551615 "));
+    char after[80];
+    assert_non_null(reply_field(r, "commitment", after, sizeof after));
+    assert_string_equal(after, commitment);
+    uint8_t c[FD_SHA256_SIZE];
+    size_t len = 0;
+    assert_int_equal(fd_hex_decode(commitment, strlen(commitment), c, sizeof c, &len), FD_OK);
+    const fd_round *rd = &dealer.round;
+    assert_int_equal(
+        fd_round_verify(&rd->header, rd->secret, rd->secret_len, &rd->seeds, c, dealer.shoe.order, dealer.shoe.count),
+        FD_OK);
+    fd_round_header low = rd->header;
+    low.beacon_index = UINT32_MAX;
+    assert_int_not_equal(
+        fd_round_verify(&low, rd->secret, rd->secret_len, &rd->seeds, c, dealer.shoe.order, dealer.shoe.count), FD_OK);
+}
+
+/* Secret parts of round `round` still available in the journal. */
+typedef struct parts_count {
+    uint32_t round;
+    unsigned available;
+} parts_count;
+
+static fd_status count_parts(void *ctx, const fd_journal_record *rec)
+{
+    parts_count *c = ctx;
+    if (rec->type == FD_REC_ROUND_SECRET && rec->len >= 4u && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
+        ((uint32_t)rec->payload[0] | (uint32_t)rec->payload[1] << 8 | (uint32_t)rec->payload[2] << 16 |
+         (uint32_t)rec->payload[3] << 24) == c->round) {
+        c->available++;
+    }
+    return FD_OK;
+}
+
+static unsigned parts_available(uint32_t round)
+{
+    parts_count c = {round, 0};
+    fd_journal_report report;
+    assert_int_equal(fd_journal_walk(&dealer.persist.journal, count_parts, &c, &report), FD_OK);
+    return c.available;
+}
+
+/* A power cut at every erase/program step of a SHUFFLE (a round before it
+ * revealed): after the restart either the round opened (its ROUND_OPENED
+ * durable: it REVEALs with the commitment the dealer would have published
+ * and verifies) or it never did (its secret parts are wiped, the next
+ * SHUFFLE takes the same round id and its round REVEALs and verifies). */
+static void test_cut_between_secret_parts_and_opened(void **state)
+{
+    (void)state;
+    /* the steps a SHUFFLE takes, from a clean run */
+    fresh_flash();
+    power_on();
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    const uint64_t before = hf.steps;
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    const uint64_t steps = hf.steps - before;
+    assert_true(steps >= 2u);
+    unsigned opened = 0;
+    unsigned dropped = 0;
+    for (uint64_t k = 0; k < steps; k++) {
+        fresh_flash();
+        power_on();
+        assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+        const uint32_t last = dealer.round.id;
+        hf.cut_after = hf.steps + k;
+        const char *r = cmd("SHUFFLE"); /* its reply, if any, never reaches anyone */
+        (void)r;
+
+        power_on();
+        if (fd_dealer_round_open(&dealer)) {
+            opened++;
+            assert_int_equal(dealer.round.id, last + 1u);
+            assert_true(parts_available(last + 1u) >= 1u); /* the count's control */
+            char commitment[80];
+            snprintf(commitment, sizeof commitment, "%s", "");
+            for (unsigned i = 0; i < FD_SHA256_SIZE; i++) {
+                snprintf(commitment + 2u * i, 3, "%02x", dealer.round.commitment[i]);
+            }
+            reveal_and_verify(commitment);
+        } else {
+            dropped++;
+            assert_int_equal(dealer.round.id, last);
+            assert_int_equal(parts_available(last + 1u), 0); /* a round never opened: its secret goes */
+            char commitment[80];
+            r = cmd("SHUFFLE");
+            if (!starts(r, "OK SHUFFLE mode=round ")) {
+                fail_msg("SHUFFLE after the cut at step %u: %s", (unsigned)k + 1u, r);
+            }
+            assert_int_equal(dealer.round.id, last + 1u);
+            assert_non_null(reply_field(r, "commitment", commitment, sizeof commitment));
+            reveal_and_verify(commitment);
+        }
+    }
+    assert_true(dropped >= 2u); /* nothing written, and the secret parts written without ROUND_OPENED */
+    print_message("SHUFFLE: %u flash steps; cut after each: %u opened, %u dropped\n", (unsigned)steps, opened,
+                  dropped);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_round_with_every_card_dealt),
+        cmocka_unit_test(test_largest_beacon_index_across_a_restart),
+        cmocka_unit_test(test_cut_between_secret_parts_and_opened),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
