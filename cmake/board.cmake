@@ -19,7 +19,7 @@ endfunction()
 
 set(FD_BOARD_FACTS_ALL FD_BOARD_TITLE FD_BOARD_KIND FD_BOARD_SOURCES FD_TRNG_DRIVER FD_TRNG_H_BITS FD_TRNG_NAME
   FD_EMULATION_ONLY FD_STORAGE_DRIVER FD_STORAGE_NAME FD_STORAGE_EMULATED FD_FLASH_BASE FD_FLASH_SIZE FD_FLASH_PAGE_SIZE FD_FLASH_SLOT_A_SIZE FD_FLASH_SLOT_B_SIZE
-  FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_SECRET_SIZE FD_FLASH_WORD_WRITES
+  FD_FLASH_BOOTLOADER_SIZE FD_FLASH_STORAGE_SIZE FD_FLASH_COUNTER_SIZE FD_FLASH_SECRET_SIZE FD_FLASH_WORD_WRITES
   FD_WATCHDOG_DRIVER FD_WATCHDOG_NAME FD_WATCHDOG_TIMEOUT_MS)
 set(FD_BOARD_FACTS_CORTEX_M FD_BOARD_CPU_FLAGS FD_CPU_HZ FD_RAM_BASE FD_RAM_SIZE FD_STACK_SIZE)
 set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS FD_WATCHDOG_QEMU)
@@ -32,7 +32,9 @@ set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS FD_WATCHDOG_QEMU)
 set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK FD_TIMEBASE_DRIVER
   FD_BUDGET_QEMU_BOARD FD_BUDGET_ERASE_US FD_BUDGET_PROGRAM_NS FD_BUDGET_SAMPLE_NS)
 # The flash map, in address order from FD_FLASH_BASE (docs/PORTING.md).
-set(FD_FLASH_REGIONS SLOT_A SLOT_B BOOTLOADER STORAGE SECRET)
+# Only the bootloader room may be empty (a board that boots from the start
+# of its flash puts the bootloader there, before slot A).
+set(FD_FLASH_REGIONS SLOT_A SLOT_B BOOTLOADER STORAGE COUNTER SECRET)
 
 # fd_load_board(BOARD): set the board's facts in the caller's scope, check
 # that none is missing or inconsistent (FATAL_ERROR naming the fact), and
@@ -103,7 +105,7 @@ macro(fd_load_board fd_board_arg)
   foreach(fd_region IN LISTS FD_FLASH_REGIONS)
     math(EXPR fd_size "${FD_FLASH_${fd_region}_SIZE}")
     math(EXPR fd_misaligned "(${fd_addr} | ${fd_size}) % ${fd_page}")
-    if(fd_size LESS_EQUAL 0 OR NOT fd_misaligned EQUAL 0)
+    if(fd_size LESS 0 OR (fd_size EQUAL 0 AND NOT fd_region STREQUAL "BOOTLOADER") OR NOT fd_misaligned EQUAL 0)
       message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: FD_FLASH_${fd_region}_SIZE "
         "(${FD_FLASH_${fd_region}_SIZE}) must be a positive multiple of FD_FLASH_PAGE_SIZE (${fd_page})")
     endif()

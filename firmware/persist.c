@@ -5,6 +5,17 @@
 #include "dealer.h"
 #include "fairdeal/util.h"
 
+/* The board's journal area holds the worst case of docs/RECORDS.md
+ * "Capacity": the open round at its largest, at least 10 round summaries,
+ * the events and the seed file, with what it keeps on top. */
+_Static_assert(FD_REC_CAP_SUMMARIES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES) >= 10u,
+               "the board's storage area cannot hold the journal's worst case (docs/RECORDS.md \"Capacity\")");
+_Static_assert(FD_REC_CAP_PAGES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_KEEP_SUMMARIES, FD_DEALER_KEEP_HANDS - 1u) <=
+                   FD_DEALER_JOURNAL_PAGES,
+               "what the dealer keeps fits its storage area");
+_Static_assert(FD_DEALER_SECRET_MAX <= 7u * FD_REC_SECRET_PART && FD_DEALER_MAX_PLAYERS <= 15u,
+               "the capacity model's parts and the DEALT record's seats cover the dealer's limits");
+
 /* ---- little-endian fields (docs/RECORDS.md) ---- */
 
 static void put16(uint8_t *p, uint32_t v)
@@ -242,9 +253,6 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
         n += FD_REC_BEACON_SIZE;
     }
     st = append(d, FD_REC_ROUND_OPENED, b, n, NULL, 0, NULL);
-    if (st == FD_OK) {
-        p->round_deals = 0;
-    }
     return st;
 }
 
@@ -267,11 +275,6 @@ fd_status persist_seeds_closed(fd_dealer *d)
 
 fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn)
 {
-    fd_persist *p = &d->persist;
-    const unsigned records = (total + FD_REC_DEALT_MAX - 1u) / FD_REC_DEALT_MAX;
-    if (p->attached && p->round_deals + records > p->round_deals_max) {
-        return FD_ERR_BUFFER_TOO_SMALL; /* nothing written: the REVEAL keeps its room */
-    }
     uint8_t b[16 + 2u * FD_REC_DEALT_MAX];
     fd_status st = FD_OK;
     for (unsigned k = 0; k < total && st == FD_OK; k += FD_REC_DEALT_MAX) {
@@ -292,7 +295,6 @@ fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned p
             put16(b + 16 + (size_t)2u * i, d->shoe.order[first + k + i]);
         }
         st = append(d, FD_REC_CARDS_DEALT, b, 16u + 2u * n, NULL, 0, NULL);
-        p->round_deals += st == FD_OK ? 1u : 0u;
     }
     return st;
 }
@@ -392,7 +394,6 @@ typedef struct replay {
     bool secret_ok;      /* every part of the open round read back */
     bool closed;         /* its order is fixed */
     uint16_t position;   /* cards of it journalled as dealt */
-    uint32_t deals;      /* its CARDS_DEALT records */
     uint8_t mode;
     uint8_t parts;
     uint32_t part_seq[FD_REC_MAX_PARTS];
@@ -537,7 +538,6 @@ static fd_status replay_pass2(void *ctx, const fd_journal_record *rec)
         break;
     case FD_REC_SEEDS_CLOSED: r->closed = true; break;
     case FD_REC_CARDS_DEALT:
-        r->deals++;
         if (rec->len >= 16u) {
             const uint32_t end = (uint32_t)get16(b + 4) + get16(b + 6) + b[10];
             if (end > r->position) {
@@ -586,29 +586,12 @@ static bool restore_open_round(replay *r)
         return false;
     }
     d->round.closed = r->closed;
-    d->persist.round_deals = r->deals;
     s->position = r->position;
     d->round.revealed_rounds = d->round.id - 1u;
     d->round.state = r->closed ? FD_DEALER_ROUND_OPEN : FD_DEALER_SEEDING;
     d->persist.recovered = true;
     d->persist.recovered_position = r->position;
     return true;
-}
-
-/* CARDS_DEALT records one round may write: what is left of the area after
- * the kept summaries and events and two spare pages, shared by the kept
- * hands and the open one, less each hand's other records, at 52 bytes a
- * record (docs/RELIABILITY.md "Power loss": about 19 on the micro:bit). So
- * a long round is told to REVEAL before it could fill the journal, and its
- * REVEAL always finds room. */
-static uint32_t round_deals_max(const fd_flash_geometry *g)
-{
-    const uint32_t area = g->page_size * g->page_count;
-    const uint32_t fixed = 2u * g->page_size + FD_DEALER_KEEP_SUMMARIES * 120u + FD_REC_EVENTS_KEPT * 48u;
-    const uint32_t per_hand = area > fixed ? (area - fixed) / (FD_DEALER_KEEP_HANDS + 1u) : 0u;
-    const uint32_t other = 600u; /* OPENED, ROUND_SECRET parts of a 52-card S, seeds, REVEAL */
-    const uint32_t max = per_hand > other ? (per_hand - other) / 52u : 0u;
-    return max < 4u ? 4u : max;
 }
 
 static void report(fd_persist *p, fd_status st, const char *reason)
@@ -628,7 +611,6 @@ bool persist_mount(fd_dealer *d)
     p->flash = *d->cfg.storage;
     p->rules.rounds.hands = FD_DEALER_KEEP_HANDS;
     p->rules.rounds.summaries = FD_DEALER_KEEP_SUMMARIES;
-    p->round_deals_max = round_deals_max(&p->flash.geometry);
     uint8_t key[FD_SHA256_SIZE];
     fd_status st = d->cfg.storage_status;
     if (st == FD_OK && dealer_journal_key(&d->secret, key) != FD_OK) {

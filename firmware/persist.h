@@ -23,9 +23,15 @@
 #ifndef FD_DEALER_JOURNAL_PAGES
 #define FD_DEALER_JOURNAL_PAGES 64u
 #endif
-/* Kept through compaction: full hands and round summaries (docs/RECORDS.md). */
-#define FD_DEALER_KEEP_HANDS 10u
-#define FD_DEALER_KEEP_SUMMARIES 100u
+/* Bytes of one erase page of that area (FD_FLASH_PAGE_SIZE). */
+#ifndef FD_DEALER_JOURNAL_PAGE_SIZE
+#define FD_DEALER_JOURNAL_PAGE_SIZE 1024u
+#endif
+/* Kept through compaction (docs/RECORDS.md "Capacity"), derived from the
+ * board's area: the round summaries, and the rounds kept in full (the
+ * newest, open or revealed, and the revealed hands that fit). */
+#define FD_DEALER_KEEP_SUMMARIES FD_REC_CAP_SUMMARIES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES)
+#define FD_DEALER_KEEP_HANDS (1u + FD_REC_CAP_HANDS(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES))
 /* Largest seed file (the journal's largest erasable secret). */
 #define FD_DEALER_SEED_FILE_MAX FD_JOURNAL_MAX_SECRET
 
@@ -51,10 +57,6 @@ typedef struct fd_persist {
      * higher seq before sees the rollback (docs/RECORDS.md "Detecting a
      * rollback"). */
     uint32_t power_on_seq;
-    /* CARDS_DEALT records of the open round, and the most one round may
-     * write (from the area's size: room for the kept hands and the REVEAL). */
-    uint32_t round_deals;
-    uint32_t round_deals_max;
     /* Last TIME this power-on (unix seconds); 0: none yet. */
     uint32_t unix_s;
     /* The newest seed file (a secret, like the DRBG state). */
@@ -107,8 +109,7 @@ FD_MUST_CHECK fd_status persist_client_seed(struct fd_dealer *d, unsigned slot, 
 FD_MUST_CHECK fd_status persist_seeds_closed(struct fd_dealer *d);
 
 /* Before DEAL/BURN replies: cards [first, first + total) of d->shoe's order,
- * card k to seat k mod players (burn: one card, seat 0). FD_ERR_BUFFER_TOO_SMALL
- * (nothing written) when the round has used its share of the journal. */
+ * card k to seat k mod players (burn: one card, seat 0). */
 FD_MUST_CHECK fd_status persist_dealt(struct fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn);
 
 /* True when every slot of the verifiable round's slot_mask holds a seed

@@ -1045,7 +1045,7 @@ static void end_walk_reply(const request *r, fd_status st)
 static void cmd_recall(const request *r)
 {
     uint32_t n = 0;
-    if (!parse_count(r, FD_DEALER_KEEP_HANDS, FD_DEALER_KEEP_SUMMARIES, "usage: RECALL [hands 1-100]", &n)) {
+    if (!parse_count(r, FD_REC_CAP_MIN(FD_REC_HANDS_MAX, FD_DEALER_KEEP_SUMMARIES), FD_DEALER_KEEP_SUMMARIES, "usage: RECALL [hands 1-100]", &n)) {
         return;
     }
     const uint32_t newest = r->d->round.id;

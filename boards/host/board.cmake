@@ -19,14 +19,15 @@ set(FD_STORAGE_DRIVER storage.c)
 set(FD_STORAGE_NAME "host file (--storage) or memory")
 set(FD_STORAGE_EMULATED OFF)
 # No flash: the host simulates the tightest board's geometry (the
-# micro:bit's), so host tests of storage code meet the smallest budget.
+# micro:bit's flash map), so host tests of storage code meet its budget.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "256 * 1024")
 set(FD_FLASH_PAGE_SIZE 1024)
-set(FD_FLASH_SLOT_A_SIZE "104 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "104 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "72 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "72 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
-set(FD_FLASH_STORAGE_SIZE "31 * 1024")
+set(FD_FLASH_STORAGE_SIZE "94 * 1024")
+set(FD_FLASH_COUNTER_SIZE 1024)
 set(FD_FLASH_SECRET_SIZE 1024)
 # Programs a word may take between two erases of its page (nWRITE): the
 # host store simulates the micro:bit's rule and fails a third program.

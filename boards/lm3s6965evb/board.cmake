@@ -37,16 +37,19 @@ set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,s
 # QEMU's PL011 turns a serial break into a BE receive error: the console
 # break test runs here (tests/qemu/console_break.sh).
 set(FD_QEMU_SERIAL_BREAK ON)
-# Flash map: 256 pages of 1 KiB (the LM3S6965's erase unit), as on the
-# micro:bit: two 104 KiB slots, 16 KiB bootloader room, 31 KiB storage, one
-# page for the secret.
+# Flash map: 256 pages of 1 KiB (the LM3S6965's erase unit): two 96 KiB
+# slots, 16 KiB bootloader room, 46 KiB storage, one page for the counter,
+# one for the secret. The storage is RAM here (with the secret, 47 of the
+# 64 KiB), so the journal is smaller than the micro:bit's: the open round at
+# its largest and 20 round summaries (docs/RECORDS.md "Capacity").
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "256 * 1024")
 set(FD_FLASH_PAGE_SIZE 1024)
-set(FD_FLASH_SLOT_A_SIZE "104 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "104 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "96 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "96 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
-set(FD_FLASH_STORAGE_SIZE "31 * 1024")
+set(FD_FLASH_STORAGE_SIZE "46 * 1024")
+set(FD_FLASH_COUNTER_SIZE 1024)
 set(FD_FLASH_SECRET_SIZE 1024)
 # Programs a word may take between erases: the RAM store keeps none, the
 # fact is the tightest board's (nRF5x nWRITE) so the same code runs.

@@ -18,16 +18,18 @@ set(FD_EMULATION_ONLY OFF)
 set(FD_STORAGE_DRIVER ../common/nrf5x/nvmc.c)
 set(FD_STORAGE_NAME "nRF52840 NVMC")
 set(FD_STORAGE_EMULATED OFF)
-# Flash map: 4 KiB pages; two 424 KiB slots, 64 KiB bootloader (where
-# UICR.NRFFW[0] can point), 64 KiB storage (16 pages: the journal's
-# budget), one page for the secret; 44 KiB at the top stay free.
+# Flash map: 4 KiB pages; two 320 KiB slots, 64 KiB bootloader (where
+# UICR.NRFFW[0] can point), 312 KiB storage (78 pages: the open round at
+# its largest, 100 summaries and 10 revealed hands, docs/RECORDS.md
+# "Capacity"), one page for the secure-boot counter, one for the secret.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "1024 * 1024")
 set(FD_FLASH_PAGE_SIZE 4096)
-set(FD_FLASH_SLOT_A_SIZE "424 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "424 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "320 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "320 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "64 * 1024")
-set(FD_FLASH_STORAGE_SIZE "64 * 1024")
+set(FD_FLASH_STORAGE_SIZE "312 * 1024")
+set(FD_FLASH_COUNTER_SIZE 4096)
 set(FD_FLASH_SECRET_SIZE 4096)
 # Programs a word may take between two erases of its page: nRF52840 PS
 # NVMC, nWRITE = 2.

@@ -25,17 +25,19 @@ set(FD_STORAGE_EMULATED OFF)
 # Flash map on the F407's sectors (RM0090 3.3: sectors 0-3 16 KiB, 4 64 KiB,
 # 5-11 128 KiB); the erase unit of the upper area is a 128 KiB sector.
 # Slot A = sectors 0-4 (128 KiB; the dealer is ~20 KiB), slot B = 5,
-# bootloader room = 6, storage = 7-10 (the journal needs at least four
-# erase units: two in use, two spare), secret = 11. The F4 boots only from
-# 0x08000000: a bootloader, when written, takes the first sectors and slot
-# A moves up.
+# storage = 6-9 (the journal: four erase units, the open round at its
+# largest, 100 summaries and 3 revealed hands, docs/RECORDS.md "Capacity"),
+# secure-boot counter = 10, secret = 11. No bootloader room in this map:
+# the F4 boots only from 0x08000000, so a bootloader, when written, takes
+# the first 16 KiB sectors and slot A moves up.
 set(FD_FLASH_BASE 0x08000000)
 set(FD_FLASH_SIZE "1024 * 1024")
 set(FD_FLASH_PAGE_SIZE "128 * 1024")
 set(FD_FLASH_SLOT_A_SIZE "128 * 1024")
 set(FD_FLASH_SLOT_B_SIZE "128 * 1024")
-set(FD_FLASH_BOOTLOADER_SIZE "128 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE 0)
 set(FD_FLASH_STORAGE_SIZE "512 * 1024")
+set(FD_FLASH_COUNTER_SIZE "128 * 1024")
 set(FD_FLASH_SECRET_SIZE "128 * 1024")
 # Programs a word may take between two erases: RM0090 section 3 (flash
 # interface) allows successive 1 -> 0 writes without an erase and states no

@@ -75,6 +75,20 @@ typedef struct fd_flash {
  * page it makes dead, written before that page may be erased. */
 #define FD_JOURNAL_TYPE_RETIRE 0xF0u
 
+/* Bytes of the journal's own that every page and record carry: the page
+ * header; per record the header (12), the tag (16) and the commit word (4);
+ * a compaction copy's 8 more (orig_seq, source seq); a secret's SHA-256. */
+#define FD_JOURNAL_RECORD_OVERHEAD 32u
+#define FD_JOURNAL_COPY_OVERHEAD 8u
+#define FD_JOURNAL_PAD4(n) (((n) + 3u) & ~3u)
+/* Flash bytes of one record, as a constant expression (capacity models and
+ * their _Static_asserts); fd_journal_record_size is the same. */
+#define FD_JOURNAL_RECORD_BYTES(payload_len, secret_len, copy)                                                        \
+    (FD_JOURNAL_RECORD_OVERHEAD + ((copy) ? FD_JOURNAL_COPY_OVERHEAD : 0u) + FD_JOURNAL_PAD4(payload_len) +             \
+     ((secret_len) > 0u ? FD_SHA256_SIZE + FD_JOURNAL_PAD4(secret_len) : 0u))
+/* The RETIRE record compaction writes for each page it retires. */
+#define FD_JOURNAL_RETIRE_BYTES FD_JOURNAL_RECORD_BYTES(4u, 0u, 0)
+
 /* Flash bytes one record takes: header, padded payload, secret hash and
  * secret when secret_len > 0, tag, commit word. copy adds the 8 bytes a
  * record copied forward by compaction carries. */
