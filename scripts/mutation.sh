@@ -149,7 +149,7 @@ run_tests() {
   # shellcheck disable=SC2046
   nice cmake --build "$work/build" -j2 --target $(targets_for "$1") >"$work/build.log" 2>&1 || return 2
   if ! (cd "$work/build" && ctest -R "$1" -j2 --timeout "$2" >"$work/test.log" 2>&1); then
-    sed -n 's/^[[:space:]]*[0-9]* - \(host\.[^ ]*\) (Timeout)/\1(timeout)/p; t; s/^[[:space:]]*[0-9]* - \(host\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
+    sed -n 's/^[[:space:]]*[0-9]* - \([a-z0-9-]*\.[^ ]*\) (Timeout)/\1(timeout)/p; t; s/^[[:space:]]*[0-9]* - \([a-z0-9-]*\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
     return 1
   fi
   return 0
