@@ -1173,7 +1173,11 @@ static const command commands[] = {
 
 static void cmd_mode(fd_console *c, const request *r)
 {
-    if (r->n == 2u && token_is(&r->t[1], "human")) {
+    if (r->n == 2u && token_is(&r->t[1], "human") && r->d->cfg.release) {
+        /* a release build has no echo, hence nothing a transcript could
+         * mistake for a reply (docs/PROTOCOL.md "Human and machine mode") */
+        reply_err(r->w, "state", "human mode is refused in release builds: machine mode only");
+    } else if (r->n == 2u && token_is(&r->t[1], "human")) {
         c->human = true;
         put(r->w, "OK MODE human\r\n");
     } else if (r->n == 2u && token_is(&r->t[1], "machine")) {
@@ -1219,7 +1223,7 @@ void fd_console_init(fd_console *c, fd_dealer *d, fd_write_fn out, void *ctx, bo
     c->dealer = d;
     c->out = out;
     c->out_ctx = ctx;
-    c->human = human;
+    c->human = human && !d->cfg.release; /* a release build is in machine mode only */
     c->echo = echo;
 }
 
@@ -1332,14 +1336,17 @@ static bool end_line(fd_console *c)
     return replied;
 }
 
+/* Human mode's echo: every echoed line follows a prompt, so no echo can
+ * start a line the way a reply does ("OK ...", "ERR ..."). A line end is
+ * echoed as CR LF; the LF of a CR LF pair is not echoed again. */
 static void echo_byte(const fd_console *c, uint8_t byte)
 {
     if (!c->human || !c->echo) {
         return;
     }
-    if (byte == '\r') {
+    if (byte == '\r' || (byte == '\n' && !c->after_cr)) {
         c->out(c->out_ctx, "\r\n", 2);
-    } else if ((byte >= 0x20u && byte < 0x7Fu) || byte == '\n') {
+    } else if (byte >= 0x20u && byte < 0x7Fu) {
         c->out(c->out_ctx, (const char *)&byte, 1);
     }
 }
@@ -1348,9 +1355,13 @@ bool fd_console_feed(fd_console *c, uint8_t byte)
 {
     fd_linebuf *lb = &c->line;
     echo_byte(c, byte);
+    const bool lf_of_crlf = byte == '\n' && c->after_cr;
+    c->after_cr = byte == '\r';
     if (byte == '\n' || byte == '\r') {
         const bool replied = end_line(c);
-        if (replied && !c->dealer->quit) {
+        /* after a reply, and in human mode after a blank line too (not after
+         * the LF of a CR LF pair: its prompt is out already) */
+        if ((replied || !lf_of_crlf) && !c->dealer->quit) {
             prompt(c);
         }
         return replied;

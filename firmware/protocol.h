@@ -31,13 +31,15 @@ typedef struct fd_console {
     fd_write_fn out;
     void *out_ctx;
     fd_linebuf line;
-    bool human; /* prompt (and echo, if echo is set); else machine mode */
-    bool echo;  /* the line does not echo by itself (a board's UART) */
+    bool human;    /* prompt (and echo, if echo is set); else machine mode */
+    bool echo;     /* the line does not echo by itself (a board's UART) */
+    bool after_cr; /* the last byte was CR: an LF now ends no new line */
 } fd_console;
 
-/* Bind a console to a dealer and an output. human: start in human mode;
- * echo: in human mode, echo received characters (boards; a host terminal
- * echoes by itself). */
+/* Bind a console to a dealer and an output. human: start in human mode
+ * (never in a release build: machine mode only); echo: in human mode, echo
+ * received characters (boards; a host terminal echoes by itself), each
+ * echoed line after a prompt. */
 void fd_console_init(fd_console *c, fd_dealer *d, fd_write_fn out, void *ctx, bool human, bool echo);
 
 /* The banner (several lines: version, board, entropy source, DRBG, and

@@ -1498,7 +1498,8 @@ static void test_human_and_machine_modes(void **state)
     fd_console_start(&console);
     assert_non_null(strstr(out.text, "Type HELP for commands.\r\n> "));
     assert_string_equal(feed_bytes("CUT 5\r", 6), "CUT 5\r\nOK CUT 5\r\n> ");
-    assert_string_equal(feed_bytes("\n", 1), "\n");
+    assert_string_equal(feed_bytes("\n", 1), "");       /* the LF of CR LF: the prompt is out already */
+    assert_string_equal(feed_bytes("\n", 1), "\r\n> "); /* a blank line: a new prompt */
     /* a host terminal echoes by itself: prompt only */
     fd_console_init(&console, &dealer, capture_write, &out, true, false);
     assert_string_equal(feed_bytes("CUT 6\n", 6), "OK CUT 6\r\n> ");
@@ -1509,6 +1510,54 @@ static void test_human_and_machine_modes(void **state)
     assert_string_equal(feed_bytes("MODE robot\n", 11), "ERR syntax usage: MODE <human|machine>\r\n");
     assert_string_equal(feed_bytes("MODE human\n", 11), "OK MODE human\r\n> ");
     assert_string_equal(feed_bytes("QUIT\n", 5), "OK BYE\r\n");
+}
+
+/* Echo injection (docs/PROTOCOL.md "Human and machine mode"): in human
+ * mode every echoed line follows the "> " prompt, whatever line ends the
+ * sender uses, so a typed "OK BURN left=49" can never start an output line
+ * the way a reply does: the lines starting "OK " or "ERR " are exactly the
+ * replies. */
+static void test_echo_never_starts_a_line(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    fd_console_init(&console, &dealer, capture_write, &out, true, true);
+    out.len = 0;
+    fd_console_start(&console);
+    static const char typed[] = "SHUFFLE\r\n\nOK BURN left=49\r\n\r\rOK DEAL AS left=51\nx\r\n"
+                                "\n\nERR state\rDEAL 1\n  \nOK REVEAL id=1\r";
+    const char *text = feed_bytes(typed, sizeof typed - 1u);
+    unsigned replies = 0;
+    for (const char *line = text; *line != '\0'; line = strchr(line, '\n') + 1) {
+        if (strncmp(line, "OK ", 3) == 0 || strncmp(line, "ERR ", 4) == 0) {
+            replies++;
+        }
+        if (strchr(line, '\n') == NULL) {
+            break;
+        }
+    }
+    /* SHUFFLE, DEAL 1, x and the four typed "replies" (each ERR unknown) */
+    assert_int_equal(replies, 7);
+    assert_null(strstr(text, "\nOK BURN"));
+    assert_null(strstr(text, "\nOK DEAL AS"));
+    assert_null(strstr(text, "\nOK REVEAL"));
+    assert_non_null(strstr(text, "> OK BURN left=49\r\nERR unknown"));
+}
+
+/* A release build is in machine mode only: it starts there even on a
+ * terminal, and MODE human is refused, changing nothing. */
+static void test_release_refuses_human_mode(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    dealer.cfg.release = true; /* the console reads only this of the config */
+    fd_console_init(&console, &dealer, capture_write, &out, true, true);
+    assert_false(console.human);
+    assert_string_equal(feed_bytes("MODE human\n", 11),
+                        "ERR state human mode is refused in release builds: machine mode only\r\n");
+    assert_false(console.human);
+    assert_string_equal(feed_bytes("CUT 5\n", 6), "OK CUT 5\r\n"); /* no echo, no prompt */
+    assert_string_equal(feed_bytes("MODE machine\n", 13), "OK MODE machine\r\n");
 }
 
 /* Bytes lost on the line: the damaged line is discarded up to its end and
@@ -1687,6 +1736,8 @@ int main(void)
         cmocka_unit_test(test_fault_and_reveal_leave_nothing_usable),
         cmocka_unit_test(test_reveal_while_seeding_derives_the_order),
         cmocka_unit_test(test_human_and_machine_modes),
+        cmocka_unit_test(test_echo_never_starts_a_line),
+        cmocka_unit_test(test_release_refuses_human_mode),
         cmocka_unit_test(test_overrun_discards_the_line),
         cmocka_unit_test(test_binary_transport_drives_the_same_core),
         cmocka_unit_test(test_long_random_session),
