@@ -148,7 +148,7 @@ typedef struct fd_dealer {
     fd_status fault_status; /* why the fault state was entered */
     fd_health_failure fault_health;
     bool quit;
-    /* issue 18: the roots of trust and the default source (dealer_sources.c) */
+    /* the roots of trust and the default source (docs/ENTROPY.md "Device secret, seed file and the dealer") */
     fd_device_secret secret;
     fd_roots roots;       /* device secret + the newest seed file, mixed into instantiate and reseeds */
     fd_combined combined; /* the default round source */

@@ -1,4 +1,4 @@
-/* The dealer's sources of randomness (issue 18), private to dealer.c and
+/* The dealer's sources of randomness (docs/ENTROPY.md "What the dealer calls"), private to dealer.c and
  * dealer_sources.c: the device secret and seed file as roots of trust of
  * the DRBG, and the start of every round on its source. */
 #ifndef FD_DEALER_SOURCES_H

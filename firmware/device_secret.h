@@ -1,4 +1,4 @@
-/* The device secret (issue 18 item 2): 32 bytes written once into the
+/* The device secret (docs/ENTROPY.md "Device secret, seed file and the dealer"): 32 bytes written once into the
  * board's SECRET flash page (flash map, boards/<b>/board.cmake), outside any
  * image, so one signed image serves every device. It is a root of trust of
  * the DRBG (fairdeal/roots.h), names the device in every round header (the

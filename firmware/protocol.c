@@ -387,7 +387,7 @@ static void put_round_state(const writer *w, const fd_dealer *d)
     }
 }
 
-/* ---- the device secret and lab mode (issue 18) ---- */
+/* ---- the device secret and lab mode (docs/PROTOCOL.md PROVISION, LAB) ---- */
 
 /* True when rounds may be drawn, else the reply says why. */
 static bool secret_ready(const request *r)

@@ -65,7 +65,7 @@ build/host/tests/bench_host "$rounds" 40000 >"$tmp/host"
   echo "is the steadier one: other load only ever adds time."
   echo "Load average (1, 5, 15 min) when the host benchmark started: $load."
   echo "Every fairdeal shuffle here includes wiping its draw indices and the"
-  echo "random words it fetched (issue 18)."
+  echo "random words it fetched (docs/ENTROPY.md \"Wipes\")."
   echo
   sed -n '2,$p' "$tmp/host"
   echo

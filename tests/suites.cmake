@@ -26,7 +26,7 @@ function(fd_register_board_tests board bindir)
     set(tool "$<$<TARGET_EXISTS:fairdeal-tool>:$<TARGET_FILE:fairdeal-tool>>")
     fd_add_qemu_test(${board}.dealer.e2e ${qemu}/dealer_e2e.sh ${board} ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf
       ${tool})
-    if(board STREQUAL "microbit") # N power-ups, N different first rounds (issue 18 item 5)
+    if(board STREQUAL "microbit") # N power-ups, N different first rounds (docs/ENTROPY.md "Lab mode": the restart test)
       fd_add_qemu_test(${board}.dealer.restart ${qemu}/restart.sh 4 -- ${qemu}/run.sh ${FD_QEMU_MACHINE}
         ${bindir}/firmware/dealer.elf -)
     endif()

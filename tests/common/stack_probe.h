@@ -1,4 +1,4 @@
-/* Stack hygiene probes (issue 18): what a call left in the stack region
+/* Stack hygiene probes (docs/ENTROPY.md "Wipes"): what a call left in the stack region
  * below its caller. scrub_stack() zeroes the region first; afterwards
  * stack_holds() reads it through a probe frame at the same depth (its array
  * is never written: it holds what the frames in between left), so compiler

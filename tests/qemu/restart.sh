@@ -1,5 +1,5 @@
 #!/bin/sh
-# The restart test (issue 18 item 5, SP 800-90B's restart tests in spirit):
+# The restart test (docs/ENTROPY.md "Lab mode", SP 800-90B's restart tests in spirit):
 # N power-ups of the same image with the same stored state each deal one
 # default round; the N commitments (and the orders they bind) must all
 # differ, while the device id stays the same. Used for a QEMU board

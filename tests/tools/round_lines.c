@@ -12,6 +12,7 @@
  *            (inside its ```rounds block when it has one) with
  *            fd_round_verify, and require each of five tamperings (client
  *            seed, S, id, shoe, two cards swapped) to be rejected
+ *        round_lines secret-min N        fd_round_secret_min(N)
  * Round lines: tools/verify.py. Exit 0 only if everything held. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,6 +390,10 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "check") == 0) {
         return check_file(argv[2]);
     }
-    fprintf(stderr, "usage: round_lines random COUNT SEED | round_lines check FILE\n");
+    if (argc == 3 && strcmp(argv[1], "secret-min") == 0) {
+        printf("%zu\n", fd_round_secret_min(strtoul(argv[2], NULL, 10)));
+        return 0;
+    }
+    fprintf(stderr, "usage: round_lines random COUNT SEED | check FILE | exhaust | secret-min N\n");
     return 2;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The host dealer across a kill (issue 17's "Done when"): `SHUFFLE`, `DEAL 5`
+# The host dealer across a kill (docs/PROTOCOL.md "Power loss"): `SHUFFLE`, `DEAL 5`
 # into `dealer --storage F`, the process killed (SIGKILL, stdin still open),
 # then `REVEAL`, `STATUS` into a fresh `dealer --storage F`: the round is
 # revealed with a commitment that verifies (fairdeal-tool verify over both

@@ -1053,7 +1053,7 @@ static void test_long_random_session(void **state)
     assert_true(m.reveals > commands / 100u);
 }
 
-/* ---- no round disappears (issue 16 item 1) ---- */
+/* ---- no round disappears (docs/PROTOCOL.md "Round") ---- */
 
 /* Each command that would replace, re-test or abandon an open round is
  * refused, whichever SHUFFLE mode is asked for; after a memory fault the

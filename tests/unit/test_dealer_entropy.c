@@ -1,4 +1,4 @@
-/* The dealer's sources of randomness (issue 18), through the console as the
+/* The dealer's sources of randomness (docs/ENTROPY.md "What the dealer calls"), through the console as the
  * firmware runs it: every round reads fresh raw samples (a pool left from
  * earlier windows never serves a round alone); the device secret (release
  * builds refuse to deal until PROVISION, written once; a damaged page is

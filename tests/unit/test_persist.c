@@ -280,7 +280,7 @@ static fd_status scan(void *ctx, const fd_journal_record *rec)
     return FD_OK;
 }
 
-/* After the power comes back: the invariants of issue 17. */
+/* After the power comes back: the invariants of docs/PROTOCOL.md "Power loss". */
 static void check_after_cut(uint64_t k, bool torn)
 {
     char where[160];
@@ -334,7 +334,7 @@ static void check_after_cut(uint64_t k, bool torn)
     }
     {
         /* power-up rewrites the seed file before anything derived from it is
-         * used (issue 18): a durable one, never the acknowledged one again */
+         * used (docs/ENTROPY.md "Device secret, seed file and the dealer"): a durable one, never the acknowledged one again */
         uint8_t got[64];
         size_t len = 0;
         assert_int_equal(fd_dealer_seed_file_read(&dealer, got, sizeof got, &len), FD_OK);

@@ -723,7 +723,7 @@ static void test_every_n_decodes_greedy_groups(void **state)
     }
 }
 
-/* Stack hygiene (issue 18): after a 52-card shuffle, none of the random
+/* Stack hygiene (docs/ENTROPY.md "Wipes"): after a 52-card shuffle, none of the random
  * words it fetched and no run of four of its draw indices is left in the
  * stack region it used (stack_probe.h). */
 #if STACK_PROBE_WORKS

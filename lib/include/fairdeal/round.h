@@ -1,4 +1,4 @@
-/* fairdeal: player-verifiable rounds (issue 16). The full derivation, what
+/* fairdeal: player-verifiable rounds (docs/VERIFY.md). The full derivation, what
  * it proves and test vectors: docs/VERIFY.md; reference verifier:
  * tools/verify.py.
  *
