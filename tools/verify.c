@@ -388,6 +388,34 @@ static void on_reveal(fd_tool_span rest)
     tr.rounds++;
 }
 
+/* The banner after a power cut (docs/PROTOCOL.md "Power loss"): "*** RECOVERED
+ * open round id=N after a power cut at card P: ...". Cards up to position P
+ * were journalled as dealt; those whose reply was lost are not in the
+ * transcript, and dealing continues at P. */
+static void on_recovered(fd_tool_span rest)
+{
+    static const char at_card[] = " after a power cut at card ";
+    bool more = false;
+    const fd_tool_span id = fd_tool_next(&rest, ' ', &more);
+    if (!more || rest.n < sizeof at_card - 2u || memcmp(rest.p, at_card + 1, sizeof at_card - 2u) != 0) {
+        fd_tool_reject("malformed RECOVERED banner");
+    }
+    rest.p += sizeof at_card - 2u;
+    rest.n -= sizeof at_card - 2u;
+    const char *colon = memchr(rest.p, ':', rest.n);
+    const uint64_t round = fd_tool_decimal("id", id, 0, UINT32_MAX);
+    const uint64_t position = fd_tool_decimal(
+        "card", (fd_tool_span){rest.p, colon != NULL ? (size_t)(colon - rest.p) : rest.n}, 0, FD_SHOE_MAX_CARDS);
+    if (!tr.open || round != tr.id) {
+        return; /* a round this transcript did not see open: its REVEAL is refused below */
+    }
+    if (position < tr.next || position > tr.shoe_cards) {
+        fd_tool_reject("round %lu: a power cut at card %llu, but %u cards were dealt", tr.id,
+                       (unsigned long long)position, tr.next);
+    }
+    tr.next = (uint16_t)position;
+}
+
 static void on_line(fd_tool_span line)
 {
     static const struct {
@@ -395,6 +423,11 @@ static void on_line(fd_tool_span line)
         void (*read)(fd_tool_span rest);
     } replies[] = {
         {"NEW", on_new}, {"SHUFFLE", on_shuffle}, {"DEAL", on_deal}, {"BURN", on_burn}, {"REVEAL", on_reveal}};
+    static const char recovered[] = "*** RECOVERED open round id=";
+    if (line.n > sizeof recovered - 1u && memcmp(line.p, recovered, sizeof recovered - 1u) == 0) {
+        on_recovered((fd_tool_span){line.p + sizeof recovered - 1u, line.n - (sizeof recovered - 1u)});
+        return;
+    }
     bool more = false;
     fd_tool_span rest = line;
     if (!fd_tool_is(fd_tool_next(&rest, ' ', &more), "OK") || !more) {

@@ -518,7 +518,26 @@ class Transcript:
         self.round = None
         self.rounds += 1
 
+    def on_recovered(self, line):
+        """"*** RECOVERED open round id=N after a power cut at card P: ...":
+        cards up to position P were journalled as dealt (those whose reply
+        was lost are not in the transcript); dealing continues at P."""
+        m = re.fullmatch(r"\*\*\* RECOVERED open round id=(\S*) after a power cut at card ([^:]*)(:.*)?", line)
+        if not m:
+            raise Reject("malformed RECOVERED banner")
+        round_id = decimal("id", m.group(1), 0, (1 << 32) - 1)
+        position = decimal("card", m.group(2), 0, 432)
+        r = self.round
+        if r is None or r["id"] != round_id:
+            return
+        if not r["next"] <= position <= self.cards():
+            raise Reject("round %d: a power cut at card %d, but %d cards were dealt" % (r["id"], position, r["next"]))
+        r["next"] = position
+
     def on_line(self, line):
+        if line.startswith("*** RECOVERED open round id="):
+            self.on_recovered(line)
+            return
         words = line.split(" ", 2)
         if words[0] != "OK" or len(words) < 2:
             return                            # not a reply we read (ERR, banner, prompt and echo)

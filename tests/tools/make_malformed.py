@@ -257,6 +257,11 @@ def cases(root):
     yield "transcript", "seats-swapped", "seat", one(tv, "1:JC,8H 2:AH,QS", "2:AH,QS 1:JC,8H")
     yield "transcript", "seat-3-of-2", "seat", one(tv, "1:JC,8H 2:AH,QS", "1:JC,8H 3:AH,QS")
     yield "transcript", "seat-short", "seat", one(tv, "1:JC,8H 2:AH,QS left=48", "1:JC,8H 2:AH left=49")
+    # a power cut: card 5 journalled but its reply lost; dealing continues at card 6 (6D)
+    cut = "*** RECOVERED open round id=1 after a power cut at card %d: DEAL continues, REVEAL reveals. ***\n"
+    yield "transcript", "recovered-after-cut", "accept", one(tv, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 6D left=45")
+    yield "transcript", "recovered-card-shown-again", "dealt card", one(tv, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 9H left=45")
+    yield "transcript", "recovered-backwards", "power cut", one(tv, "OK BURN left=47\n", "OK BURN left=47\n" + cut % 4)
     yield "transcript", "left-wrong", "left=", one(tv, "OK BURN left=47", "OK BURN left=48")
     yield "transcript", "left-missing", "missing key", one(tv, "OK DEAL 9H left=46", "OK DEAL 9H")
     yield "transcript", "left-leading-zero", "not a decimal number", one(tv, "OK BURN left=47", "OK BURN left=047")
