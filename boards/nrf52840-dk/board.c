@@ -52,6 +52,10 @@ void hal_board_init(void)
         fd_board_refuse("SysTick time base absent or stopped");
     }
     pin_reset_enable();
+    /* The flash's instruction cache is off at reset (PS v1.7, NVMC
+     * ICACHECNF); the budget's x1.5 margin for wait states assumes it on
+     * (docs/HARDWARE.md "Timing budget"). */
+    NVMC_ICACHECNF = NVMC_ICACHECNF_CACHEEN;
     if (nrf5x_hfxo_start() != FD_OK) {
         fd_board_refuse("32 MHz crystal (HFXO) did not start");
     }

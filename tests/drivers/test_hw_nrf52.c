@@ -209,7 +209,8 @@ static void test_uarte_setup_matches_the_product_specification(void **state)
     assert_int_equal(fake_reg_peek(A_INTENSET), (1u << 4) | (1u << 9));
     assert_int_equal(fake_reg_peek(A_NVIC_ISER0), (1u << 2) | (1u << 17)); /* UARTE0, RTC1 */
     assert_int_equal(startrx_count, 1u);
-    assert_int_equal(fake_reg_peek(A_HFCLKSTART), 1u); /* HFXO requested */
+    assert_int_equal(fake_reg_peek(A_HFCLKSTART), 1u);           /* HFXO requested */
+    assert_int_equal(fake_reg_peek(A(0x4001E000u, 0x540u)), 1u); /* ICACHECNF: instruction cache on */
 }
 
 static void test_uarte_bytes_arrive_in_order(void **state)

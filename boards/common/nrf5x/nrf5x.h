@@ -38,6 +38,9 @@
 #define NVMC_CONFIG_WEN 0x1u
 #define NVMC_CONFIG_EEN 0x2u
 #define NVMC_ERASEPAGE FD_REG32(NVMC_BASE + 0x508u)
+/* nRF52 only: the instruction cache, off at reset (ICACHECNF CACHEEN). */
+#define NVMC_ICACHECNF FD_REG32(NVMC_BASE + 0x540u)
+#define NVMC_ICACHECNF_CACHEEN 0x1u
 
 /* POWER.RESETREAS: one bit per reset source, kept until written back
  * as 1 (nRF51 Series RM v3.0 and nRF52840 PS v1.7, POWER chapter). No
