@@ -165,6 +165,34 @@ static void test_power_cut_during_provision(void **state)
     }
 }
 
+/* A flash whose program reports success but leaves one bit of the record
+ * set (a weak cell): provisioning reads the record back and refuses it. */
+static fd_status program_one_bit_short(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
+{
+    uint32_t copy[16];
+    assert_true(count <= 16u);
+    memcpy(copy, words, count * 4u);
+    size_t i = count - 1u;
+    while (i > 0u && copy[i] == UINT32_MAX) {
+        i--;
+    }
+    assert_true(copy[i] != UINT32_MAX);
+    copy[i] |= ~copy[i] & (copy[i] + 1u); /* its lowest bit to clear stays 1 */
+    return hf.flash.program(ctx, offset, copy, count);
+}
+
+static void test_provision_reads_back(void **state)
+{
+    (void)state;
+    fd_flash weak = hf.flash;
+    weak.program = program_one_bit_short;
+    uint8_t id[FD_DEVICE_ID_BYTES];
+    memset(id, 0xA5, sizeof id);
+    assert_int_equal(fd_device_secret_provision(&weak, secret_a, id), FD_ERR_CORRUPT);
+    fd_device_secret s;
+    assert_int_equal(fd_device_secret_load(&s, &hf.flash, true), FD_ERR_CORRUPT); /* and the page says so */
+}
+
 static void test_keys_per_purpose(void **state)
 {
     (void)state;
@@ -202,6 +230,7 @@ int main(void)
         cmocka_unit_test_setup(test_trivial_secrets_refused, fresh_page),
         cmocka_unit_test_setup(test_damaged_page_fails_closed, fresh_page),
         cmocka_unit_test_setup(test_power_cut_during_provision, fresh_page),
+        cmocka_unit_test_setup(test_provision_reads_back, fresh_page),
         cmocka_unit_test_setup(test_keys_per_purpose, fresh_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
