@@ -422,8 +422,19 @@ static void cmd_provision(const request *r)
         return;
     }
     uint8_t id[FD_DEVICE_ID_BYTES];
+    const bool provisioned_before = r->d->restart_required;
     const fd_status st = fd_dealer_provision(r->d, secret, id);
     fd_wipe(secret, sizeof secret);
+    if (st != FD_OK && !provisioned_before && r->d->restart_required) {
+        /* the secret is on its page; erasing the test journal failed */
+        put(r->w, "ERR storage ");
+        put(r->w, fd_status_name(st));
+        put(r->w, ": secret written (device=");
+        put_hex(r->w, id, sizeof id);
+        put(r->w, "), the old journal not erased: restart; if the journal then fails its check, erase the storage "
+                  "area\r\n");
+        return;
+    }
     switch (st) {
     case FD_OK:
         put(r->w, "OK PROVISION device=");
@@ -431,8 +442,13 @@ static void cmd_provision(const request *r)
         put(r->w, " restart=required\r\n");
         break;
     case FD_ERR_STATE:
-        reply_err(r->w, "state",
-                  fd_dealer_round_open(r->d) ? "round open: REVEAL first" : "already provisioned: written once only");
+        if (fd_dealer_round_open(r->d)) {
+            reply_err(r->w, "state", "round open: REVEAL first");
+        } else if (r->d->secret.origin == FD_SECRET_PROVISIONED || provisioned_before) {
+            reply_err(r->w, "state", "already provisioned: written once only");
+        } else { /* the driver's error: the page was not written */
+            reply_err(r->w, "storage", "state: the secret page could not be written");
+        }
         break;
     case FD_ERR_EMPTY: reply_err(r->w, "range", "a secret of all 00 or all ff bytes is refused"); break;
     case FD_ERR_NOT_READY: reply_err(r->w, "state", "no secret page on this board"); break;

@@ -143,6 +143,49 @@ eio() { # variable
 eio FD_EIO_PWRITE
 eio FD_EIO_SYNC
 
+# The .secret companion the same way: PROVISION acknowledged only when the
+# secret is on disk (a clean restart shows it provisioned, same device id).
+secret=5f0e3a91c27d84b6a5f1e2d3c4b5a69788796a5b4c3d2e1f0a1b2c3d4e5f6071
+provision() { # variable
+  n=1
+  while [ "$n" -le 60 ]; do
+    P=$work/prov_$1_$n
+    run "$P" 'STATUS
+' # created without faults
+    { printf 'PROVISION %s\n' "$secret" | env LD_PRELOAD="$shim" "$1=$n" "$dealer" --storage "$P" 2>"$work/err"; } |
+      tr -d '\r' >"$work/run1"
+    device=$(sed -n 's/^OK PROVISION device=\([0-9a-f]*\).*/\1/p' "$work/run1")
+    run "$P" 'STATUS\n'
+    if [ -n "$device" ]; then
+      grep -q "^OK STATUS .* secret=provisioned device=$device " "$work/out" ||
+        fail "$1=$n: PROVISION acknowledged, not on disk: $(grep '^OK STATUS' "$work/out")"
+      break
+    fi
+    grep -q '^ERR' "$work/run1" || fail "$1=$n: PROVISION neither acknowledged nor refused: $(cat "$work/run1")"
+    # refused: the secret is not there, or the reply says it was written
+    # (only the erase of the test journal after it failed)
+    written=$(sed -n 's/^ERR storage .*: secret written (device=\([0-9a-f]*\)).*/\1/p' "$work/run1")
+    if [ -n "$written" ]; then
+      grep -q "^OK STATUS .* secret=provisioned device=$written " "$work/out" ||
+        fail "$1=$n: PROVISION said written, not on disk: $(grep '^OK STATUS' "$work/out")"
+    elif grep -q '^ERR state already provisioned' "$work/run1"; then
+      fail "$1=$n: a failed write reported as already provisioned"
+    elif ! grep -q '^OK STATUS .* secret=test ' "$work/out"; then
+      # a failed sync: the bytes may have reached the file anyway
+      [ "$1" = FD_EIO_SYNC ] && grep -q "^OK STATUS .* secret=provisioned " "$work/out" ||
+        fail "$1=$n: a refused PROVISION left: $(grep '^OK STATUS' "$work/out") after $(cat "$work/run1")"
+    fi
+    n=$((n + 1))
+  done
+  if [ "$n" -gt 2 ] && [ "$n" -le 60 ]; then
+    pass "$1: PROVISION with the first $((n - 1)) failure points refused, the secret file unchanged; acknowledged once durable"
+  else
+    fail "$1: PROVISION runs end at n=$n"
+  fi
+}
+provision FD_EIO_PWRITE
+provision FD_EIO_SYNC
+
 # A rollback the device cannot see: the newest page erased. The controller
 # kept the seq of its last STATUS; power_on_seq after the restart is lower.
 R=$work/R
