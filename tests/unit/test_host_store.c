@@ -146,6 +146,71 @@ static void test_wipe_cut_never_third_program(void **state)
     assert_int_equal(cuts, 18); /* 9 steps, clean and torn */
 }
 
+/* The dealer's case: the secret also in a compaction copy (the original in
+ * a dead page not yet erased). A wipe cut at any step leaves one location
+ * damaged and the other intact; the next wipe (the power-on wipe finds the
+ * intact one) must not touch the damaged one again. */
+static bool keep_target(void *ctx, const fd_journal_record *record)
+{
+    return record->orig_seq == *(const uint32_t *)ctx;
+}
+
+static uint32_t keep_seq;
+
+/* A journal with the secret's record and a compaction copy of it. */
+static void journal_with_copy(const uint8_t *secret, size_t secret_len, uint32_t *seq)
+{
+    assert_int_equal(host_flash_open(&hf, mem, PAGE, PAGES, NULL), FD_OK);
+    hf.overprogram_abort = false;
+    keep_seq = 0;
+    assert_int_equal(fd_journal_init(&journal, &hf.flash, key, sizeof key, pages, keep_target, &keep_seq), FD_OK);
+    assert_int_equal(fd_journal_mount(&journal, NULL), FD_OK);
+    const uint8_t payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    assert_int_equal(fd_journal_append(&journal, 5, payload, sizeof payload, secret, secret_len, seq), FD_OK);
+    keep_seq = *seq;
+    static uint8_t filler[200];
+    const uint64_t erases = hf.erases;
+    /* until compaction has copied it: the ring erases the page it was on
+     * only after the copy, and its next wrap erases the copy's */
+    for (int i = 0; i < 200 && hf.erases < erases + PAGES - 1u; i++) {
+        assert_int_equal(fd_journal_append(&journal, 6, filler, sizeof filler, NULL, 0, NULL), FD_OK);
+    }
+}
+
+static void test_wipe_cut_with_copy(void **state)
+{
+    (void)state;
+    uint8_t secret[36];
+    for (size_t i = 0; i < sizeof secret; i++) {
+        secret[i] = (uint8_t)(0x31u + 3u * i);
+    }
+    uint32_t seq = 0;
+    journal_with_copy(secret, sizeof secret, &seq);
+    uint64_t before = hf.programs;
+    assert_int_equal(fd_journal_wipe_secret(&journal, seq), FD_OK);
+    const uint64_t programs = hf.programs - before;
+    assert_true(programs >= 18u && programs % 9u == 0u); /* 9 words in each of 2 or more places */
+    unsigned cuts = 0;
+    for (unsigned torn = 0; torn < 2u; torn++) {
+        for (uint64_t k = 0; k < programs; k++) {
+            journal_with_copy(secret, sizeof secret, &seq);
+            hf.cut_after = hf.steps + k;
+            hf.torn = torn != 0u;
+            assert_int_equal(fd_journal_wipe_secret(&journal, seq), FD_ERR_STATE);
+            cuts++;
+            host_flash_reboot(&hf);
+            for (int again = 0; again < 2; again++) {
+                assert_int_equal(fd_journal_init(&journal, &hf.flash, key, sizeof key, pages, keep_target, &keep_seq),
+                                 FD_OK);
+                assert_int_equal(fd_journal_mount(&journal, NULL), FD_OK);
+                assert_int_equal(fd_journal_wipe_secret(&journal, seq), FD_OK);
+            }
+            assert_int_equal(hf.overprograms, 0);
+        }
+    }
+    assert_int_equal(cuts, 2u * programs);
+}
+
 static void temp_path(char *path, size_t size)
 {
     (void)snprintf(path, size, "/tmp/fd_host_store_XXXXXX");
@@ -280,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_nwrite_enforced),
         cmocka_unit_test(test_nwrite_torn_word),
         cmocka_unit_test(test_wipe_cut_never_third_program),
+        cmocka_unit_test(test_wipe_cut_with_copy),
         cmocka_unit_test(test_file_checks),
         cmocka_unit_test(test_file_lock),
         cmocka_unit_test(test_file_write_fails),
