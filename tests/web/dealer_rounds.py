@@ -46,7 +46,7 @@ def commands(count, rng):
         cards = (52 + jokers if kind == "french" else 40 if kind == "spanish40" else 48) * decks
         dealt = 0
         for _ in range(rng.randint(0, 4)):
-            if rng.random() < 0.25:
+            if rng.random() < 0.25 and dealt < cards:
                 yield "BURN"
                 dealt += 1
                 continue

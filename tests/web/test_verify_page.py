@@ -10,7 +10,7 @@ Checks, each a line "ok ..." or "FAIL ...":
   against the browser's WebCrypto on random inputs;
 - docs/VERIFY.md's vectors verify, with the orders verify.py gives, and each
   of verify.py's five tamperings of each vector is rejected;
-- COUNT random rounds from the host dealer in every mode (verifiable,
+- 3 x COUNT random rounds from the host dealer, COUNT in each mode (verifiable,
   SHUFFLE drbg, SHUFFLE full): the page's verdict and order equal
   tools/verify.py's, round by round; one tampering of each round (S, seed,
   order, salt, a dealt card, the SHUFFLE commitment, a card repeated) is
@@ -24,6 +24,7 @@ Checks, each a line "ok ..." or "FAIL ...":
 - screenshots of a passing and a failing round in OUT_DIR.
 
 usage: test_verify_page.py --dealer DEALER --out OUT_DIR [--count N] [--seed S] [--screenshots-only]
+  --count: dealer rounds per mode (default 100: 300 rounds, about 20 s in all)
 """
 import argparse
 import base64
@@ -103,7 +104,7 @@ for (const [text, seed, enc] of arguments[0]) {
   out.push({verdict: v.dataset.verdict, text: v.textContent,
     rounds: Array.from(document.querySelectorAll('section.round')).map(s => ({
       verdict: s.dataset.verdict, id: s.dataset.id, mode: s.dataset.mode, order: s.dataset.order,
-      checks: Array.from(s.querySelectorAll('li[data-check]')).map(li => [li.dataset.check, li.querySelector('.t').textContent])}))});
+      checks: Array.from(s.querySelectorAll('li[data-check]')).map(li => [li.dataset.check, li.querySelector('.t').textContent, li.querySelector('.why').textContent])}))});
 }
 return out;
 """
@@ -118,7 +119,12 @@ def check_page(driver, pastes):
 
 
 def failed_checks(result):
-    return [title for r in result["rounds"] for state, title in r["checks"] if state == "fail"]
+    return [title for r in result["rounds"] for state, title, _ in r["checks"] if state == "fail"]
+
+
+def failed_reasons(result):
+    """What the page says of each failed check: its title and its explanation."""
+    return [title + ": " + why for r in result["rounds"] for state, title, why in r["checks"] if state == "fail"]
 
 
 # --- reference results from tools/verify.py ------------------------------------
@@ -136,19 +142,18 @@ def verify_round_line(line):
         return "fail: malformed (%s)" % why, None
 
 
-def verify_commit_only(shuffle_line, reveal_line, new_line):
-    """verify.py's commit-only check (docs/ROUND_RECORD.md): 'pass' or the reason."""
-    if hasattr(verify, "check_commit_only"):
-        try:
-            verify.check_commit_only(shuffle_line, reveal_line, new_line)
-            return "pass"
-        except verify.Reject as why:
-            return "fail: %s" % why
-    # stand-in until verify.py carries the commit-only check: the ROUND_RECORD.md formula with hashlib
-    commit = re.search(r" commit=([0-9a-f]{64})$", shuffle_line).group(1)
-    salt = re.search(r" salt=([0-9a-f]{32}) ", reveal_line).group(1)
-    order = reveal_line.split(" order=", 1)[1]
-    return "pass" if hashlib.sha256(("%s %s" % (salt, order)).encode()).hexdigest() == commit else "fail: commitment"
+def verify_transcript(lines):
+    """verify.py's verdict on reply lines (its transcript check: every mode,
+    the dealt cards, left=): 'pass' or 'fail: reason'."""
+    t = verify.Transcript()
+    try:
+        for line in lines:
+            t.on_line(line)
+        if t.round is not None:
+            raise verify.Reject("round %d was never revealed" % t.round["id"])
+        return "pass" if t.rounds else "fail: no revealed round"
+    except verify.Reject as why:
+        return "fail: %s" % why
 
 
 # --- rounds from the host dealer ---------------------------------------------------
@@ -271,11 +276,13 @@ def check_dealer_rounds(driver, dealer, count, seed):
             if want != "pass" or res["verdict"] != "pass" or got_order != order:
                 disagree.append((reveal[:80], want, res["verdict"], failed_checks(res)))
         else:
-            want = verify_commit_only(line_of(lines, "OK SHUFFLE "), reveal, line_of(lines, "OK NEW "))
             got_order = shown["order"].split(",") if shown else None
-            if want != "pass" or res["verdict"] != "pass" or got_order != reveal.split(" order=")[1].split(" "):
-                disagree.append((reveal[:80], want, res["verdict"], failed_checks(res)))
-    expect(not disagree, "%d dealer rounds: page and verify.py agree (verdict and order) on every one%s"
+            if res["verdict"] != "pass" or got_order != reveal.split(" order=")[1].split(" "):
+                disagree.append((reveal[:80], res["verdict"], failed_checks(res)))
+        want = verify_transcript(lines)
+        if want != "pass":
+            disagree.append((reveal[:80], "verify.py transcript: " + want, res["verdict"]))
+    expect(not disagree, "%d dealer rounds: the page and verify.py (round line and transcript) agree, verdict and order, on every one%s"
            % (len(rounds), "; first disagreement: %s" % (disagree[:1],) if disagree else ""))
     print("     (page: %.1f ms per round)" % (1000 * page_s / max(1, len(rounds))))
 
@@ -297,10 +304,11 @@ def check_dealer_rounds(driver, dealer, count, seed):
         reveal = line_of(lines, "OK REVEAL ")
         py = verify_round_line(reveal[len("OK REVEAL "):])[0] if " device=" in reveal else None
         py_should_fail = name in ("changed S", "changed seed", "two cards of the order swapped")
-        if res["verdict"] != "fail" or not failed_checks(res) or (py_should_fail and py == "pass"):
-            accepted.append((name, res["verdict"], py))
+        py_transcript = verify_transcript(lines)
+        if res["verdict"] != "fail" or not failed_checks(res) or (py_should_fail and py == "pass") or py_transcript == "pass":
+            accepted.append((name, res["verdict"], py, py_transcript))
     expect(not accepted and len(cases) == len(rounds),
-           "%d tampered rounds (%s) all rejected, with the check named%s"
+           "%d tampered rounds (%s) all rejected by the page, with the check named, and by verify.py%s"
            % (len(cases), ", ".join("%s %d" % kv for kv in sorted(per_kind.items())),
               "; accepted: %s" % accepted[:2] if accepted else ""))
 
@@ -330,9 +338,10 @@ def check_recall(driver, dealer):
     trans = check_page(driver, [("\n".join(l.rstrip("\r") for l in out.splitlines()), "", "hex")])[0]
     expect([r["order"] for r in trans["rounds"][:4]] == [r["order"] for r in res["rounds"]],
            "RECALL and the transcript give the same four orders")
-    edits = {"a listed card changed": re.sub(r"cards@0=1:(\w+),", lambda m: "cards@0=1:%s," % ("AS" if m.group(1) != "AS" else "KD"), recall, count=1),
+    other = lambda m: m.group(1) + ("AS" if m.group(2) != "AS" else "KD")  # another card of the French shoe
+    edits = {"a listed card changed": re.sub(r"(cards@0=1:)(\w+)", other, recall, count=1),
              "S changed": re.sub(r"reveal0=(.)", lambda m: "reveal0=" + ("1" if m.group(1) == "0" else "0"), recall, count=1),
-             "a burn moved": re.sub(r"burn:(\w+)", "burn:JK", recall, count=1)}
+             "a burned card changed": re.sub(r"(burn:)(\w+)", other, recall, count=1)}
     for name, text in edits.items():
         res = check_page(driver, [(text, "", "hex")])[0]
         expect(text != recall and res["verdict"] == "fail", "RECALL with %s is rejected: %s" % (name, failed_checks(res)[:1]))
@@ -394,34 +403,19 @@ def check_vectors(driver):
     return lines
 
 
-MALFORMED_OWN = [  # (what, edit of VERIFY.md vector 1, the reason the page must give)
-    ("a duplicate seed slot", lambda l: l.replace("seeds=0:", "seeds=0:cafebabe;0:"), "two seeds for slot 0"),
-    ("slot 9", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:706c61796572;9:cafebabe"), "slot 0-7"),
-    ("a seed outside the mask", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:706c61796572;3:cafebabe"),
-     "a seed in slot 3, which the round does not accept"),
-    ("two seeds= keys", lambda l: l + " seeds=0:706c61796572", "field seeds appears twice"),
-    ("a fullwidth digit", lambda l: l.replace("id=1 ", "id=\uff11 "), "id is not a decimal number"),
-    ("id=-1", lambda l: l.replace("id=1 ", "id=-1 "), "id is not a decimal number"),
-    ("id=4294967297", lambda l: l.replace("id=1 ", "id=4294967297 "), "id is out of range"),
-    ("id=01", lambda l: l.replace("id=1 ", "id=01 "), "id is not a decimal number"),
-    ("slots=100", lambda l: l.replace("slots=01", "slots=100"), "slots must be 2 lower-case hex digits"),
-    ("upper-case hex", lambda l: l.replace("secret=0001", "secret=0A01"), "secret is not lower-case hex"),
-    ("odd hex", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:706c6179657"), "seed of slot 0 is not lower-case hex"),
-    ("an unknown key", lambda l: l + " extra=1", "unknown field extra"),
-    ("a missing key", lambda l: re.sub(r" commitment=\w+", "", l), "field commitment is missing"),
-    ("S one byte short", lambda l: l.replace("2627 ", "26 "), "secret must be 40 to 544 bytes"),
-    ("a 65-byte seed", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:" + "ab" * 65), "must be 1 to 64 bytes"),
-    ("a beacon slot outside the mask", lambda l: l.replace("beacon=none", "beacon=3:5"), "beacon slot 3 is not a slot"),
+MALFORMED_OWN = [  # (what, edit of VERIFY.md vector 1, the reason the page must give); more in tests/tools/malformed.txt
+    ("a duplicate seed slot", lambda l: l.replace("seeds=0:", "seeds=0:cafebabe;0:"), "duplicate slot"),
+    ("slot 9", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:706c61796572;9:cafebabe"), "out of range"),
+    ("a seed outside the mask", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:706c61796572;3:cafebabe"), "not accepted"),
+    ("two seeds= keys", lambda l: l + " seeds=0:706c61796572", "duplicate key"),
+    ("a fullwidth digit", lambda l: l.replace("id=1 ", "id=\uff11 "), "not a decimal number"),
+    ("upper-case hex", lambda l: l.replace("secret=0001", "secret=0A01"), "not lower-case hex"),
+    ("a missing key", lambda l: re.sub(r" commitment=\w+", "", l), "missing key"),
+    ("a 65-byte seed", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:" + "ab" * 65), "out of range"),
     ("a beacon index of 2^64", lambda l: l.replace("slots=01 beacon=none", "slots=01 beacon=0:18446744073709551616"),
-     "beacon index is out of range"),
-    ("an order one card short", lambda l: l.replace(",0,27", ",0"), "order has 51 cards; the shoe has 52"),
-    ("a card id that is not a number", lambda l: l.replace("order=30,", "order=x,"), "a card id is not a decimal number"),
-    ("an unknown deck", lambda l: l.replace("french:1:0", "german:1:0"), "shoe must be kind:decks:jokers"),
-    ("9 decks", lambda l: l.replace("french:1:0", "french:9:0"), "shoe must be kind:decks:jokers"),
-    ("jokers in a Spanish deck", lambda l: l.replace("french:1:0", "spanish48:1:1"), "Spanish decks have no jokers"),
-    ("an empty seed", lambda l: l.replace("seeds=0:706c61796572", "seeds=0:"), "seed of slot 0 is not lower-case hex"),
-    ("a device id of 33 bytes", lambda l: l.replace("device=666169726465616c2d6b6174", "device=" + "ab" * 33),
-     "device must be 1 to 32 bytes"),
+     "out of range"),
+    ("an order one card short", lambda l: l.replace(",0,27", ",0"), "order does not match"),
+    ("jokers in a Spanish deck", lambda l: l.replace("french:1:0", "spanish48:1:1"), "out of range"),
 ]
 
 
@@ -433,21 +427,42 @@ def check_malformed(driver, vector1):
               ("a commit-only REVEAL without its SHUFFLE", "OK REVEAL id=3 salt=000102030405060708090a0b0c0d0e0f order=AS 2S",
                "fail", "No commitment to check"),
               ("a SHUFFLE never revealed", "OK SHUFFLE id=2 mode=drbg cards=52 commit=" + "00" * 32, "fail", "never revealed")]
-    table = ROOT / "tests" / "tools" / "malformed.txt"
-    shared = []
-    if table.exists():  # the verifiers' shared table (its format: tests/tools/)
-        shared = [l for l in table.read_text().splitlines() if l.strip() and not l.startswith("#")]
     results = check_page(driver, [(text, "", "hex") for _, text, _, _ in cases])
     wrong = []
     for (what, _, verdict, why), res in zip(cases, results):
-        said = failed_checks(res) + [res["text"]]
-        if res["verdict"] != verdict or not any(why in s for s in said):
+        said = failed_reasons(res) + [res["text"]]
+        if res["verdict"] != verdict or not any(why.lower() in s.lower() for s in said):
             wrong.append((what, said[0]))
     expect(not wrong, "%d malformed inputs of our own refused, each with its reason%s"
            % (len(cases), "; wrong: %s" % wrong[:3] if wrong else ""))
     for (what, _, _, _), res in list(zip(cases, results))[:2]:
         print("     e.g. %s: %s" % (what, (failed_checks(res) or [res["text"]])[0]))
-    print("     (shared table tests/tools/malformed.txt: %s)" % ("%d cases" % len(shared) if shared else "not there yet"))
+
+
+def check_shared_table(driver):
+    """tests/tools/malformed.txt (format in its header): every case of a kind
+    the page reads (round, transcript, recall) accepted or refused as the
+    table says, a refusal naming the table's reason."""
+    sys.path.insert(0, str(ROOT / "tests" / "tools"))
+    from test_malformed import unescape
+    cases = []
+    for line in (ROOT / "tests" / "tools" / "malformed.txt").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        kind, name, want, text = line.split("\t")
+        if kind in ("round", "transcript", "recall"):
+            cases.append((kind, name, want, unescape(text).decode("utf-8", "replace")))
+    results = check_page(driver, [(text, "", "hex") for _, _, _, text in cases])
+    wrong = []
+    for (kind, name, want, _), res in zip(cases, results):
+        said = " / ".join(failed_reasons(res) + [res["text"]])
+        if (want == "accept") != (res["verdict"] == "pass") or (want != "accept" and want not in said.lower()):
+            wrong.append("%s %s (want %s): %s" % (kind, name, want, said[:150]))
+    kinds = {k: sum(1 for c in cases if c[0] == k) for k in ("round", "transcript", "recall")}
+    expect(len(cases) >= 60 and not wrong, "the shared table tests/tools/malformed.txt: %d cases (%s), %d to accept, "
+           "each accepted or refused with its reason%s" % (len(cases), ", ".join("%s %d" % kv for kv in kinds.items()),
+                                                            sum(1 for c in cases if c[2] == "accept"),
+                                                            "; %d wrong:\n       %s" % (len(wrong), "\n       ".join(wrong)) if wrong else ""))
 
 
 def network_and_console(driver, page_url):
@@ -572,7 +587,7 @@ def screenshots(driver, out, vector1):
     screenshot(driver, out / "verify-pass.png", 1024, "light")
     screenshot(driver, out / "verify-pass-360-dark.png", 360, "dark")
     res = check_page(driver, [(bad, "player", "text")])[0]
-    expect(res["verdict"] == "fail" and failed_checks(res) == ["The cards dealt are NOT the order's first cards"],
+    expect(res["verdict"] == "fail" and failed_checks(res) == ["The dealt cards are NOT the order's first cards"],
            "screenshot round with a wrong card dealt fails on exactly that check")
     screenshot(driver, out / "verify-fail.png", 360, "dark")
     screenshot(driver, out / "verify-fail-desktop.png", 1024, "light")
@@ -583,7 +598,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dealer", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--count", type=int, default=100, help="dealer rounds per mode (default 100: 300 rounds)")
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--screenshots-only", action="store_true", help="only write the screenshots (scripts/web_screenshots.sh)")
     args = ap.parse_args()
@@ -609,14 +624,22 @@ def main():
             return 1 if failures else 0
         expect(driver.execute_script("return typeof sha256 === 'function' && document.getElementById('verdict').textContent === ''"),
                "the page's script runs under its CSP (%s)" % driver.capabilities.get("browserVersion"))
-        check_hashes(driver)
-        vectors = check_vectors(driver)
-        check_malformed(driver, vectors[0])
-        check_dealer_rounds(driver, args.dealer, args.count, args.seed)
-        check_recall(driver, args.dealer)
-        network_and_console(driver, url)
-        check_access(driver, vectors[0])
-        screenshots(driver, out, vectors[0])
+        phases = []
+        def timed(name, fn, *a):
+            t0 = time.time()
+            value = fn(*a)
+            phases.append("%s %.1f s" % (name, time.time() - t0))
+            return value
+        timed("hashes", check_hashes, driver)
+        vectors = timed("vectors", check_vectors, driver)
+        timed("malformed", check_malformed, driver, vectors[0])
+        timed("table", check_shared_table, driver)
+        timed("dealer rounds", check_dealer_rounds, driver, args.dealer, args.count, args.seed)
+        timed("recall", check_recall, driver, args.dealer)
+        timed("network", network_and_console, driver, url)
+        timed("access", check_access, driver, vectors[0])
+        timed("screenshots", screenshots, driver, out, vectors[0])
+        print("     (%s)" % ", ".join(phases))
     finally:
         driver.quit()
     print("test_verify_page.py: %d failure(s), %.1f s" % (failures, time.time() - start))
