@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-/usr/bin/python3 tests/web/test_verify_page.py --dealer none --out "$out" --screenshots-only
+/usr/bin/python3 tests/web/test_verify_page.py --dealer none --round-lines none --out "$out" --screenshots-only
 mkdir -p docs/img
 cp "$out/verify-pass.png" "$out/verify-fail.png" docs/img/
 ls -l docs/img/verify-pass.png docs/img/verify-fail.png

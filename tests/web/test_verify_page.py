@@ -8,6 +8,7 @@ Checks, each a line "ok ..." or "FAIL ...":
 - the page is sealed (CSP hashes, verify.html.sha256 = sha256sum), < 60 KiB;
 - its SHA-256 and HMAC-SHA-256 against FIPS 180-4 / RFC 4231 vectors and
   against the browser's WebCrypto on random inputs;
+- the draws past the end of S (round_lines exhaust) as the C library;
 - docs/VERIFY.md's vectors verify, with the orders verify.py gives, and each
   of verify.py's five tamperings of each vector is rejected;
 - 3 x COUNT random rounds from the host dealer, COUNT in each mode (verifiable,
@@ -23,7 +24,7 @@ Checks, each a line "ok ..." or "FAIL ...":
   without sideways scrolling, light and dark colours with enough contrast;
 - screenshots of a passing and a failing round in OUT_DIR.
 
-usage: test_verify_page.py --dealer DEALER --out OUT_DIR [--count N] [--seed S] [--screenshots-only]
+usage: test_verify_page.py --dealer DEALER --round-lines ROUND_LINES --out OUT_DIR [--count N] [--seed S] [--screenshots-only]
   --count: dealer rounds per mode (default 100: 300 rounds, about 20 s in all)
 """
 import argparse
@@ -75,6 +76,7 @@ def load_verify_py():
 
 
 verify = load_verify_py()
+VECTOR1 = next(l.strip() for l in verify.vector_lines(str(ROOT / "docs" / "VERIFY.md")) if l.strip())
 
 
 # --- the browser ---------------------------------------------------------------
@@ -383,6 +385,19 @@ def check_hashes(driver):
            "HMAC-SHA-256 equals Python's hmac on 40 random keys of 1..200 bytes")
 
 
+def check_exhaust(driver, round_lines):
+    """S crafted so that every draw is rejected until the order bytes run past
+    S (VERIFY.md section 6, `round_lines exhaust`): the page's shuffle gives the
+    C library's order, as verify.py's does (host.verify.py)."""
+    lines = subprocess.run([round_lines, "exhaust"], capture_output=True, text=True, check=True).stdout.split("\n")
+    cases = [dict(item.split("=", 1) for item in l.split(" ")) for l in lines if l]
+    got = driver.execute_script("return arguments[0].map(([n, k, s]) => shuffleCards(Array.from({length: n}, (_, i) => i), "
+                                "fromHex(k), fromHex(s)).join(','))", [[int(c["n"]), c["key"], c["secret"]] for c in cases])
+    expect(len(cases) >= 3 and got == [c["order"] for c in cases],
+           "S that runs out (every draw rejected past its end): %d orders as the C library's, n = %s"
+           % (len(cases), ", ".join(c["n"] for c in cases)))
+
+
 def check_vectors(driver):
     lines = [l.strip() for l in verify.vector_lines(str(ROOT / "docs" / "VERIFY.md")) if l.strip()]
     results = check_page(driver, [(l, "", "hex") for l in lines])
@@ -597,6 +612,7 @@ def screenshots(driver, out, vector1):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dealer", required=True)
+    ap.add_argument("--round-lines", required=True, help="tests/tools/round_lines.c's binary (its exhaust lines)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--count", type=int, default=100, help="dealer rounds per mode (default 100: 300 rounds)")
     ap.add_argument("--seed", type=int, default=int(time.time()))
@@ -616,22 +632,27 @@ def main():
 
     driver = browser()
     try:
+        driver.set_script_timeout(120)
         url = PAGE.as_uri()
         driver.get(url)
         if args.screenshots_only:
-            vector1 = next(l.strip() for l in verify.vector_lines(str(ROOT / "docs" / "VERIFY.md")) if l.strip())
-            screenshots(driver, out, vector1)
+            screenshots(driver, out, VECTOR1)
             return 1 if failures else 0
         expect(driver.execute_script("return typeof sha256 === 'function' && document.getElementById('verdict').textContent === ''"),
                "the page's script runs under its CSP (%s)" % driver.capabilities.get("browserVersion"))
         phases = []
         def timed(name, fn, *a):
             t0 = time.time()
-            value = fn(*a)
-            phases.append("%s %.1f s" % (name, time.time() - t0))
-            return value
+            try:
+                return fn(*a)
+            except Exception as why:  # a page that throws or hangs fails its phase, and the next phases still run
+                fail("%s: %s" % (name, str(why).splitlines()[0] if str(why) else type(why).__name__))
+                return None
+            finally:
+                phases.append("%s %.1f s" % (name, time.time() - t0))
         timed("hashes", check_hashes, driver)
-        vectors = timed("vectors", check_vectors, driver)
+        vectors = timed("vectors", check_vectors, driver) or [VECTOR1]
+        timed("exhaust", check_exhaust, driver, args.round_lines)
         timed("malformed", check_malformed, driver, vectors[0])
         timed("table", check_shared_table, driver)
         timed("dealer rounds", check_dealer_rounds, driver, args.dealer, args.count, args.seed)
