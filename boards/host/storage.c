@@ -267,6 +267,31 @@ static bool write_all(int fd, const uint8_t *p, size_t len)
     return pwrite(fd, p, len, 0) == (ssize_t)len && fdatasync(fd) == 0;
 }
 
+/* The directory holding path, synced: a new name in it survives a crash
+ * (the records written to the file are synced with it). */
+static fd_status sync_dir(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    const int n = slash == NULL ? snprintf(dir, sizeof dir, ".")
+                                : snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    if (n < 0 || (size_t)n >= sizeof dir) {
+        set_error("storage file '%s': path too long", path);
+        return FD_ERR_NOT_READY;
+    }
+    const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const bool synced = fd >= 0 && fsync(fd) == 0;
+    const int sync_errno = errno;
+    if (fd >= 0) {
+        (void)close(fd);
+    }
+    if (!synced) {
+        set_error("storage file '%s': cannot sync its directory (%s)", path, strerror(sync_errno));
+        return FD_ERR_NOT_READY;
+    }
+    return FD_OK;
+}
+
 /* A blank store at path where no file is: a complete temporary file, linked
  * into place (link fails if another process made one meanwhile: fine, that
  * one is opened). */
@@ -293,7 +318,7 @@ static fd_status create_blank(const char *path, const uint8_t *blank, size_t siz
         set_error("storage file '%s': cannot create it (%s)", path, strerror(written ? link_errno : write_errno));
         return FD_ERR_NOT_READY;
     }
-    return FD_OK;
+    return sync_dir(path);
 }
 
 static fd_status open_backing(host_flash *hf, const char *path, unsigned flags)
