@@ -288,6 +288,21 @@ def check_dealer_rounds(driver, dealer, count, seed):
            % (len(rounds), "; first disagreement: %s" % (disagree[:1],) if disagree else ""))
     print("     (page: %.1f ms per round)" % (1000 * page_s / max(1, len(rounds))))
 
+    # the cards drawn as the shoe's kind: Spanish 8C is the 8 of copas, French 8C the 8 of clubs
+    sample = [r for r in rounds if "deck=spanish" in r[0]][:6] + [r for r in rounds if "deck=french" in r[0]][:6]
+    faces = driver.execute_script("""
+      return arguments[0].map(text => {
+        document.getElementById('paste').value = text; document.getElementById('seed').value = '';
+        document.getElementById('check').click();
+        return Array.from(document.querySelectorAll('ol.cards li > .sr')).map(e => e.textContent); });""",
+                                  ["\n".join(r) for r in sample])
+    spanish = re.compile(r"^\d+: (\d+|sota 10|caballo 11|rey 12) of (oros|copas|espadas|bastos) ")
+    french = re.compile(r"^\d+: ((ace|\d+|jack|queen|king) of (spades|hearts|diamonds|clubs)|joker)")
+    bad = [f for r, names in zip(sample, faces) for f in names
+           if not (spanish if "deck=spanish" in r[0] else french).match(f)]
+    expect(len(sample) == 12 and not bad and all(faces),
+           "every card of 6 Spanish and 6 French rounds is named as its shoe's card%s" % ("; not: %s" % bad[:3] if bad else ""))
+
     # one tampering of every round: the page rejects it, naming the broken check;
     # verify.py rejects the same REVEAL line where the tampering is in it
     kinds = ["S", "seed", "order", "salt", "dealt", "commitment", "repeat"]
@@ -559,7 +574,9 @@ def check_access(driver, vector1):
     checks = [n for n in tree if (n.get("role") or {}).get("value") == "StaticText" and (n.get("name") or {}).get("value", "").startswith(("Passed:", "FAILED:", "Note:"))]
     expect(len(checks) >= 4, "each check result is spoken with its word (Passed:/FAILED:/Note:), not its colour alone (%d)" % len(checks))
 
-    # 360 px and a desktop; light and dark
+    # 360 px and a desktop; light and dark; a French round with dealt cards and a Spanish one (vector 3)
+    vector3 = [l.strip() for l in verify.vector_lines(str(ROOT / "docs" / "VERIFY.md")) if l.strip()][2]
+    check_page(driver, [("\n".join(SHOT_LINES + ["OK REVEAL " + vector1 + " label=seeded", vector3]), "", "hex")])
     for width, scheme in ((360, "light"), (360, "dark"), (1280, "light"), (1280, "dark")):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 500})
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
@@ -568,14 +585,23 @@ def check_access(driver, vector1):
           const red = document.querySelector('.face.r'), blk = document.querySelector('.face.k');
           return {scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
                   bg: cs(b).backgroundColor, fg: cs(b).color, verdict: cs(v).color, red: red && cs(red).color,
-                  blk: blk && cs(blk).color, card: cs(document.querySelector('ol.cards li')).backgroundColor}""")
-        ratios = [contrast(m["fg"], m["bg"]), contrast(m["verdict"], m["bg"]), contrast(m["red"], m["card"]), contrast(m["blk"], m["card"])]
+                  blk: blk && cs(blk).color, card: cs(document.querySelector('ol.cards li')).backgroundColor,
+                  faces: Array.from(document.querySelectorAll('.face')).map(f => [cs(f).color, cs(f.parentNode).backgroundColor])}""")
+        ratios = [contrast(m["fg"], m["bg"]), contrast(m["verdict"], m["bg"]), contrast(m["red"], m["card"]), contrast(m["blk"], m["card"]),
+                  min(contrast(fg, bg) for fg, bg in m["faces"])]
         dark = contrast("rgb(0,0,0)", m["bg"]) < 2
         expect(m["scroll"] <= m["client"] and min(ratios) >= 4.5 and dark == (scheme == "dark"),
-               "%d px, %s: no sideways scroll (%d <= %d), contrast text/verdict/red/black cards %s"
+               "%d px, %s: no sideways scroll (%d <= %d), contrast text/verdict/red/black cards/least of all 92 faces %s"
                % (width, scheme, m["scroll"], m["client"], "/".join("%.1f" % r for r in ratios)))
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+SHOT_LINES = [  # VERIFY.md's vector 1 as the table shows it: SHUFFLE, the seed, 8 cards dealt and burned
+    "OK SHUFFLE mode=round device=666169726465616c2d6b6174 id=1 shoe=french:1:0 slots=01 beacon=none cards=52 "
+    "commitment=a021e04a5ee3b0362620a915180df2d389d5255e3447f2d12b2d7a200592d533 state=seeding",
+    "OK SEED id=1 slot=0 state=closed label=seeded", "OK DEAL 1:5D,9H 2:8D,AC 3:TH,2S left=46", "OK BURN left=45",
+    "OK DEAL AD left=44"]
 
 
 def screenshot(driver, path, width, scheme):
@@ -591,11 +617,7 @@ def screenshot(driver, path, width, scheme):
 
 def screenshots(driver, out, vector1):
     """A passing and a failing round as a player sees them, from VERIFY.md's vector 1 with its deal."""
-    shuffle = ("OK SHUFFLE mode=round device=666169726465616c2d6b6174 id=1 shoe=french:1:0 slots=01 beacon=none cards=52 "
-               "commitment=a021e04a5ee3b0362620a915180df2d389d5255e3447f2d12b2d7a200592d533 state=seeding")
-    deal = ["OK SEED id=1 slot=0 state=closed label=seeded", "OK DEAL 1:5D,9H 2:8D,AC 3:TH,2S left=46", "OK BURN left=45",
-            "OK DEAL AD left=44"]
-    good = "\n".join([shuffle] + deal + ["OK REVEAL " + vector1 + " label=seeded"])
+    good = "\n".join(SHOT_LINES + ["OK REVEAL " + vector1 + " label=seeded"])
     bad = good.replace("OK DEAL AD left=44", "OK DEAL KS left=44")
     res = check_page(driver, [(good, "player", "text")])[0]
     expect(res["verdict"] == "pass", "screenshot round verifies: %s" % res["text"])
