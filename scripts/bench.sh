@@ -26,7 +26,7 @@ cpu_title() {
   esac
 }
 for b in $qemu_boards; do
-  cmake --build "build/$b" --target bench_target >/dev/null
+  cmake --build "build/$b" --target bench_target bench_lms >/dev/null
 done
 out=docs/PERFORMANCE.md
 tmp=$(mktemp -d)
@@ -40,7 +40,28 @@ for b in $qemu_boards; do
       tr -d '\r' >"$tmp/$b.$run"
   done
   if cmp -s "$tmp/$b.1" "$tmp/$b.2"; then echo "same" >"$tmp/$b.det"; else echo "DIFFERENT" >"$tmp/$b.det"; fi
+  FD_QEMU_FLAGS="-semihosting-config enable=on,target=native -icount shift=0,sleep=off" FD_QEMU_TIMEOUT=300 \
+    tests/qemu/run.sh "$b" "build/$b/tests/bench_lms.elf" | tr -d '\r' >"$tmp/$b.lms"
 done
+# LMS/HSS verification (tests/bench/bench_lms.c), one table per QEMU board
+lms_section() {
+  echo "## LMS/HSS signature verification (QEMU \`-icount shift=0,sleep=off\`)"
+  echo
+  echo "\`tests/bench/bench_lms.c\`: \`fd_hss_verify_init\`, 64 calls of \`fd_hss_verify_update\` with 1 KiB,"
+  echo "\`fd_hss_verify_final\`, for a 64 KiB image signed under each parameter set"
+  echo "(\`tests/bench/lms_bench_vectors.h\`; h10w4 = LMS_SHA256_M32_H10 with LMOTS_SHA256_N32_W4, the"
+  echo "default, docs/SECURITY.md; \"h10w4,h5w8\" is two HSS levels). A signature's cost depends on its"
+  echo "message digest through the LM-OTS chain steps (2^w - 1 - digit per chain): \"this signature\" is"
+  echo "measured, \"worst case\" adds the steps the costliest digest would need at the measured cost"
+  echo "of one step. The image's own SHA-256 is the largest part at W1-W4."
+  echo
+  for b in $qemu_boards; do
+    echo "### $(cpu_title "$b")"
+    echo
+    grep '^|' "$tmp/$b.lms"
+    echo
+  done
+}
 # The host is shared: its load average is recorded beside the timings.
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 # short rounds (40,000 52-card shuffles): on a shared machine some of them
@@ -87,6 +108,7 @@ build/host/tests/bench_host "$rounds" 40000 >"$tmp/host"
     echo
   done
   echo
+  lms_section
   echo "## TRNG economy"
   echo
   echo "- Raw samples from power-on to the first shuffle: the row above (start-up"

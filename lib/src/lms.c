@@ -20,7 +20,7 @@ _Static_assert(FD_LMOTS_SIG_SIZE(FD_LMOTS_P_W8) == 1124u, "RFC 8554 Table 1: W8 
 _Static_assert(FD_LMOTS_SIG_SIZE(FD_LMOTS_P_W4) == 2180u, "RFC 8554 Table 1: W4 signature");
 _Static_assert(FD_LMS_SIG_SIZE(FD_LMOTS_P_W8, 5u) == 1292u, "Appendix F: an H5/W8 LMS signature");
 _Static_assert(FD_HSS_DEFAULT_SIG_SIZE == 2512u, "the default set's HSS signature");
-_Static_assert(FD_LMS_I_SIZE + 4u + 2u + 1u + FD_LMS_N <= 55u, "a chain step is one SHA-256 block");
+_Static_assert(FD_LMS_I_SIZE + 4u + 2u + 1u + FD_LMS_N == 55u, "a chain step is one SHA-256 block");
 
 uint32_t fd_lms_get32(const uint8_t *p)
 {
@@ -90,34 +90,45 @@ void fd_lmots_digits(const fd_lmots_params *ots, const uint8_t digest[FD_LMS_N],
     }
 }
 
-/* One chain step's block: I || u32str(q) || u16str(i) || u8str(j) || tmp,
- * 55 bytes, then the padding of a 440-bit message. */
-enum { CH_I = 0, CH_Q = 16, CH_IDX = 20, CH_J = 22, CH_TMP = 23, CH_LEN = 55 };
-
+/* One chain step hashes I || u32str(q) || u16str(i) || u8str(j) || tmp:
+ * 55 bytes, one SHA-256 block with the padding of a 440-bit message. It is
+ * built as words: tmp starts at byte 23, so each word after the fifth joins
+ * the low 3 bytes of one hash word and the top byte of the next. */
 void fd_lmots_chain(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t i, uint32_t from, uint32_t to,
                     uint8_t tmp[FD_LMS_N])
 {
     if (from >= to) {
         return;
     }
-    uint8_t block[FD_SHA256_BLOCK] = {0};
-    memcpy(block + CH_I, I, FD_LMS_I_SIZE);
-    fd_lms_put32(block + CH_Q, q);
-    put16(block + CH_IDX, i);
-    memcpy(block + CH_TMP, tmp, FD_LMS_N);
-    block[CH_LEN] = 0x80u;
-    put16(block + FD_SHA256_BLOCK - 2u, CH_LEN * 8u);
-    for (uint32_t j = from; j < to; j++) {
-        uint32_t h[8];
-        memcpy(h, fd_sha256_iv, sizeof h);
-        block[CH_J] = (uint8_t)j;
-        fd_sha256_compress(h, block);
-        for (unsigned k = 0; k < 8u; k++) {
-            fd_lms_put32(block + CH_TMP + (size_t)4u * k, h[k]);
-        }
+    uint32_t h[8];
+    for (unsigned k = 0; k < 8u; k++) {
+        h[k] = fd_lms_get32(tmp + (size_t)4u * k);
     }
-    memcpy(tmp, block + CH_TMP, FD_LMS_N);
-    fd_wipe(block, sizeof block); /* the signer runs chains from secret values */
+    uint32_t head[5];
+    for (unsigned k = 0; k < 4u; k++) {
+        head[k] = fd_lms_get32(I + (size_t)4u * k);
+    }
+    head[4] = q;
+    const uint32_t idx = (i & 0xFFFFu) << 16;
+    uint32_t w[16];
+    for (uint32_t j = from; j < to; j++) {
+        memcpy(w, head, sizeof head);
+        w[5] = idx | ((j & 0xFFu) << 8) | (h[0] >> 24);
+        for (unsigned k = 0; k < 7u; k++) {
+            w[6u + k] = (h[k] << 8) | (h[k + 1u] >> 24);
+        }
+        w[13] = (h[7] << 8) | 0x80u;
+        w[14] = 0;
+        w[15] = 55u * 8u;
+        memcpy(h, fd_sha256_iv, sizeof h);
+        fd_sha256_rounds(h, w);
+    }
+    for (unsigned k = 0; k < 8u; k++) {
+        fd_lms_put32(tmp + (size_t)4u * k, h[k]);
+    }
+    fd_wipe(w, sizeof w); /* the signer runs chains from secret values */
+    fd_wipe(h, sizeof h);
+    fd_sha256_wipe_frames();
 }
 
 static void prefix(fd_sha256_ctx *ctx, const uint8_t I[FD_LMS_I_SIZE], uint32_t qr, uint32_t d)
