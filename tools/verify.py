@@ -211,7 +211,9 @@ def hex_bytes(key, text, low, high):
 
 
 def printable(text):
-    return text.encode("ascii", "backslashreplace").decode("ascii")[:40]
+    """At most 40 characters of text for an error line, anything but
+    printable ASCII as '?' (an error is always one line)."""
+    return "".join(c if " " <= c < "\x7f" else "?" for c in text[:40])
 
 
 def fields(text, required, optional=()):
@@ -244,6 +246,19 @@ def parse_shoe(text):
     return kind, decks, jokers
 
 
+def parse_beacon(text, slots):
+    """"SLOT:INDEX" (a slot the mask accepts) or "none", as (slot, index)."""
+    if text == "none":
+        return (NO_BEACON, 0)
+    slot, colon, index = text.partition(":")
+    if not colon:
+        raise Reject("malformed beacon=%s: not SLOT:INDEX or none" % printable(text))
+    beacon = (decimal("beacon slot", slot, 0, SLOTS - 1), decimal("beacon index", index, 0, (1 << 64) - 1))
+    if not slots >> beacon[0] & 1:
+        raise Reject("beacon slot %d not accepted by slots=%02x" % (beacon[0], slots))
+    return beacon
+
+
 def parse_line(line):
     """A round line as a dict for derive(); Reject when malformed."""
     f = fields(line.rstrip("\r\n"), ROUND_KEYS, REVEAL_KEYS)
@@ -251,14 +266,7 @@ def parse_line(line):
     round_id = decimal("id", f["id"], 0, (1 << 32) - 1)
     kind, decks, jokers = parse_shoe(f["shoe"])
     slots = hex_bytes("slots", f["slots"], 1, 1)[0]
-    beacon = (NO_BEACON, 0)
-    if f["beacon"] != "none":
-        slot, colon, index = f["beacon"].partition(":")
-        if not colon:
-            raise Reject("malformed beacon=%s: not SLOT:INDEX or none" % printable(f["beacon"]))
-        beacon = (decimal("beacon slot", slot, 0, SLOTS - 1), decimal("beacon index", index, 0, (1 << 64) - 1))
-        if not slots >> beacon[0] & 1:
-            raise Reject("beacon slot %d not accepted by slots=%02x" % (beacon[0], slots))
+    beacon = parse_beacon(f["beacon"], slots)
     n = len(canonical_shoe(kind, decks, jokers))
     secret = hex_bytes("secret", f["secret"], secret_min(n), SECRET_MAX)
     seeds = {}
@@ -326,7 +334,7 @@ def fail(number, why):
 def check_lines(lines, tamper_every=1):
     """Every round line must verify and each of its tamperings be rejected:
     one line on stderr per failure, the count on stdout when all pass."""
-    rounds = failures = 0
+    rounds = 0
     for number, line in enumerate(lines, 1):
         line = line.rstrip("\n")
         line = line[:-1] if line.endswith("\r") else line
@@ -337,9 +345,8 @@ def check_lines(lines, tamper_every=1):
             r = parse_line(line)
             verify(r)
         except Reject as why:
-            failures += 1
-            fail(number, why)
-            continue
+            fail(number, why)                 # the first failure ends the check: one error line
+            return 1
         if (rounds - 1) % tamper_every:
             continue
         for what, bad in tamperings(r):
@@ -347,12 +354,10 @@ def check_lines(lines, tamper_every=1):
                 verify(bad)
             except Reject:
                 continue
-            failures += 1
             fail(number, "a changed %s was accepted" % what)
+            return 1
     if not rounds:
         print("verify.py: no round line", file=sys.stderr)
-        return 1
-    if failures:
         return 1
     print("verify.py: %d rounds, 0 failures" % rounds)
     return 0
@@ -412,7 +417,13 @@ class Transcript:
             f = fields(rest, ("mode", "device", "id", "shoe", "slots", "beacon", "cards", "commitment", "state"),
                        ("label",))
             header = {k: f[k] for k in ("device", "id", "shoe", "slots", "beacon")}
+            hex_bytes("device", f["device"], 1, DEVICE_ID_MAX)
+            parse_beacon(f["beacon"], hex_bytes("slots", f["slots"], 1, 1)[0])
             commit = hex_bytes("commitment", f["commitment"], 32, 32)
+            if f["state"] not in ("seeding", "closed"):
+                raise Reject("malformed state=%s: not seeding or closed" % printable(f["state"]))
+            if "label" in f and f["label"] != "house-only":
+                raise Reject("mislabelled: a round closed at SHUFFLE is house-only")
             if parse_shoe(f["shoe"]) != self.shoe:
                 raise Reject("SHUFFLE shoe=%s, NEW set up %s:%d:%d" % ((printable(f["shoe"]),) + self.shoe))
         elif f["mode"] in ("drbg", "full"):

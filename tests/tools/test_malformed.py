@@ -11,9 +11,18 @@ A case expecting "accept" must exit 0. Any other case must exit non-zero
 with exactly one line on stderr holding the case's reason phrase, nothing on
 stdout, and no Python traceback.
 
+With --fuzz N (a long run, not in the default tests: N = 2000 takes a few
+minutes): N random edits (bytes replaced, deleted, duplicated or swapped)
+of the accepted cases, each fed to every verifier of its kind: they must
+agree on accepting or rejecting (round, transcript), exit 0 or 1 (no
+crash), and each rejection must be one line without a traceback.
+
 usage: test_malformed.py TABLE SOURCE_ROOT FAIRDEAL_TOOL HOST_DEALER [NAME...]
+       test_malformed.py TABLE SOURCE_ROOT FAIRDEAL_TOOL HOST_DEALER --fuzz N [SEED]
 """
+import concurrent.futures
 import os
+import random
 import re
 import subprocess
 import sys
@@ -109,18 +118,63 @@ def run_case(case, root, tool, journal, work):
     return problems
 
 
+def mutate(data, rng):
+    """One random edit of data: a byte replaced, deleted, duplicated, or two swapped."""
+    data = bytearray(data)
+    at = rng.randrange(len(data))
+    what = rng.randrange(4)
+    if what == 0:
+        data[at] = rng.choice(b"0123456789abcdefABCDEF:;,= \n-x\xff\x00" + bytes([rng.randrange(256)]))
+    elif what == 1:
+        del data[at]
+    elif what == 2:
+        data[at:at] = data[at:at + rng.randrange(1, 8)]
+    else:
+        other = rng.randrange(len(data))
+        data[at], data[other] = data[other], data[at]
+    return bytes(data)
+
+
+def fuzz(cases, root, tool, count, seed):
+    """Both verifiers of a kind agree on every random edit of an accepted case."""
+    rng = random.Random(seed)
+    bases = [c for c in cases if c[2] == "accept" and c[0] in ("round", "transcript", "recall")]
+    failures = accepted = 0
+    for i in range(count):
+        kind, name, _, data = rng.choice(bases)
+        edited = mutate(data, rng)
+        verdicts = []
+        for verifier, argv, stdin in commands(kind, edited, root, tool, None, None):
+            p = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
+            err = p.stderr.decode("utf-8", "replace")
+            if p.returncode not in (0, 1) or (p.returncode != 0 and ("Traceback" in err or len(err.splitlines()) != 1)):
+                failures += 1
+                print("FAIL fuzz %d (%s): %s: not one error line: %r" % (i, name, verifier, err[:300]))
+            verdicts.append((verifier, p.returncode == 0, err.strip()))
+        if len({ok for _, ok, _ in verdicts}) != 1:
+            failures += 1
+            print("FAIL fuzz %d (%s): the verifiers disagree on %r: %s" % (i, name, edited[:200], verdicts))
+        accepted += 1 if verdicts[0][1] else 0
+    print("test_malformed.py: fuzz seed %d: %d edits, %d accepted by both, %d failures" % (seed, count, accepted, failures))
+    return 1 if failures else 0
+
+
 def main(argv):
     if len(argv) < 5:
         print(__doc__, file=sys.stderr)
         return 2
     table, root, tool, dealer = argv[1:5]
+    if argv[5:6] == ["--fuzz"]:
+        seed = int(argv[7]) if len(argv) > 7 else random.randrange(1 << 32)
+        return fuzz(read_table(table), root, tool, int(argv[6]), seed)
     only = set(argv[5:])
     cases = [c for c in read_table(table) if not only or c[1] in only]
     failures = 0
     with tempfile.TemporaryDirectory() as work:
         journal = journal_dump(dealer, work)
-        for case in cases:
-            problems = run_case(case, root, tool, journal, work)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(pool.map(lambda case: run_case(case, root, tool, journal, work), cases))
+        for case, problems in zip(cases, results):
             for problem in problems:
                 print("FAIL %s %s: %s" % (case[0], case[1], problem))
             failures += 1 if problems else 0
