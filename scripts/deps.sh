@@ -12,7 +12,8 @@ case "${1:-test}" in
         need="$need chromium chromium-driver python3-selenium" ;; # the verification page's browser test
   fairness) need="$need libcmocka-dev clang libclang-rt-14-dev dieharder ent rng-tools5 gnuplot-nox" ;;
   bench) need="$need libcmocka-dev g++ valgrind" ;;
-  mutation) need="$need libcmocka-dev python3" ;;
+  # the host tree as the tests configure it (clang, doxygen) and the tool tests tools/ mutants meet
+  mutation) need="$need libcmocka-dev python3 clang doxygen g++ pkg-config libbcprov-java openjdk-17-jdk-headless" ;;
   flash) need="$need openocd stlink-tools python3-pyocd srecord picocom" ;;
 esac
 missing=""

@@ -14,6 +14,7 @@ note[, why equivalent]; tab-separated, backslash, newline and tab escaped as
               whole body of an if, replaced by (void)0
   ignore      a call whose status is stored or returned: the call is made,
               its status replaced by FD_OK
+  literal     a string literal returned (a name) replaced by ""
 Skipped, and only these: comments and string literals, preprocessor
 directives (a #define's body is mutated, by operator classes only), lines of
 an assert (assert, static_assert, _Static_assert), and code under #if 0.
@@ -280,6 +281,12 @@ def candidates(src):
                         out.append(("constant", pos, pos + len(text), new))
         if kind == "macro":
             continue
+        # a name returned: the empty string instead
+        for m in re.finditer(r'\breturn\s+(")', src.lines[i]):
+            start = src.line_starts[i] + m.start(1)
+            end = src.code.find('"', start + 1)
+            if end > start + 1:
+                out.append(("literal", start, end + 1, '""'))
         out.extend(statement_mutants(src, i, toks, headers[i]))
     return out
 
@@ -587,7 +594,7 @@ def main(argv):
         out.write("\t".join(fields) + "\n")
     if out is not sys.stdout:
         out.close()
-    if not args.all and args.take is None and len(chosen) < 300:
+    if not args.files and not args.all and args.take is None and len(chosen) < 300:
         sys.stderr.write("mutants: only %d mutants: lower --density\n" % len(chosen))
     return 0
 

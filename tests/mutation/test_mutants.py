@@ -40,7 +40,7 @@ class Fixture(unittest.TestCase):
 
     def test_every_class_present(self):
         self.assertEqual({m[0] for m in self.mutants},
-                         {"relational", "logical", "arithmetic", "constant", "condition", "delete", "ignore"})
+                         {"relational", "logical", "arithmetic", "constant", "condition", "delete", "ignore", "literal"})
 
     def test_no_duplicate_and_anchors_apply(self):
         text = self.src.text
@@ -75,8 +75,8 @@ class Sample(unittest.TestCase):
     def test_classes_in_turn(self):
         # a quota below the candidates takes one of each class before a second
         src, all_ = mutants.mutants_of(FIXTURE)
-        picked = mutants.sample_file(FIXTURE, all_, 7, "7")
-        self.assertEqual(len({m[0] for m in picked}), 7)
+        picked = mutants.sample_file(FIXTURE, all_, 8, "7")
+        self.assertEqual(len({m[0] for m in picked}), 8)
 
     def test_default_files(self):
         files = mutants.default_files()
