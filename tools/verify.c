@@ -3,12 +3,12 @@
  * A transcript is the dealer's console output, taken in machine mode
  * (docs/PROTOCOL.md "Human and machine mode"). Only reply lines are read:
  * a line starting "OK " (so never a human-mode prompt-and-echo line, which
- * starts "> ", nor a banner line), and of those only NEW, SHUFFLE, DEAL,
- * BURN and REVEAL, each in its documented grammar (verify_text.h: exactly
+ * starts "> ", nor a banner line), and of those only NEW, SHUFFLE, SEED,
+ * CLOSE, DEAL, BURN and REVEAL, each in its documented grammar (verify_text.h: exactly
  * the documented keys once each, numbers and hex strict). For every round:
  * a verifiable round's REVEAL is a docs/VERIFY.md round line with
- * SHUFFLE's header and commitment that derives its order (fd_round_commit,
- * fd_round_deal_order); a commit-only round's (SHUFFLE drbg / full) salt and
+ * SHUFFLE's header and commitment, exactly the seed slots SEED acknowledged,
+ * that derives its order (fd_round_commit, fd_round_deal_order); a commit-only round's (SHUFFLE drbg / full) salt and
  * order hash to SHUFFLE's commit= (fd_commit_compute, docs/ROUND_RECORD.md)
  * and the order is the shoe NEW set up; every DEAL lists seats 1..players in
  * order, each card at its position once, with left= agreeing; every card
@@ -39,6 +39,7 @@ typedef struct transcript {
     char header[5][80]; /* a verifiable SHUFFLE's device, id, shoe, slots, beacon as printed */
     char id_text[16];
     unsigned long id;
+    uint8_t acked; /* bit i: OK SEED acknowledged slot i */
     uint8_t commitment[FD_COMMIT_SIZE];
     uint16_t next; /* position of the next card dealt or burned */
     bool dealt_at[FD_SHOE_MAX_CARDS];
@@ -82,6 +83,20 @@ static void on_new(fd_tool_span rest)
     }
 }
 
+/* state=seeding, or state=closed with label=seeded / house-only */
+static void check_state(const fd_tool_fields *f)
+{
+    const fd_tool_span state = fd_tool_get(f, "state");
+    const fd_tool_span label = fd_tool_get(f, "label");
+    if (!fd_tool_is(state, "seeding") && !fd_tool_is(state, "closed")) {
+        fd_tool_reject("malformed state=: not seeding or closed");
+    }
+    if ((label.p != NULL) != fd_tool_is(state, "closed") ||
+        (label.p != NULL && !fd_tool_is(label, "seeded") && !fd_tool_is(label, "house-only"))) {
+        fd_tool_reject("mislabelled: label= goes with state=closed, and is seeded or house-only");
+    }
+}
+
 static void on_shuffle(fd_tool_span rest)
 {
     static const char *const mode_only[] = {"mode", NULL};
@@ -108,11 +123,8 @@ static void on_shuffle(fd_tool_span rest)
         (void)fd_tool_hex("slots", fd_tool_get(&f, "slots"), &h.slot_mask, 1, 1);
         fd_tool_beacon(fd_tool_get(&f, "beacon"), &h);
         (void)fd_tool_hex("commitment", fd_tool_get(&f, "commitment"), tr.commitment, FD_COMMIT_SIZE, FD_COMMIT_SIZE);
-        const fd_tool_span state = fd_tool_get(&f, "state");
+        check_state(&f);
         const fd_tool_span label = fd_tool_get(&f, "label");
-        if (!fd_tool_is(state, "seeding") && !fd_tool_is(state, "closed")) {
-            fd_tool_reject("malformed state=: not seeding or closed");
-        }
         if (label.p != NULL && !fd_tool_is(label, "house-only")) {
             fd_tool_reject("mislabelled: a round closed at SHUFFLE is house-only");
         }
@@ -135,9 +147,39 @@ static void on_shuffle(fd_tool_span rest)
     copy_text(tr.id_text, sizeof tr.id_text, fd_tool_get(&f, "id"));
     tr.open = true;
     tr.id = id;
+    tr.acked = 0;
     tr.next = 0;
     memset(tr.dealt_at, 0, sizeof tr.dealt_at);
 }
+
+/* "OK SEED id= slot= state= [label=]" and "OK CLOSE id= state= label=" of
+ * the open verifiable round; SEED's slot must be in REVEAL's seeds=. */
+static void on_seed_or_close(fd_tool_span rest, bool seed)
+{
+    static const char *const seed_keys[] = {"id", "slot", "state", NULL};
+    static const char *const close_keys[] = {"id", "state", "label", NULL};
+    static const char *const optional[] = {"label", NULL};
+    fd_tool_fields f;
+    fd_tool_fields_parse(rest, seed ? seed_keys : close_keys, seed ? optional : NULL, &f);
+    if (!tr.open || !tr.verifiable) {
+        fd_tool_reject("%s outside a verifiable round", seed ? "SEED" : "CLOSE");
+    }
+    if (fd_tool_decimal("id", fd_tool_get(&f, "id"), 0, UINT32_MAX) != tr.id) {
+        fd_tool_reject("round %lu: %s id= differ from SHUFFLE's", tr.id, seed ? "SEED" : "CLOSE");
+    }
+    if (seed) {
+        const unsigned slot = (unsigned)fd_tool_decimal("slot", fd_tool_get(&f, "slot"), 0, FD_ROUND_SLOTS - 1u);
+        if (((tr.acked >> slot) & 1u) != 0u) {
+            fd_tool_reject("round %lu: seed slot %u acknowledged twice", tr.id, slot);
+        }
+        tr.acked = (uint8_t)(tr.acked | (1u << slot));
+    }
+    check_state(&f);
+}
+
+static void on_seed(fd_tool_span rest) { on_seed_or_close(rest, true); }
+
+static void on_close(fd_tool_span rest) { on_seed_or_close(rest, false); }
 
 /* A card code of the shoe NEW set up. */
 static fd_card card_of(fd_tool_span code)
@@ -298,6 +340,14 @@ static void on_reveal_round(fd_tool_span rest)
     if (memcmp(line_round.commitment, tr.commitment, FD_COMMIT_SIZE) != 0) {
         fd_tool_reject("round %lu: REVEAL's commitment is not the one SHUFFLE published", tr.id);
     }
+    for (unsigned slot = 0; slot < FD_ROUND_SLOTS; slot++) {
+        if ((line_round.seeds.len[slot] != 0u) != (((tr.acked >> slot) & 1u) != 0u)) {
+            fd_tool_reject("round %lu: %s (slot %u): seeds= slots are not the slots SEED acknowledged", tr.id,
+                           line_round.seeds.len[slot] != 0u ? "a seed the dealer never accepted is revealed"
+                                                            : "a seed the dealer accepted is missing",
+                           slot);
+        }
+    }
     fd_tool_round_verify(&line_round);
     record.count = line_round.count;
     memcpy(record.order, line_round.order, sizeof record.order[0] * line_round.count);
@@ -421,8 +471,8 @@ static void on_line(fd_tool_span line)
     static const struct {
         const char *word;
         void (*read)(fd_tool_span rest);
-    } replies[] = {
-        {"NEW", on_new}, {"SHUFFLE", on_shuffle}, {"DEAL", on_deal}, {"BURN", on_burn}, {"REVEAL", on_reveal}};
+    } replies[] = {{"NEW", on_new},   {"SHUFFLE", on_shuffle}, {"SEED", on_seed},    {"CLOSE", on_close},
+                   {"DEAL", on_deal}, {"BURN", on_burn},       {"REVEAL", on_reveal}};
     static const char recovered[] = "*** RECOVERED open round id=";
     if (line.n > sizeof recovered - 1u && memcmp(line.p, recovered, sizeof recovered - 1u) == 0) {
         on_recovered((fd_tool_span){line.p + sizeof recovered - 1u, line.n - (sizeof recovered - 1u)});

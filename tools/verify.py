@@ -367,8 +367,9 @@ def check_lines(lines, tamper_every=1):
 #
 # The dealer's reply lines: a line is a reply only if it starts "OK " or
 # "ERR " (prompt and echo lines start "> ", banner lines with neither), and
-# only NEW, SHUFFLE, DEAL, BURN and REVEAL replies are read, each in its
-# documented grammar. Rounds of every mode: verifiable (VERIFY.md) and
+# only NEW, SHUFFLE, SEED, CLOSE, DEAL, BURN and REVEAL replies are read,
+# each in its documented grammar; a verifiable round's REVEAL must list
+# exactly the seed slots its SEED replies acknowledged. Rounds of every mode: verifiable (VERIFY.md) and
 # commit-only (SHUFFLE drbg / full: SHA-256 of salt and order,
 # ROUND_RECORD.md).
 
@@ -420,8 +421,7 @@ class Transcript:
             hex_bytes("device", f["device"], 1, DEVICE_ID_MAX)
             parse_beacon(f["beacon"], hex_bytes("slots", f["slots"], 1, 1)[0])
             commit = hex_bytes("commitment", f["commitment"], 32, 32)
-            if f["state"] not in ("seeding", "closed"):
-                raise Reject("malformed state=%s: not seeding or closed" % printable(f["state"]))
+            self.check_state(f)
             if "label" in f and f["label"] != "house-only":
                 raise Reject("mislabelled: a round closed at SHUFFLE is house-only")
             if parse_shoe(f["shoe"]) != self.shoe:
@@ -437,7 +437,38 @@ class Transcript:
             raise Reject("round %d was never revealed: round %d replaced it" % (self.round["id"], round_id))
         if decimal("cards", f["cards"], 1, 432) != self.cards():
             raise Reject("cards=%s, the shoe holds %d" % (f["cards"], self.cards()))
-        self.round = {"id": round_id, "mode": f["mode"], "header": header, "commit": commit, "dealt": {}, "next": 0}
+        self.round = {"id": round_id, "mode": f["mode"], "header": header, "commit": commit, "dealt": {}, "next": 0,
+                      "acked": set()}
+
+    def on_seed(self, rest):
+        """OK SEED id= slot= state= [label=]: the slot, to find in REVEAL's seeds=."""
+        f = fields(rest, ("id", "slot", "state"), ("label",))
+        r = self.round
+        if r is None or r["mode"] != "round":
+            raise Reject("SEED outside a verifiable round")
+        if decimal("id", f["id"], 0, (1 << 32) - 1) != r["id"]:
+            raise Reject("round %d: SEED id=%s, differ from SHUFFLE's" % (r["id"], f["id"]))
+        slot = decimal("slot", f["slot"], 0, SLOTS - 1)
+        if slot in r["acked"]:
+            raise Reject("round %d: seed slot %d acknowledged twice" % (r["id"], slot))
+        r["acked"].add(slot)
+        self.check_state(f)
+
+    def on_close(self, rest):
+        f = fields(rest, ("id", "state", "label"))
+        r = self.round
+        if r is None or r["mode"] != "round":
+            raise Reject("CLOSE outside a verifiable round")
+        if decimal("id", f["id"], 0, (1 << 32) - 1) != r["id"]:
+            raise Reject("round %d: CLOSE id=%s, differ from SHUFFLE's" % (r["id"], f["id"]))
+        self.check_state(f)
+
+    @staticmethod
+    def check_state(f):
+        if f["state"] not in ("seeding", "closed"):
+            raise Reject("malformed state=%s: not seeding or closed" % printable(f["state"]))
+        if ("label" in f) != (f["state"] == "closed") or f.get("label", "seeded") not in ("seeded", "house-only"):
+            raise Reject("mislabelled: label= goes with state=closed, and is seeded or house-only")
 
     def check_left(self, f):
         r = self.round
@@ -499,6 +530,11 @@ class Transcript:
                 raise Reject("round %d: REVEAL's device, id, shoe, slots or beacon differ from SHUFFLE's" % r["id"])
             if line["commitment"] != r["commit"]:
                 raise Reject("round %d: REVEAL's commitment is not the one SHUFFLE published" % r["id"])
+            if set(line["seeds"]) != r["acked"]:
+                raise Reject("round %d: %s: seeds= slots %s are not the slots SEED acknowledged %s"
+                             % (r["id"], "a seed the dealer accepted is missing" if r["acked"] - set(line["seeds"])
+                                else "a seed the dealer never accepted is revealed",
+                                sorted(line["seeds"]), sorted(r["acked"])))
             verify(line)
             order = [card_code(self.shoe[0], c % 64) for c in line["order"]]
         else:
@@ -552,8 +588,8 @@ class Transcript:
         words = line.split(" ", 2)
         if words[0] != "OK" or len(words) < 2:
             return                            # not a reply we read (ERR, banner, prompt and echo)
-        handler = {"NEW": self.on_new, "SHUFFLE": self.on_shuffle, "DEAL": self.on_deal,
-                   "BURN": self.on_burn, "REVEAL": self.on_reveal}.get(words[1])
+        handler = {"NEW": self.on_new, "SHUFFLE": self.on_shuffle, "SEED": self.on_seed, "CLOSE": self.on_close,
+                   "DEAL": self.on_deal, "BURN": self.on_burn, "REVEAL": self.on_reveal}.get(words[1])
         if handler is not None:
             handler(words[2] if len(words) > 2 else "")
 

@@ -23,6 +23,9 @@ HEADER = """\
 #                     fairdeal-tool verify --round)
 #         transcript  dealer reply lines (verify.py transcript,
 #                     fairdeal-tool verify --transcript)
+#         session     a transcript as above, for checks of SEED and CLOSE
+#                     replies the verify page does not make (the same two
+#                     verifiers)
 #         recall      a RECALL reply (fairdeal-tool verify --recall)
 #         key         the --key argument of fairdeal-tool verify --journal,
 #                     given with a real journal of the host dealer
@@ -147,6 +150,36 @@ def field(line, key):
     raise SystemExit("no %s= in %s" % (key, line[:40]))
 
 
+def dropped_seed(root, tv):
+    """tv with its REVEAL and deals as a dishonest dealer would show them had
+    it dropped the seed of slot 0 after acknowledging it: S and the header
+    as committed, seeds=none, the order derived without the seed."""
+    sys.path.insert(0, root + "/tools")
+    import verify
+    lines = tv.splitlines()
+    reveal = [l for l in lines if l.startswith("OK REVEAL ")][0]
+    r = verify.parse_line(reveal[len("OK REVEAL "):])
+    r["seeds"] = {}
+    commit, order = verify.derive(r)
+    assert commit == r["commitment"]
+    codes = [verify.card_code("french", c % 64) for c in order]
+    new_reveal = reveal.replace(" seeds=" + field(reveal, "seeds") + " ", " seeds=none ")
+    new_reveal = new_reveal.replace(" order=" + field(reveal, "order") + " ", " order=" + ",".join(map(str, order)) + " ")
+    new_reveal = new_reveal.replace(" label=seeded", " label=house-only")
+    out = []
+    for line in lines:
+        if line.startswith("OK DEAL 1:"):
+            line = "OK DEAL 1:%s,%s 2:%s,%s left=48" % (codes[0], codes[2], codes[1], codes[3])
+        elif line.startswith("OK DEAL "):
+            line = "OK DEAL %s left=46" % codes[5]
+        elif line.startswith("OK REVEAL "):
+            line = new_reveal
+        elif line.startswith("OK CLOSE "):
+            line = line.replace("label=seeded", "label=house-only")
+        out.append(line)
+    return "".join(l + "\n" for l in out)
+
+
 def escape(data):
     out = []
     for byte in data.encode("utf-8") if isinstance(data, str) else data:
@@ -262,6 +295,8 @@ def cases(root):
     yield "transcript", "recovered-after-cut", "accept", one(tv, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 6D left=45")
     yield "transcript", "recovered-card-shown-again", "dealt card", one(tv, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 9H left=45")
     yield "transcript", "recovered-backwards", "power cut", one(tv, "OK BURN left=47\n", "OK BURN left=47\n" + cut % 4)
+    # a dealer that drops an acknowledged seed: REVEAL derives (consistently) without it
+    yield "transcript", "seed-dropped", "seed the dealer accepted is missing", dropped_seed(root, tv)
     yield "transcript", "left-wrong", "left=", one(tv, "OK BURN left=47", "OK BURN left=48")
     yield "transcript", "left-missing", "missing key", one(tv, "OK DEAL 9H left=46", "OK DEAL 9H")
     yield "transcript", "left-leading-zero", "not a decimal number", one(tv, "OK BURN left=47", "OK BURN left=047")
@@ -298,6 +333,15 @@ def cases(root):
     yield "transcript", "drbg-reveal-unknown-key", "unknown key", one(tc, " salt=", " mode=drbg salt=")
     yield "transcript", "new-cards-wrong", "no valid shoe", one(tf, "jokers=2 cards=54", "jokers=2 cards=53")
     yield "transcript", "full-joker-count", "not a permutation", one(tf, "TC 6H 8S QS 4H JK AD", "TC 6H 8S QS 4H 4H AD")
+
+    seed_reply = "OK SEED id=1 slot=0 state=seeding\n"
+    yield "session", "seed-acknowledged-twice", "acknowledged twice", one(tv, seed_reply, seed_reply * 2)
+    yield "session", "seed-id-differs", "differ from shuffle", one(tv, seed_reply, seed_reply.replace("id=1", "id=2"))
+    yield "session", "seed-never-acknowledged", "never accepted", one(tv, seed_reply, "")
+    yield "session", "seed-unknown-key", "unknown key", one(tv, seed_reply, seed_reply.replace("\n", " len=6\n"))
+    yield "session", "seed-closed-unlabelled", "mislabelled", one(tv, seed_reply, seed_reply.replace("seeding", "closed"))
+    yield "session", "close-without-label", "missing key", one(tv, "OK CLOSE id=1 state=closed label=seeded", "OK CLOSE id=1 state=closed")
+    yield "session", "seed-in-drbg-round", "outside a verifiable round", one(tc, "OK DEAL 8D", seed_reply + "OK DEAL 8D")
 
     rc = BASES["rc"]
     yield "recall", "recall", "accept", rc

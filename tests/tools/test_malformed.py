@@ -4,6 +4,7 @@ its header) against every verifier that reads the case's kind:
 
   round       tools/verify.py check, fairdeal-tool verify --round
   transcript  tools/verify.py transcript, fairdeal-tool verify --transcript
+  session     the same two (SEED and CLOSE replies, which the page does not check)
   recall      fairdeal-tool verify --recall
   key         fairdeal-tool verify --journal (a host dealer's journal) --key
 
@@ -28,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-KINDS = ("round", "transcript", "recall", "key")
+KINDS = ("round", "transcript", "session", "recall", "key")
 
 
 def unescape(text):
@@ -88,7 +89,7 @@ def commands(kind, data, root, tool, journal, work):
     py = [sys.executable, os.path.join(root, "tools", "verify.py")]
     if kind == "round":
         return [("verify.py check", py + ["check"], data), ("fairdeal-tool --round", [tool, "verify", "--round", "-"], data)]
-    if kind == "transcript":
+    if kind in ("transcript", "session"):
         return [("verify.py transcript", py + ["transcript"], data),
                 ("fairdeal-tool --transcript", [tool, "verify", "--transcript", "-"], data)]
     if kind == "recall":
@@ -138,7 +139,7 @@ def mutate(data, rng):
 def fuzz(cases, root, tool, count, seed):
     """Both verifiers of a kind agree on every random edit of an accepted case."""
     rng = random.Random(seed)
-    bases = [c for c in cases if c[2] == "accept" and c[0] in ("round", "transcript", "recall")]
+    bases = [c for c in cases if c[2] == "accept" and c[0] in ("round", "transcript", "recall")]  # session: no base
     failures = accepted = 0
     for i in range(count):
         kind, name, _, data = rng.choice(bases)
