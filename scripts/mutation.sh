@@ -179,9 +179,26 @@ direct_tests() {
   esac
   echo "^host\.unit\.($s)\$"
 }
-echo "mutation: building the unmutated tree" >&2
+# The key of a list line: the line and its file as they are now.
+key_of() {
+  { printf '%s\n' "$1"; cat "$src/$(printf '%s' "$1" | cut -f1)"; } | sha1sum | cut -c1-16
+}
+# the mutants no earlier verdict is kept for (--incremental: none may be
+# left, and then nothing is built)
+to_run=0
+for list in "$@"; do
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in ''|'#'*) continue ;; esac
+    k=$(key_of "$line")
+    awk -F'\t' -v k="$k" -v all=$keep_killed '($4 == "killed" || $4 == "equivalent" || all == 2) && $7 == k { f = 1 } END { exit !f }' "$previous" ||
+      to_run=$((to_run + 1))
+  done <"$list"
+done
+echo "mutation: $to_run mutants to run" >&2
 # the widest set any listed file's mutants meet, once
 baseline=$(for list in "$@"; do grep -v '^#' "$list" | cut -f1; done | sort -u | while read -r f; do full_tests "$f"; done | sort -u)
+[ $to_run -gt 0 ] || baseline=''
+[ -z "$baseline" ] || echo "mutation: building the unmutated tree" >&2
 for set in $baseline; do
   run_tests "$set" 300 || { echo "mutation: the unmutated tree fails $set (see $work/test.log)" >&2; exit 2; }
 done
@@ -195,7 +212,7 @@ for list in "$@"; do
     note=$(printf '%s' "$line" | cut -f4)
     why=$(printf '%s' "$line" | cut -f5)
     cp "$src/$file" "$work/original"
-    key=$({ printf '%s\n' "$line"; cat "$work/original"; } | sha1sum | cut -c1-16)
+    key=$(key_of "$line")
     kept=$(awk -F'\t' -v k="$key" -v all=$keep_killed '($4 == "killed" || $4 == "equivalent" || all == 2) && $7 == k { print $4 "\t" $6; exit }' "$previous")
     if [ -n "$kept" ]; then
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$(printf '%s' "$kept" | cut -f1)" "$note" "$(printf '%s' "$kept" | cut -f2)	$key" >>"$results"
