@@ -15,6 +15,7 @@
 #include "fairdeal/chacha20.h"
 #include "fairdeal/commit.h"
 #include "fairdeal/fullentropy.h"
+#include "fairdeal/rng.h"
 #include "fairdeal/selftest.h"
 #include "test_dealer_config.h"
 #include "test_rng.h"
@@ -143,6 +144,18 @@ static void test_fullentropy_refuses_each_null_argument(void **state)
     assert_true(v < 5u);
 }
 
+/* rng.c: "rng == NULL || rng->fill == NULL" with && (a source without a
+ * fill function called). */
+static void test_rng_without_fill_refused(void **state)
+{
+    (void)state;
+    const fd_rng none = {NULL, NULL, NULL};
+    uint32_t v = 0x1234u;
+    assert_int_equal(fd_rng_u32(&none, &v), FD_ERR_NULL);
+    assert_int_equal(fd_rng_u32(NULL, &v), FD_ERR_NULL);
+    assert_int_equal(v, 0x1234u);
+}
+
 /* ---- the dealer's lab draws: the bound checked by the dealer itself ---- */
 
 static fake_trng trng;
@@ -180,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_lemire_map_at_width_31),
         cmocka_unit_test(test_record_field_length_is_exact),
         cmocka_unit_test(test_fullentropy_refuses_each_null_argument),
+        cmocka_unit_test(test_rng_without_fill_refused),
         cmocka_unit_test(test_lab_cards_refuse_bounds_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
