@@ -29,7 +29,12 @@ set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS FD_WATCHDOG_QEMU)
 # tests/bench/budget.cmake): the QEMU board with its core, and the datasheet
 # worst times of a page erase (us), a word program (ns) and a raw TRNG
 # sample (ns).
+# FD_DEBUG_LOCK_DRIVER: the file (relative to the board folder) defining
+# fd_debug_lock() for release builds, which need one (docs/SECURITY.md
+# "Debug lock"); FD_DEBUG_LOCK_UICR_ADDR: where its UICR word (section
+# .uicr_lock) goes in the .hex.
 set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK FD_TIMEBASE_DRIVER
+  FD_DEBUG_LOCK_DRIVER FD_DEBUG_LOCK_UICR_ADDR
   FD_BUDGET_QEMU_BOARD FD_BUDGET_ERASE_US FD_BUDGET_PROGRAM_NS FD_BUDGET_SAMPLE_NS)
 # The flash map, in address order from FD_FLASH_BASE (docs/PORTING.md).
 # Only the bootloader room may be empty (a board that boots from the start
@@ -67,6 +72,10 @@ macro(fd_load_board fd_board_arg)
   if(FD_EMULATION_ONLY AND FD_RELEASE)
     message(FATAL_ERROR "${fd_board_arg} is emulation-only (${FD_TRNG_NAME}): "
       "it has no hardware TRNG and must never be built for release (FD_RELEASE).")
+  endif()
+  if(FD_RELEASE AND NOT FD_DEBUG_LOCK_DRIVER)
+    message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: a release build locks the debug port "
+      "and needs FD_DEBUG_LOCK_DRIVER (docs/SECURITY.md \"Debug lock\")")
   endif()
   if(FD_EMULATION_ONLY AND NOT FD_BOARD_KIND STREQUAL "qemu")
     message(FATAL_ERROR "boards/${fd_board_arg}/board.cmake: an emulation-only board must be a qemu board")
@@ -144,7 +153,13 @@ function(fd_add_board_library)
       ${common}/cortex-m/semihost.c ${common}/cortex-m/exit_counter.c ${common}/cortex-m/terminal.c
       ${common}/uart/tx_bound.c)
   endif()
+  if(FD_RELEASE)
+    list(APPEND sources ${dir}/${FD_DEBUG_LOCK_DRIVER})
+  endif()
   add_library(fd_board OBJECT ${sources})
+  if(FD_RELEASE)
+    target_compile_definitions(fd_board PRIVATE FD_DEBUG_LOCK=1)
+  endif()
   target_include_directories(fd_board PUBLIC ${dir} ${gen})
   target_link_libraries(fd_board PUBLIC fd_hal)
   target_compile_definitions(fd_board PRIVATE ${FD_BOARD_DEFINITIONS})
@@ -192,6 +207,11 @@ function(fd_add_board_library)
     string(APPEND ld "  FLASH (rx)  : ORIGIN = ${FD_FLASH_SLOT_A_ADDR}, LENGTH = ${FD_FLASH_SLOT_A_SIZE}\n")
     string(APPEND ld "  RAM   (rwx) : ORIGIN = ${ram_base}, LENGTH = ${ram_size}\n}\n")
     string(APPEND ld "_stack_size = ${stack_size};\nINCLUDE sections.ld\n")
+    if(FD_RELEASE AND FD_DEBUG_LOCK_UICR_ADDR)
+      # the debug lock's UICR word (docs/SECURITY.md "Debug lock"): in the .elf and .hex, not the .bin
+      string(APPEND ld "SECTIONS\n{\n  .uicr_lock ${FD_DEBUG_LOCK_UICR_ADDR} : { KEEP(*(.uicr_lock)) }\n}\n")
+      string(APPEND ld "ASSERT(SIZEOF(.uicr_lock) == 4, \"release build without its UICR debug lock word\")\n")
+    endif()
     file(CONFIGURE OUTPUT ${gen}/memory.ld CONTENT "${ld}" @ONLY)
     target_link_options(fd_board INTERFACE -T${gen}/memory.ld -L${common}/cortex-m)
     set_property(GLOBAL PROPERTY FD_LINK_DEPENDS ${gen}/memory.ld ${common}/cortex-m/sections.ld)

@@ -7,11 +7,18 @@ endif()
 add_compile_options(${FD_BOARD_CPU_FLAGS} -ffreestanding -ffunction-sections -fdata-sections
   -fstack-usage -Os -g -fbuiltin)
 add_compile_definitions(FD_TARGET_CORTEX_M=1)
+# Reproducible images (docs/SECURITY.md "Reproducible images"): no build
+# path in the objects (debug info, __FILE__), so the same source gives the
+# same .elf/.hex/.bin wherever and whenever it is built. The build tree
+# last: GCC tries the last mapping first, and build/ may lie inside the
+# source tree.
+add_compile_options(-ffile-prefix-map=${FD_SOURCE_ROOT}=fairdeal
+  -ffile-prefix-map=${CMAKE_BINARY_DIR}=fairdeal-build)
 if(FD_BOARD_FPU)
   add_compile_definitions(FD_HAS_FPU=1) # the reset code enables the FPU
 endif()
 add_link_options(${FD_BOARD_CPU_FLAGS} -nostartfiles --specs=nano.specs
-  -Wl,--gc-sections -Wl,--print-memory-usage)
+  -Wl,--gc-sections -Wl,--print-memory-usage -Wl,--build-id=none)
 
 # No heap in any image. Every reference to these symbols is redirected by
 # --wrap to __wrap_<symbol>, which nothing defines, so an image that calls

@@ -7,7 +7,11 @@ foreach(format ihex binary)
   if(format STREQUAL "binary")
     set(ext bin)
   endif()
-  execute_process(COMMAND "${OBJCOPY}" -O ${format} "${ELF}" "${dir}/${STEM}.${ext}"
+  set(only_flash "")
+  if(format STREQUAL "binary")
+    set(only_flash -R .uicr_lock) # the .bin is the flash image; the UICR word is in the .hex
+  endif()
+  execute_process(COMMAND "${OBJCOPY}" -O ${format} ${only_flash} "${ELF}" "${dir}/${STEM}.${ext}"
     RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "objcopy -O ${format} ${ELF} failed")

@@ -87,6 +87,7 @@ function(fd_register_board_fact_tests)
     "missing_storage|-DBOARD=host,-DDROP=FD_FLASH_STORAGE_SIZE|boards/host/board.cmake misses FD_FLASH_STORAGE_SIZE"
     "missing_word_writes|-DBOARD=microbit,-DDROP=FD_FLASH_WORD_WRITES|boards/microbit/board.cmake misses FD_FLASH_WORD_WRITES"
     "bad_word_writes|-DBOARD=nrf52840-dk,-DSET=FD_FLASH_WORD_WRITES two|FD_FLASH_WORD_WRITES .two. must be a count"
+    "release_without_debug_lock|-DBOARD=stm32f407-discovery,-DDROP=FD_DEBUG_LOCK_DRIVER,-DFD_RELEASE=ON|a release build locks the debug port and needs FD_DEBUG_LOCK_DRIVER"
     "release_emulation_only|-DBOARD=mps2-an386,-DFD_RELEASE=ON|mps2-an386 is emulation-only .* must never be built for release"
     "flash_overflow|-DBOARD=microbit,-DSET=FD_FLASH_SLOT_B_SIZE 128*1024|the flash map .* needs more than FD_FLASH_SIZE"
     "misaligned_storage|-DBOARD=microbit,-DSET=FD_FLASH_STORAGE_SIZE 1000|FD_FLASH_STORAGE_SIZE .1000. must be a positive multiple"

@@ -18,6 +18,9 @@ set(FD_TRNG_NAME "nRF51 RNG (bias correction on)")
 # APT 177/512, and 160 raw bytes condition into one 256-bit seed.
 set(FD_TRNG_H_BITS 2)
 set(FD_EMULATION_ONLY OFF)
+# Release builds lock the debug port: UICR.RBPCONF (docs/SECURITY.md "Debug lock").
+set(FD_DEBUG_LOCK_DRIVER ../common/nrf5x/debug_lock_nrf51.c)
+set(FD_DEBUG_LOCK_UICR_ADDR 0x10001004)
 # The journal's store: the storage region through the NVMC.
 set(FD_STORAGE_DRIVER ../common/nrf5x/nvmc.c)
 set(FD_STORAGE_NAME "nRF51 NVMC")

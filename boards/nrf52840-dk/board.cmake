@@ -14,6 +14,10 @@ set(FD_TRNG_NAME "nRF52840 RNG (bias correction on)")
 # published SP 800-90B assessment, so we claim 2 bits per byte.
 set(FD_TRNG_H_BITS 2)
 set(FD_EMULATION_ONLY OFF)
+# Release builds lock the debug port: UICR.APPROTECT and APPROTECT.FORCEPROTECT
+# (docs/SECURITY.md "Debug lock").
+set(FD_DEBUG_LOCK_DRIVER debug_lock.c)
+set(FD_DEBUG_LOCK_UICR_ADDR 0x10001208)
 # The journal's store: the storage region through the NVMC.
 set(FD_STORAGE_DRIVER ../common/nrf5x/nvmc.c)
 set(FD_STORAGE_NAME "nRF52840 NVMC")

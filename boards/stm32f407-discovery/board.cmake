@@ -18,6 +18,9 @@ set(FD_TRNG_NAME "STM32F407 RNG")
 # RCT 11, APT 177/512; 160 raw bytes per 256-bit seed.
 set(FD_TRNG_H_BITS 2)
 set(FD_EMULATION_ONLY OFF)
+# Release builds lock the debug port: readout protection level 1, set by the
+# firmware in the option bytes (docs/SECURITY.md "Debug lock").
+set(FD_DEBUG_LOCK_DRIVER debug_lock.c)
 # The journal's store: the storage region's 128 KiB sectors.
 set(FD_STORAGE_DRIVER flash.c)
 set(FD_STORAGE_NAME "STM32F4 flash sectors")

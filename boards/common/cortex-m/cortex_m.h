@@ -34,6 +34,11 @@
  * its reset entry here. */
 void fd_reset_handler(void);
 
+/* Release builds (FD_DEBUG_LOCK): lock the debug port, first thing after
+ * reset (docs/SECURITY.md "Debug lock"). Each board's FD_DEBUG_LOCK_DRIVER
+ * defines it; it may reset the chip to make a new lock level take effect. */
+void fd_debug_lock(void);
+
 /* Every fault vector points here: prints "FAULT <name> pc=<hex>" on the
  * console and stops through hal_board_exit(FD_EXIT_FAULT). A semihosting
  * call made without semihosting (QEMU run without -semihosting-config) is

@@ -22,6 +22,9 @@ void fd_system_reset(void)
 
 void fd_reset_handler(void)
 {
+#if defined(FD_DEBUG_LOCK)
+    fd_debug_lock();
+#endif
     memcpy(fd_data_start, fd_data_load, (size_t)((uintptr_t)fd_data_end - (uintptr_t)fd_data_start));
     memset(fd_bss_start, 0, (size_t)((uintptr_t)fd_bss_end - (uintptr_t)fd_bss_start));
 #if defined(FD_HAS_FPU)
