@@ -22,6 +22,10 @@
  *   lms-keygen --key STATE --pub FILE [--set h10w4[,h5w8]]   an LMS/HSS key
  *   lms-sign   --key STATE --in FILE --out SIG   (tools/lms_sign.c)
  *   lms-verify --pub FILE --in FILE --sig SIG    exit 0 valid, 1 not
+ *   image-sign --key STATE --pub FILE --in BODY.bin --version N --load ADDR --out IMAGE
+ *              a signed firmware image (tools/image_tool.c, fairdeal/image.h)
+ *   image-verify --pub FILE --in IMAGE [--min-version N] [--slot-size N]
+ *              the bootloader's check on the host: exit 0 accepted, 1 refused
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -44,6 +48,7 @@
 #include "fairdeal/util.h"
 #include "fd_trng_config.h"
 #include "hal/trng.h"
+#include "image_tool.h"
 #include "lms_sign.h"
 #include "persist.h"
 #include "verify.h"
@@ -525,7 +530,9 @@ static int cmd_verify(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage_error("usage: fairdeal-tool {chacha20|hmac-drbg|bytes|perms|verify|lms-keygen|lms-sign|lms-verify} [options] "
+        usage_error("usage: fairdeal-tool "
+                    "{chacha20|hmac-drbg|bytes|perms|verify|lms-keygen|lms-sign|lms-verify|image-sign|image-verify} "
+                    "[options] "
                     "(see README.md)");
     }
     if (strcmp(argv[1], "chacha20") == 0) {
@@ -547,16 +554,16 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int argc, char **argv);
     } lms_commands[] = {
-        {.name = "lms-keygen", .run = fd_tool_lms_keygen},
-        {.name = "lms-sign", .run = fd_tool_lms_sign},
-        {.name = "lms-verify", .run = fd_tool_lms_verify},
+        {.name = "lms-keygen", .run = fd_tool_lms_keygen},     {.name = "lms-sign", .run = fd_tool_lms_sign},
+        {.name = "lms-verify", .run = fd_tool_lms_verify},     {.name = "image-sign", .run = fd_tool_image_sign},
+        {.name = "image-verify", .run = fd_tool_image_verify},
     };
     for (size_t i = 0; i < sizeof lms_commands / sizeof lms_commands[0]; i++) {
         if (strcmp(argv[1], lms_commands[i].name) == 0) {
             return lms_commands[i].run(argc, argv);
         }
     }
-    usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms, verify, lms-keygen, lms-sign or "
-                "lms-verify",
+    usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms, verify, lms-keygen, lms-sign, "
+                "lms-verify, image-sign or image-verify",
                 argv[1]);
 }

@@ -1,0 +1,232 @@
+/* fairdeal-tool image-sign / image-verify (image_tool.h). */
+#include "image_tool.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fairdeal/sha256.h"
+#include "lms_sign.h"
+
+static void put16(uint8_t *p, size_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+void fd_image_message(const fd_image_header *h, const uint8_t *body, uint8_t *msg)
+{
+    fd_image_header_encode(h, msg);
+    if (h->body_size > 0u) {
+        memcpy(msg + FD_IMAGE_HEADER_SIZE, body, h->body_size);
+    }
+}
+
+fd_status fd_image_assemble(const fd_image_header *h, const uint8_t *body, const uint8_t pub[FD_HSS_PUB_SIZE],
+                            const uint8_t *sig, size_t sig_len, uint8_t *out, size_t cap, size_t *out_len)
+{
+    const size_t tlv_off = (FD_IMAGE_HEADER_ROOM + (size_t)h->body_size + 3u) & ~(size_t)3u;
+    const size_t tlv_len =
+        FD_IMAGE_TLV_INFO_SIZE + 2u * (FD_IMAGE_TLV_HEAD_SIZE + FD_SHA256_SIZE) + FD_IMAGE_TLV_HEAD_SIZE + sig_len;
+    if (tlv_len > FD_IMAGE_TLV_MAX) {
+        return FD_ERR_TOO_LARGE;
+    }
+    if (cap < tlv_off + tlv_len) {
+        return FD_ERR_BUFFER_TOO_SMALL;
+    }
+    memset(out, 0xFF, tlv_off);
+    fd_image_header_encode(h, out);
+    if (h->body_size > 0u) {
+        memcpy(out + FD_IMAGE_HEADER_ROOM, body, h->body_size);
+    }
+    uint8_t *p = out + tlv_off;
+    put16(p, FD_IMAGE_TLV_MAGIC);
+    put16(p + 2, tlv_len);
+    p += FD_IMAGE_TLV_INFO_SIZE;
+    put16(p, FD_IMAGE_TLV_KEYHASH);
+    put16(p + 2, FD_SHA256_SIZE);
+    fd_sha256(pub, FD_HSS_PUB_SIZE, p + FD_IMAGE_TLV_HEAD_SIZE);
+    p += FD_IMAGE_TLV_HEAD_SIZE + FD_SHA256_SIZE;
+    put16(p, FD_IMAGE_TLV_SHA256);
+    put16(p + 2, FD_SHA256_SIZE);
+    fd_sha256_ctx ctx;
+    fd_sha256_init(&ctx);
+    fd_sha256_update(&ctx, out, FD_IMAGE_HEADER_SIZE);
+    fd_sha256_update(&ctx, out + FD_IMAGE_HEADER_ROOM, h->body_size);
+    fd_sha256_final(&ctx, p + FD_IMAGE_TLV_HEAD_SIZE);
+    p += FD_IMAGE_TLV_HEAD_SIZE + FD_SHA256_SIZE;
+    put16(p, FD_IMAGE_TLV_HSS);
+    put16(p + 2, sig_len);
+    memcpy(p + FD_IMAGE_TLV_HEAD_SIZE, sig, sig_len);
+    *out_len = tlv_off + tlv_len;
+    return FD_OK;
+}
+
+/* ---- subcommands ---- */
+
+static _Noreturn void usage(const char *fmt, const char *arg)
+{
+    fputs("fairdeal-tool: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    exit(2);
+}
+
+/* --name VALUE pairs after argv[1]; unknown or repeated options are errors. */
+static const char *opt(int argc, char **argv, const char *name, const char *const *known)
+{
+    const char *value = NULL;
+    for (int i = 2; i < argc; i += 2) {
+        bool ok = false;
+        for (const char *const *k = known; *k != NULL; k++) {
+            ok = ok || strcmp(argv[i], *k) == 0;
+        }
+        if (!ok) {
+            usage("unknown option '%s'", argv[i]);
+        }
+        if (i + 1 >= argc) {
+            usage("%s needs a value", argv[i]);
+        }
+        if (strcmp(argv[i], name) == 0) {
+            if (value != NULL) {
+                usage("%s given twice", name);
+            }
+            value = argv[i + 1];
+        }
+    }
+    return value;
+}
+
+static const char *need(int argc, char **argv, const char *name, const char *const *known)
+{
+    const char *v = opt(argc, argv, name, known);
+    if (v == NULL) {
+        usage("%s is required", name);
+    }
+    return v;
+}
+
+static uint32_t number(const char *name, const char *s)
+{
+    char *end = NULL;
+    const unsigned long long v = strtoull(s, &end, 0);
+    if (s[0] == '\0' || s[0] == '-' || *end != '\0' || v > 0xFFFFFFFFull) {
+        usage("%s: a number 0..2^32-1 (decimal or 0x hex)", name);
+    }
+    return (uint32_t)v;
+}
+
+/* A whole file (at most max bytes) into a malloc'd buffer. */
+static uint8_t *slurp(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        usage("cannot open '%s'", path);
+    }
+    uint8_t *buf = malloc(max + 1u);
+    if (buf == NULL) {
+        usage("out of memory reading '%s'", path);
+    }
+    *len = fread(buf, 1, max + 1u, f);
+    const bool bad = ferror(f) != 0;
+    (void)fclose(f);
+    if (bad || *len > max) {
+        free(buf);
+        usage("'%s': unreadable or too large", path);
+    }
+    return buf;
+}
+
+#define MAX_BODY (16u * 1024u * 1024u)
+
+int fd_tool_image_sign(int argc, char **argv)
+{
+    static const char *const known[] = {"--key", "--pub", "--in", "--version", "--load", "--out", NULL};
+    const char *key_path = need(argc, argv, "--key", known);
+    const char *pub_path = need(argc, argv, "--pub", known);
+    const char *in = need(argc, argv, "--in", known);
+    const char *out = need(argc, argv, "--out", known);
+    fd_image_header h = {
+        .version = number("--version", need(argc, argv, "--version", known)),
+        .load_addr = number("--load", need(argc, argv, "--load", known)),
+    };
+    size_t pub_len = 0, body_len = 0;
+    uint8_t *pub = slurp(pub_path, FD_HSS_PUB_SIZE, &pub_len);
+    if (pub_len != FD_HSS_PUB_SIZE) {
+        free(pub);
+        usage("'%s': not an HSS public key (60 bytes)", pub_path);
+    }
+    uint8_t *body = slurp(in, MAX_BODY, &body_len);
+    h.body_size = (uint32_t)body_len;
+    uint8_t *msg = malloc(FD_IMAGE_HEADER_SIZE + body_len);
+    const size_t cap = FD_IMAGE_HEADER_ROOM + body_len + 4u + FD_IMAGE_TLV_MAX;
+    uint8_t *image = malloc(cap);
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    size_t sig_len = 0, image_len = 0;
+    fd_status st = FD_ERR_BUFFER_TOO_SMALL;
+    if (msg != NULL && image != NULL) {
+        fd_image_message(&h, body, msg);
+        st = fd_lms_sign_file(key_path, &fd_lms_io_posix, msg, FD_IMAGE_HEADER_SIZE + body_len, sig, sizeof sig,
+                              &sig_len);
+    }
+    if (st == FD_OK) {
+        st = fd_image_assemble(&h, body, pub, sig, sig_len, image, cap, &image_len);
+    }
+    int rc = 1;
+    if (st != FD_OK) {
+        fprintf(stderr, "fairdeal-tool: image-sign: no image: %s\n", fd_status_name(st));
+    } else {
+        FILE *f = fopen(out, "wb");
+        const bool ok = f != NULL && fwrite(image, 1, image_len, f) == image_len;
+        if (f == NULL || fclose(f) != 0 || !ok) {
+            fprintf(stderr, "fairdeal-tool: cannot write '%s'\n", out);
+        } else {
+            rc = 0;
+        }
+    }
+    free(pub);
+    free(body);
+    free(msg);
+    free(image);
+    return rc;
+}
+
+int fd_tool_image_verify(int argc, char **argv)
+{
+    static const char *const known[] = {"--pub", "--in", "--min-version", "--slot-size", NULL};
+    const char *pub_path = need(argc, argv, "--pub", known);
+    const char *in = need(argc, argv, "--in", known);
+    const char *min = opt(argc, argv, "--min-version", known);
+    const char *slot = opt(argc, argv, "--slot-size", known);
+    size_t pub_len = 0, len = 0;
+    uint8_t *pub = slurp(pub_path, FD_HSS_PUB_SIZE, &pub_len);
+    uint8_t *image = slurp(in, MAX_BODY + FD_IMAGE_HEADER_ROOM + 4u + FD_IMAGE_TLV_MAX, &len);
+    int rc = 1;
+    if (pub_len != FD_HSS_PUB_SIZE) {
+        fprintf(stderr, "fairdeal-tool: image-verify: '%s' is not an HSS public key (60 bytes)\n", pub_path);
+    } else {
+        size_t slot_len = slot != NULL ? number("--slot-size", slot) : len;
+        if (slot_len > len) {
+            slot_len = len; /* the file is the slot's start; the rest is erased flash */
+        }
+        fd_image_info info;
+        const char *why = NULL;
+        const fd_status st =
+            fd_image_check(image, slot_len, pub, min != NULL ? number("--min-version", min) : 0u, &info, &why);
+        if (st != FD_OK) {
+            fprintf(stderr, "fairdeal-tool: image-verify: refused: %s (%s)\n", why, fd_status_name(st));
+        } else {
+            printf("OK version=%lu size=%lu hash=", (unsigned long)info.header.version,
+                   (unsigned long)info.header.body_size);
+            for (size_t i = 0; i < sizeof info.hash; i++) {
+                printf("%02x", info.hash[i]);
+            }
+            putchar('\n');
+            rc = 0;
+        }
+    }
+    free(pub);
+    free(image);
+    return rc;
+}
