@@ -519,6 +519,12 @@ fd_status fd_dealer_cut(fd_dealer *d, uint16_t cut)
 {
     const fd_transition *t;
     fd_status st = admit(d, FD_CMD_CUT, &t);
+    if (st == FD_OK && cut > d->shoe.count) {
+        st = FD_ERR_TOO_LARGE;
+    }
+    if (st == FD_OK && fd_dealer_round_open(d) && cut != d->shoe.cut) {
+        st = persist_cut(d, cut); /* the open round's cut survives a restart */
+    }
     if (st == FD_OK) {
         st = fd_shoe_set_cut(&d->shoe, cut);
     }

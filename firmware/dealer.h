@@ -250,7 +250,10 @@ fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_
 /* DEAL of one card, face down. Errors as fd_dealer_deal. */
 fd_status fd_dealer_burn(fd_dealer *d);
 
-/* Place the cut card (0 removes it). Errors: FD_ERR_TOO_LARGE. */
+/* Place the cut card (0 removes it). While a round is open a changed cut
+ * is journalled first (docs/RECORDS.md CUT). Errors: FD_ERR_TOO_LARGE
+ * (past the shoe), FD_ERR_BUFFER_TOO_SMALL (the round has journalled
+ * FD_REC_CUTS_MAX cuts: the cut stays), FD_ERR_NOT_READY (the journal). */
 fd_status fd_dealer_cut(fd_dealer *d, uint16_t cut);
 
 /* End the open round: the order is published by the caller (the salt and

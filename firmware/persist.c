@@ -16,24 +16,6 @@ _Static_assert(FD_REC_CAP_PAGES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_KEEP_SUMM
 _Static_assert(FD_DEALER_SECRET_MAX <= 7u * FD_REC_SECRET_PART && FD_DEALER_MAX_PLAYERS <= 15u,
                "the capacity model's parts and the DEALT record's seats cover the dealer's limits");
 
-/* ---- little-endian fields (docs/RECORDS.md) ---- */
-
-static void put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v);
-    put16(p + 2, v >> 16);
-}
-
-static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-
-static uint32_t get32(const uint8_t *p) { return get16(p) | ((uint32_t)get16(p + 2) << 16); }
-
 /* ---- the key ---- */
 
 fd_status dealer_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE])
@@ -98,31 +80,34 @@ static void material_hash(const fd_dealer *d, uint8_t mode, size_t len, uint8_t 
 
 /* ---- appends ---- */
 
-/* Keeps the FD_REC_EVENTS_KEPT highest event seqs (the walk is not in seq
- * order); the keep policy's floor is the lowest of them. */
-static void note_event(fd_persist *p, uint32_t seq)
+/* The codec's structs for one record at a time, off the micro:bit's stack
+ * and shared (the dealer is one; never two records at once). */
+static union {
+    fd_rec_round_opened opened;
+    fd_rec_dealt dealt;
+} one;
+
+/* Keeps the FD_REC_EVENTS_PER_KIND highest seqs of each event kind (the
+ * walk is not in seq order); that kind's floor is the lowest of them. */
+static void note_event(fd_persist *p, fd_rec_event_kind kind, uint32_t seq)
 {
+    uint32_t *ev = p->events[kind];
     unsigned low = 0;
-    for (unsigned i = 1; i < FD_REC_EVENTS_KEPT; i++) {
-        if (p->events[i] < p->events[low]) {
+    for (unsigned i = 1; i < FD_REC_EVENTS_PER_KIND; i++) {
+        if (ev[i] < ev[low]) {
             low = i;
         }
     }
-    if (seq > p->events[low]) {
-        p->events[low] = seq;
+    if (seq > ev[low]) {
+        ev[low] = seq;
     }
     uint32_t floor = UINT32_MAX;
-    for (unsigned i = 0; i < FD_REC_EVENTS_KEPT; i++) {
-        if (p->events[i] != 0u && p->events[i] < floor) {
-            floor = p->events[i];
+    for (unsigned i = 0; i < FD_REC_EVENTS_PER_KIND; i++) {
+        if (ev[i] != 0u && ev[i] < floor) {
+            floor = ev[i];
         }
     }
-    p->rules.event_floor = floor;
-}
-
-static bool is_event(uint8_t type)
-{
-    return type == FD_REC_POWER_ON || type == FD_REC_TIME_SET || type == FD_REC_FAULT || type == FD_REC_SELFTEST;
+    p->rules.event_floor[kind] = floor;
 }
 
 /* One record, or the journal's latched error as FD_ERR_NOT_READY. */
@@ -140,8 +125,9 @@ static fd_status append(fd_dealer *d, uint8_t type, const uint8_t *payload, size
             p->status = st;
             return FD_ERR_NOT_READY;
         }
-        if (is_event(type)) {
-            note_event(p, s);
+        fd_rec_event_kind kind = FD_REC_KIND_POWER_ON;
+        if (fd_rec_event_kind_of(type, &kind)) {
+            note_event(p, kind, s);
         }
     }
     if (seq != NULL) {
@@ -162,21 +148,43 @@ static void wipe(fd_dealer *d, uint32_t seq)
     }
 }
 
+/* The wear budget (docs/RECORDS.md "Wear"): an event kind is journalled
+ * once per round and power-on, and again only when its status changes;
+ * the others of the same round and power-on stay in RAM (the next record
+ * carries the time). True when this one is to be written. */
+static bool event_due(fd_dealer *d, fd_rec_event_kind kind, uint16_t status)
+{
+    fd_persist *p = &d->persist;
+    const uint32_t epoch = d->round.id + 1u; /* 0: none this power-on */
+    return p->event_epoch[kind] != epoch || p->event_status[kind] != status;
+}
+
+static void event_written(fd_dealer *d, fd_rec_event_kind kind, uint16_t status)
+{
+    d->persist.event_epoch[kind] = d->round.id + 1u;
+    d->persist.event_status[kind] = status;
+}
+
 void persist_event(fd_dealer *d, uint8_t type, fd_status st, uint16_t detail)
 {
-    uint8_t b[8] = {0};
-    put16(b, (uint32_t)st);
-    put16(b + 2, detail);
-    put32(b + 4, d->persist.unix_s);
-    (void)append(d, type, b, sizeof b, NULL, 0, NULL); /* best effort: a failure is latched */
+    fd_rec_event_kind kind = FD_REC_KIND_SELFTEST;
+    if (!fd_rec_event_kind_of(type, &kind) || !event_due(d, kind, (uint16_t)st)) {
+        return;
+    }
+    const fd_rec_event e = {(uint16_t)st, detail, d->persist.unix_s};
+    uint8_t b[FD_REC_EVENT_SIZE];
+    const size_t n = fd_rec_event_encode(&e, b);
+    if (append(d, type, b, n, NULL, 0, NULL) == FD_OK) { /* best effort: a failure is latched */
+        event_written(d, kind, (uint16_t)st);
+    }
 }
 
 void persist_power_on(fd_dealer *d, fd_status selftest)
 {
-    uint8_t b[8] = {0};
-    b[0] = d->cfg.reset_cause;
-    put32(b + 4, d->persist.unix_s);
-    (void)append(d, FD_REC_POWER_ON, b, sizeof b, NULL, 0, NULL); /* best effort: a failure is latched */
+    const fd_rec_power_on e = {d->cfg.reset_cause, d->persist.unix_s};
+    uint8_t b[FD_REC_POWER_ON_SIZE];
+    const size_t n = fd_rec_power_on_encode(&e, b);
+    (void)append(d, FD_REC_POWER_ON, b, n, NULL, 0, NULL); /* best effort: a failure is latched */
     persist_event(d, FD_REC_SELFTEST, selftest, 0);
 }
 
@@ -185,9 +193,16 @@ fd_status fd_dealer_time(fd_dealer *d, uint32_t unix_s)
     if (unix_s == 0u) {
         return FD_ERR_EMPTY;
     }
-    uint8_t b[12] = {0};
-    put32(b, unix_s);
-    const fd_status st = append(d, FD_REC_TIME_SET, b, sizeof b, NULL, 0, NULL);
+    fd_status st = FD_OK;
+    if (event_due(d, FD_REC_KIND_TIME_SET, 0)) {
+        const fd_rec_time_set t = {unix_s};
+        uint8_t b[FD_REC_TIME_SET_SIZE];
+        const size_t n = fd_rec_time_set_encode(&t, b);
+        st = append(d, FD_REC_TIME_SET, b, n, NULL, 0, NULL);
+        if (st == FD_OK) {
+            event_written(d, FD_REC_KIND_TIME_SET, 0);
+        }
+    }
     if (st == FD_OK) {
         d->persist.unix_s = unix_s;
     }
@@ -200,16 +215,15 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     fd_persist *p = &d->persist;
     const size_t len = material_len(mode, secret_len, d->shoe.count);
     const size_t parts = (len + FD_REC_SECRET_PART - 1u) / FD_REC_SECRET_PART;
-    if (parts > FD_REC_MAX_PARTS) {
+    if (parts == 0u || parts > FD_REC_MAX_PARTS) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_REC_MAX_PARTS covers the largest shoe */
     }
     p->rules.rounds.newest_round = round_id;
-    uint32_t seqs[FD_REC_MAX_PARTS] = {0};
-    uint8_t head[8] = {0};
+    fd_rec_round_opened *const o = &one.opened;
+    memset(o, 0, sizeof *o);
     uint8_t part[FD_REC_SECRET_PART];
-    put32(head, round_id);
-    head[5] = (uint8_t)parts;
-    head[6] = mode;
+    fd_rec_round_secret head = {round_id, 0, (uint8_t)parts, mode};
+    uint8_t hb[FD_REC_ROUND_SECRET_SIZE];
     fd_status st = FD_OK;
     for (size_t i = 0, at = 0; at < len && st == FD_OK; i++, at += FD_REC_SECRET_PART) {
         size_t n = len - at;
@@ -219,83 +233,86 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
         for (size_t k = 0; k < n; k++) {
             part[k] = material_at(d, mode, salt, at + k);
         }
-        head[4] = (uint8_t)i;
-        st = append(d, FD_REC_ROUND_SECRET, head, sizeof head, part, n, &seqs[i]);
+        head.part = (uint8_t)i;
+        st = append(d, FD_REC_ROUND_SECRET, hb, fd_rec_round_secret_encode(&head, hb), part, n, &o->part_seq[i]);
     }
     fd_wipe(part, sizeof part);
     if (st != FD_OK) {
         return st;
     }
-    uint8_t b[56 + 4u * FD_REC_MAX_PARTS + FD_ROUND_DEVICE_ID_MAX + FD_REC_BEACON_SIZE] = {0};
-    put32(b, round_id);
-    b[4] = mode;
-    b[5] = (uint8_t)d->shoe.kind;
-    b[6] = d->shoe.decks;
-    b[7] = d->shoe.jokers;
-    put16(b + 8, d->shoe.count);
-    put16(b + 10, d->shoe.cut);
-    put16(b + 14, (uint32_t)len);
-    b[16] = (uint8_t)parts;
-    put32(b + 20, p->unix_s);
-    memcpy(b + 24, commitment, FD_SHA256_SIZE);
-    size_t n = 56;
-    for (size_t i = 0; i < parts; i++, n += 4u) {
-        put32(b + n, seqs[i]);
-    }
+    o->round_id = round_id;
+    o->mode = mode;
+    o->kind = (uint8_t)d->shoe.kind;
+    o->decks = d->shoe.decks;
+    o->jokers = d->shoe.jokers;
+    o->count = d->shoe.count;
+    o->cut = d->shoe.cut;
+    o->material_len = (uint16_t)len;
+    o->parts = (uint8_t)parts;
+    o->time = p->unix_s;
+    memcpy(o->commitment, commitment, FD_SHA256_SIZE);
     if (header != NULL) {
-        b[12] = header->slot_mask;
-        b[13] = header->device_id_len;
-        memcpy(b + n, header->device_id, header->device_id_len);
-        n += header->device_id_len;
-        b[n] = header->beacon_slot;
-        put32(b + n + 1u, (uint32_t)header->beacon_index);
-        put32(b + n + 5u, (uint32_t)(header->beacon_index >> 32));
-        n += FD_REC_BEACON_SIZE;
+        o->slot_mask = header->slot_mask;
+        o->device_id_len = header->device_id_len;
+        memcpy(o->device_id, header->device_id, header->device_id_len);
+        o->has_beacon = true;
+        o->beacon_slot = header->beacon_slot;
+        o->beacon_index = header->beacon_index;
     }
-    st = append(d, FD_REC_ROUND_OPENED, b, n, NULL, 0, NULL);
+    uint8_t b[FD_REC_ROUND_OPENED_MAX];
+    st = append(d, FD_REC_ROUND_OPENED, b, fd_rec_round_opened_encode(o, b), NULL, 0, NULL);
+    if (st == FD_OK) {
+        p->round_cuts = 0;
+    }
     return st;
 }
 
 fd_status persist_client_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len)
 {
-    uint8_t b[8 + FD_ROUND_SEED_MAX] = {0};
-    put32(b, d->round.id);
-    b[4] = (uint8_t)slot;
-    b[5] = (uint8_t)len;
-    memcpy(b + 8, seed, len);
-    return append(d, FD_REC_CLIENT_SEED, b, 8u + len, NULL, 0, NULL);
+    fd_rec_client_seed c = {d->round.id, (uint8_t)slot, (uint8_t)len, {0}};
+    memcpy(c.seed, seed, len);
+    uint8_t b[FD_REC_CLIENT_SEED_MAX];
+    return append(d, FD_REC_CLIENT_SEED, b, fd_rec_client_seed_encode(&c, b), NULL, 0, NULL);
 }
 
 fd_status persist_seeds_closed(fd_dealer *d)
 {
-    uint8_t b[8] = {0};
-    put32(b, d->round.id);
-    return append(d, FD_REC_SEEDS_CLOSED, b, sizeof b, NULL, 0, NULL);
+    const fd_rec_seeds_closed c = {d->round.id};
+    uint8_t b[FD_REC_SEEDS_CLOSED_SIZE];
+    return append(d, FD_REC_SEEDS_CLOSED, b, fd_rec_seeds_closed_encode(&c, b), NULL, 0, NULL);
 }
 
 fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn)
 {
-    uint8_t b[16 + 2u * FD_REC_DEALT_MAX];
+    fd_rec_dealt *const r = &one.dealt;
+    uint8_t b[FD_REC_DEALT_MAX];
     fd_status st = FD_OK;
-    for (unsigned k = 0; k < total && st == FD_OK; k += FD_REC_DEALT_MAX) {
-        unsigned n = total - k;
-        if (n > FD_REC_DEALT_MAX) {
-            n = FD_REC_DEALT_MAX;
-        }
-        memset(b, 0, 16);
-        put32(b, d->round.id);
-        put16(b + 4, first);
-        put16(b + 6, k);
-        b[8] = (uint8_t)players;
-        b[9] = burn ? 1u : 0u;
-        b[10] = (uint8_t)n;
-        b[11] = (uint8_t)d->shoe.kind; /* self-contained: RECALL prints it without its ROUND_OPENED */
-        put32(b + 12, d->persist.unix_s);
+    for (unsigned k = 0; k < total && st == FD_OK; k += FD_REC_DEALT_CARDS_MAX) {
+        const unsigned n = total - k < FD_REC_DEALT_CARDS_MAX ? total - k : FD_REC_DEALT_CARDS_MAX;
+        r->round_id = d->round.id;
+        r->first = (uint16_t)(first + k);
+        r->cards = (uint16_t)n;
+        r->players = burn ? 0u : (uint8_t)players;
+        r->seat0 = burn ? 0u : (uint8_t)(k % players);
+        r->kind = (uint8_t)d->shoe.kind;
         for (unsigned i = 0; i < n; i++) {
-            put16(b + 16 + (size_t)2u * i, d->shoe.order[first + k + i]);
+            r->card[i] = d->shoe.order[first + k + i];
         }
-        st = append(d, FD_REC_CARDS_DEALT, b, 16u + 2u * n, NULL, 0, NULL);
+        st = append(d, FD_REC_DEALT, b, fd_rec_dealt_encode(r, b), NULL, 0, NULL);
     }
+    return st;
+}
+
+fd_status persist_cut(fd_dealer *d, uint16_t cut)
+{
+    fd_persist *p = &d->persist;
+    if (p->attached && p->round_cuts >= FD_REC_CUTS_MAX) {
+        return FD_ERR_BUFFER_TOO_SMALL; /* the round's reservation holds FD_REC_CUTS_MAX */
+    }
+    const fd_rec_cut c = {d->round.id, cut};
+    uint8_t b[FD_REC_CUT_SIZE];
+    const fd_status st = append(d, FD_REC_CUT, b, fd_rec_cut_encode(&c, b), NULL, 0, NULL);
+    p->round_cuts += st == FD_OK ? 1u : 0u;
     return st;
 }
 
@@ -305,15 +322,11 @@ fd_status persist_reveal(fd_dealer *d)
      * parts, public from now on, until compaction drops the hand */
     const uint8_t mode = d->round.mode;
     const size_t len = material_len(mode, d->round.secret_len, d->shoe.count);
-    uint8_t s[80] = {0};
-    put32(s, d->round.id);
-    s[4] = mode;
-    put16(s + 6, (uint32_t)len);
-    put32(s + 8, d->persist.unix_s);
-    memcpy(s + 12, d->round.commitment, FD_SHA256_SIZE);
-    material_hash(d, mode, len, s + 44);
-    put16(s + 76, d->shoe.position);
-    return append(d, FD_REC_REVEAL, s, sizeof s, NULL, 0, NULL);
+    fd_rec_reveal r = {d->round.id, mode, (uint16_t)len, d->persist.unix_s, {0}, {0}, d->shoe.position};
+    memcpy(r.commitment, d->round.commitment, FD_SHA256_SIZE);
+    material_hash(d, mode, len, r.material_hash);
+    uint8_t b[FD_REC_REVEAL_SIZE];
+    return append(d, FD_REC_REVEAL, b, fd_rec_reveal_encode(&r, b), NULL, 0, NULL);
 }
 
 /* ---- the seed file ---- */
@@ -353,9 +366,10 @@ fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t le
     if (!p->attached) {
         return FD_ERR_NOT_READY;
     }
-    uint8_t b[4] = {(uint8_t)len, 0, 0, 0};
+    const fd_rec_seed_file h = {(uint8_t)len};
+    uint8_t b[FD_REC_SEED_FILE_SIZE];
     uint32_t seq = 0;
-    const fd_status st = append(d, FD_REC_SEED_FILE, b, sizeof b, seed, len, &seq);
+    const fd_status st = append(d, FD_REC_SEED_FILE, b, fd_rec_seed_file_encode(&h, b), seed, len, &seq);
     if (st != FD_OK) {
         return st;
     }
@@ -379,173 +393,134 @@ bool persist_seeds_complete(const fd_round *r)
     return true;
 }
 
-/* The walk yields records in chain order, where a compaction copy stands
- * at its new place, not its original one: the replay depends on no order.
- * Pass 1 finds the newest round and whether it was revealed, the newest
- * seed file, the event window and the secret parts still on flash; pass 2
- * (only for an open round) gathers its parts, seeds and deals. */
-#define STAGED_MAX (2u * FD_REC_MAX_PARTS)
-
+/* One walk (fd_journal_mount_walk) collects what the replay needs; it
+ * yields records in chain order, where a compaction copy stands at its new
+ * place, so nothing here depends on order: the newest round is the highest
+ * id of any round record, and what belongs to it is gathered by id. A
+ * round is revealed when any REVEAL of its id exists, wherever compaction
+ * put it (docs/RECORDS.md "Replay"). */
 typedef struct replay {
     fd_dealer *d;
-    uint32_t newest_round;
-    uint32_t opened_seq; /* orig_seq of its ROUND_OPENED */
-    bool revealed;       /* a REVEAL of it exists */
-    bool secret_ok;      /* every part of the open round read back */
-    bool closed;         /* its order is fixed */
-    uint16_t position;   /* cards of it journalled as dealt */
-    uint8_t mode;
-    uint8_t parts;
+    uint32_t round_id; /* newest id among ROUND_OPENED, DEALT, CLIENT_SEED, SEEDS_CLOSED, CUT, REVEAL */
+    bool opened;       /* its ROUND_OPENED read (decoded into `opened_rec`) */
+    bool revealed;     /* a REVEAL of it exists */
+    bool closed;       /* its order is fixed */
+    bool retired;      /* it has a record of a retired layout: not resumed */
+    bool has_cut;
+    uint16_t position; /* cards of it journalled as dealt */
+    uint16_t cut;      /* its newest CUT */
+    uint32_t cut_seq;
+    uint32_t cuts; /* its CUT records */
+    fd_rec_round_opened opened_rec;
+    /* the newest round's reveal material from the available parts; a
+     * SHUFFLE cut short leaves parts of a newer id, wiped after the walk */
+    uint32_t part_round;
+    uint8_t part_mode;
+    uint32_t available; /* bit i: part i of part_round read back */
     uint32_t part_seq[FD_REC_MAX_PARTS];
-    uint32_t available; /* bit i: part i read back (pass 2) */
-    size_t secret_len;
-    /* pass 1: secrets of the newest rounds still on flash, wiped unless the newest round's */
-    uint32_t staged_round;
-    uint8_t staged;
-    uint32_t staged_seq[STAGED_MAX];
 } replay;
 
-static bool is_part_of_newest_round(const replay *r, uint32_t seq)
+static void replay_part(replay *r, const fd_journal_record *rec)
 {
-    for (unsigned i = 0; i < r->parts; i++) {
-        if (r->part_seq[i] == seq) {
-            return true;
-        }
+    fd_rec_round_secret h;
+    if (rec->secret_state != FD_JOURNAL_SECRET_AVAILABLE ||
+        fd_rec_round_secret_decode(rec->payload, rec->len, &h) != FD_OK || h.round_id < r->part_round) {
+        return;
     }
-    return false;
+    if (h.round_id > r->part_round) {
+        r->part_round = h.round_id;
+        r->part_mode = h.mode;
+        r->available = 0;
+    }
+    bool fits = h.mode == r->part_mode;
+    for (size_t k = 0; fits && k < rec->secret_len; k++) {
+        fits = material_set(r->d, h.mode, (size_t)h.part * FD_REC_SECRET_PART + k, rec->secret[k]);
+    }
+    if (fits) {
+        r->available |= 1u << h.part;
+        r->part_seq[h.part] = rec->orig_seq;
+    }
 }
 
-bool persist_opened_beacon(const uint8_t *b, size_t len, uint8_t *slot, uint64_t *index)
+/* A round record of id (the newest so far, or older: ignored). */
+static bool replay_round(replay *r, uint32_t id)
 {
-    if (len < 56u || b[16] > FD_REC_MAX_PARTS || b[13] > FD_ROUND_DEVICE_ID_MAX ||
-        len != 56u + 4u * b[16] + b[13] + FD_REC_BEACON_SIZE) {
+    if (id < r->round_id || id == 0u) {
         return false;
     }
-    const uint8_t *tail = b + len - FD_REC_BEACON_SIZE;
-    *slot = tail[0];
-    *index = get32(tail + 1) | ((uint64_t)get32(tail + 5) << 32);
+    if (id > r->round_id) {
+        r->round_id = id;
+        r->opened = r->revealed = r->closed = r->retired = r->has_cut = false;
+        r->position = 0;
+        r->cut_seq = 0;
+        r->cuts = 0;
+        (void)fd_round_seeds_clear(&r->d->round.seeds); /* cannot fail: never NULL */
+    }
     return true;
 }
 
-static void replay_opened(replay *r, const fd_journal_record *rec)
-{
-    fd_dealer *d = r->d;
-    const uint8_t *b = rec->payload;
-    const uint8_t parts = b[16];
-    const uint8_t dev_len = b[13];
-    uint8_t beacon_slot = FD_ROUND_NO_BEACON;
-    uint64_t beacon_index = 0;
-    /* a record written before beacons ends at the device id: no beacon */
-    const bool has_beacon = persist_opened_beacon(b, rec->len, &beacon_slot, &beacon_index);
-    if (rec->len < 56u || parts > FD_REC_MAX_PARTS || dev_len > FD_ROUND_DEVICE_ID_MAX ||
-        (rec->len != 56u + 4u * parts + dev_len && !has_beacon) || get32(b) <= r->newest_round) {
-        return; /* an older round (kept for RECALL), or not the dealer's record */
-    }
-    r->newest_round = get32(b);
-    r->opened_seq = rec->orig_seq;
-    r->revealed = false;
-    r->mode = b[4];
-    r->parts = parts;
-    for (unsigned i = 0; i < parts; i++) {
-        r->part_seq[i] = get32(b + 56 + (size_t)4u * i);
-    }
-    r->secret_len = get16(b + 14);
-    d->round.id = r->newest_round;
-    d->round.mode = b[4];
-    memcpy(d->round.commitment, b + 24, FD_SHA256_SIZE);
-    d->shoe.kind = (fd_deck_kind)b[5];
-    d->shoe.decks = b[6];
-    d->shoe.jokers = b[7];
-    d->shoe.count = get16(b + 8);
-    d->shoe.cut = get16(b + 10);
-    memset(&d->round.header, 0, sizeof d->round.header);
-    if (d->round.mode == FD_RECORD_MODE_ROUND) {
-        fd_round_header *h = &d->round.header;
-        h->device_id_len = dev_len;
-        memcpy(h->device_id, b + 56 + (size_t)4u * parts, dev_len);
-        h->round_id = r->newest_round;
-        h->kind = d->shoe.kind;
-        h->decks = d->shoe.decks;
-        h->jokers = d->shoe.jokers;
-        h->slot_mask = b[12];
-        h->beacon_slot = beacon_slot;
-        h->beacon_index = beacon_index;
-    }
-}
-
-static fd_status replay_pass1(void *ctx, const fd_journal_record *rec)
+static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
 {
     replay *r = ctx;
     fd_persist *p = &r->d->persist;
-    const uint32_t id = rec->len >= 4u ? get32(rec->payload) : 0u;
-    switch (rec->type) {
-    case FD_REC_ROUND_OPENED: replay_opened(r, rec); break;
-    case FD_REC_REVEAL: r->revealed = r->revealed || (id == r->newest_round && id != 0u); break;
-    case FD_REC_ROUND_SECRET:
-        if (rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE && id >= r->staged_round) {
-            if (id > r->staged_round) {
-                r->staged_round = id;
-                r->staged = 0;
-            }
-            if (r->staged < STAGED_MAX) {
-                r->staged_seq[r->staged++] = rec->orig_seq;
-            }
-        }
-        break;
-    case FD_REC_SEED_FILE:
-        if (rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE && rec->secret_len <= FD_DEALER_SEED_FILE_MAX &&
-            rec->orig_seq > p->rules.seed_file_seq) {
+    const uint8_t *b = rec->payload;
+    uint32_t id = 0;
+    fd_rec_event_kind kind = FD_REC_KIND_POWER_ON;
+    if (fd_rec_event_kind_of(rec->type, &kind)) {
+        note_event(p, kind, rec->orig_seq);
+        return FD_OK;
+    }
+    if (rec->type == FD_REC_ROUND_SECRET) {
+        replay_part(r, rec);
+        return FD_OK;
+    }
+    if (rec->type == FD_REC_SEED_FILE) {
+        fd_rec_seed_file f;
+        if (fd_rec_seed_file_decode(b, rec->len, &f) == FD_OK && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
+            rec->secret_len <= FD_DEALER_SEED_FILE_MAX && rec->orig_seq > p->rules.seed_file_seq) {
             memcpy(p->seed_file, rec->secret, rec->secret_len);
             p->seed_file_len = (uint8_t)rec->secret_len;
             p->rules.seed_file_seq = rec->orig_seq;
         }
-        break;
-    default:
-        if (is_event(rec->type)) {
-            note_event(p, rec->orig_seq);
-        }
-        break;
-    }
-    return FD_OK;
-}
-
-static fd_status replay_pass2(void *ctx, const fd_journal_record *rec)
-{
-    replay *r = ctx;
-    fd_dealer *d = r->d;
-    if (rec->len < 4u || get32(rec->payload) != r->newest_round) {
         return FD_OK;
     }
-    const uint8_t *b = rec->payload;
+    const bool round_record = rec->type == FD_REC_ROUND_OPENED || rec->type == FD_REC_REVEAL ||
+                              rec->type == FD_REC_DEALT || rec->type == FD_REC_CARDS_DEALT ||
+                              rec->type == FD_REC_CLIENT_SEED || rec->type == FD_REC_SEEDS_CLOSED ||
+                              rec->type == FD_REC_CUT;
+    if (!round_record || fd_rec_round_id(b, rec->len, &id) != FD_OK || !replay_round(r, id)) {
+        return FD_OK; /* an older round's (kept for RECALL), or not the dealer's record */
+    }
     switch (rec->type) {
-    case FD_REC_ROUND_SECRET:
-        for (unsigned i = 0; i < r->parts; i++) {
-            bool fits = r->part_seq[i] == rec->orig_seq && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
-                        rec->len >= 8u && b[4] == i && b[6] == r->mode;
-            for (size_t k = 0; fits && k < rec->secret_len; k++) {
-                fits = material_set(d, r->mode, (size_t)i * FD_REC_SECRET_PART + k, rec->secret[k]);
-            }
-            if (fits) {
-                r->available |= 1u << i;
-            }
-        }
-        break;
-    case FD_REC_CLIENT_SEED:
-        if (rec->len >= 8u && rec->len == 8u + b[5]) {
-            /* each slot once: a refused seed was never journalled */
-            (void)fd_round_seed_set(&d->round.seeds, &d->round.header, b[4], b + 8, b[5]);
-        }
-        break;
+    case FD_REC_ROUND_OPENED: r->opened = fd_rec_round_opened_decode(b, rec->len, &r->opened_rec) == FD_OK; break;
+    case FD_REC_REVEAL: r->revealed = true; break;
     case FD_REC_SEEDS_CLOSED: r->closed = true; break;
-    case FD_REC_CARDS_DEALT:
-        if (rec->len >= 16u) {
-            const uint32_t end = (uint32_t)get16(b + 4) + get16(b + 6) + b[10];
-            if (end > r->position) {
-                r->position = (uint16_t)(end > 0xFFFFu ? 0xFFFFu : end);
-            }
+    case FD_REC_CLIENT_SEED: {
+        fd_rec_client_seed c;
+        if (fd_rec_client_seed_decode(b, rec->len, &c) == FD_OK) {
+            memcpy(r->d->round.seeds.seed[c.slot], c.seed, c.len);
+            r->d->round.seeds.len[c.slot] = c.len;
         }
         break;
-    default: break;
+    }
+    case FD_REC_DEALT: {
+        fd_rec_dealt *const t = &one.dealt;
+        if (fd_rec_dealt_decode(b, rec->len, t) == FD_OK && t->first + t->cards > r->position) {
+            r->position = (uint16_t)(t->first + t->cards);
+        }
+        break;
+    }
+    case FD_REC_CUT: {
+        fd_rec_cut c;
+        r->cuts++;
+        if (fd_rec_cut_decode(b, rec->len, &c) == FD_OK && rec->orig_seq > r->cut_seq) {
+            r->cut = c.cut;
+            r->cut_seq = rec->orig_seq;
+            r->has_cut = true;
+        }
+        break;
+    }
+    default: r->retired = true; break; /* CARDS_DEALT: its cards, not where dealing stopped */
     }
     return FD_OK;
 }
@@ -557,19 +532,58 @@ static bool restore_open_round(replay *r)
 {
     fd_dealer *d = r->d;
     fd_shoe *s = &d->shoe;
+    const fd_rec_round_opened *o = &r->opened_rec;
     uint8_t check[FD_SHA256_SIZE];
+    bool parts_ok = r->part_round == r->round_id && r->part_mode == o->mode &&
+                    r->available == (1u << o->parts) - 1u && !r->retired;
+    for (unsigned i = 0; parts_ok && i < o->parts; i++) {
+        parts_ok = r->part_seq[i] == o->part_seq[i];
+    }
+    if (!parts_ok) {
+        return false;
+    }
+    const size_t secret_len = o->material_len;
+    d->round.id = r->round_id;
+    d->round.mode = o->mode;
+    memcpy(d->round.commitment, o->commitment, FD_SHA256_SIZE);
+    s->kind = (fd_deck_kind)o->kind;
+    s->decks = o->decks;
+    s->jokers = o->jokers;
+    s->count = o->count;
+    s->cut = r->has_cut ? r->cut : o->cut;
+    memset(&d->round.header, 0, sizeof d->round.header);
+    if (o->mode == FD_RECORD_MODE_ROUND) {
+        fd_round_header *h = &d->round.header;
+        h->device_id_len = o->device_id_len;
+        memcpy(h->device_id, o->device_id, o->device_id_len);
+        h->round_id = r->round_id;
+        h->kind = s->kind;
+        h->decks = s->decks;
+        h->jokers = s->jokers;
+        h->slot_mask = o->slot_mask;
+        h->beacon_slot = o->beacon_slot;
+        h->beacon_index = o->beacon_index;
+        for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
+            if (d->round.seeds.len[i] != 0u && (o->slot_mask & (1u << i)) == 0u) {
+                return false; /* a seed in a slot the round does not have */
+            }
+        }
+        r->closed = r->closed || persist_seeds_complete(&d->round);
+    } else {
+        r->closed = true;
+    }
     uint16_t per_deck = 0;
     bool ok = fd_deck_size(s->kind, s->jokers, &per_deck) == FD_OK && s->decks >= 1u && s->decks <= FD_SHOE_MAX_DECKS &&
               s->count == per_deck * s->decks;
     if (ok && d->round.mode == FD_RECORD_MODE_ROUND) {
-        d->round.secret_len = (uint16_t)r->secret_len;
-        ok = r->secret_len <= FD_DEALER_SECRET_MAX &&
-             fd_round_commit(&d->round.header, d->round.secret, r->secret_len, check) == FD_OK &&
+        d->round.secret_len = (uint16_t)secret_len;
+        ok = secret_len <= FD_DEALER_SECRET_MAX &&
+             fd_round_commit(&d->round.header, d->round.secret, secret_len, check) == FD_OK &&
              memcmp(check, d->round.commitment, sizeof check) == 0;
         const uint16_t cut = s->cut;
         if (ok) {
             /* canonical order until the seeds close; then the derived one */
-            ok = r->closed ? fd_round_deal_order(&d->round.header, d->round.secret, r->secret_len, &d->round.seeds, s,
+            ok = r->closed ? fd_round_deal_order(&d->round.header, d->round.secret, secret_len, &d->round.seeds, s,
                                                  NULL) == FD_OK
                            : fd_shoe_init(s, s->kind, s->decks, s->jokers) == FD_OK;
             s->cut = cut;
@@ -577,7 +591,7 @@ static bool restore_open_round(replay *r)
     } else if (ok) {
         s->position = 0;
         s->shuffled = true;
-        ok = fd_shoe_check(s) == FD_OK && r->secret_len == material_len(d->round.mode, 0, s->count) &&
+        ok = fd_shoe_check(s) == FD_OK && secret_len == material_len(d->round.mode, 0, s->count) &&
              fd_commit_compute(d->round.salt, s->order, s->count, s->kind, check) == FD_OK &&
              memcmp(check, d->round.commitment, sizeof check) == 0;
     }
@@ -586,6 +600,7 @@ static bool restore_open_round(replay *r)
         return false;
     }
     d->round.closed = r->closed;
+    d->persist.round_cuts = r->cuts;
     s->position = r->position;
     d->round.revealed_rounds = d->round.id - 1u;
     d->round.state = r->closed ? FD_DEALER_ROUND_OPEN : FD_DEALER_SEEDING;
@@ -617,8 +632,9 @@ bool persist_mount(fd_dealer *d)
         report(p, FD_ERR_NOT_READY, "no device secret: no journal key");
         return false;
     }
-    if (st == FD_OK && p->flash.geometry.page_count > FD_DEALER_JOURNAL_PAGES) {
-        st = FD_ERR_TOO_LARGE;
+    if (st == FD_OK && (p->flash.geometry.page_count > FD_DEALER_JOURNAL_PAGES ||
+                        p->flash.geometry.page_size != FD_DEALER_JOURNAL_PAGE_SIZE)) {
+        st = FD_ERR_TOO_LARGE; /* not the area the capacity model was checked for */
     }
     if (st == FD_OK) {
         st = fd_journal_init(&p->journal, &p->flash, key, sizeof key, p->pages, fd_records_keep_rules, &p->rules);
@@ -628,17 +644,13 @@ bool persist_mount(fd_dealer *d)
         report(p, st, "storage area unusable");
         return false;
     }
-    static replay r; /* 190 bytes off the micro:bit's stack; the dealer is one */
+    static replay r; /* off the micro:bit's stack; the dealer is one */
     memset(&r, 0, sizeof r);
     r.d = d;
     /* cannot fail: d->round.seeds is never NULL */
     (void)fd_round_seeds_clear(&d->round.seeds);
-    /* the first replay pass rides on the mount's one read of the flash */
-    st = fd_journal_mount_walk(&p->journal, replay_pass1, &r, &p->report);
-    const bool open = st == FD_OK && r.newest_round != 0u && !r.revealed;
-    if (open) {
-        st = fd_journal_walk(&p->journal, replay_pass2, &r, &p->report);
-    }
+    /* the replay rides on the mount's one read of the flash */
+    st = fd_journal_mount_walk(&p->journal, replay_visit, &r, &p->report);
     if (st != FD_OK) {
         p->status = st; /* report: the first bad record */
         /* what the replay took from the records before it: nothing of a
@@ -647,29 +659,31 @@ bool persist_mount(fd_dealer *d)
         p->seed_file_len = 0;
         p->rules.seed_file_seq = 0;
         memset(p->events, 0, sizeof p->events);
-        p->rules.event_floor = 0;
+        memset(p->rules.event_floor, 0, sizeof p->rules.event_floor);
         fd_wipe(&d->round, sizeof d->round);
+        fd_wipe(&r, sizeof r);
         (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
         return false;
     }
-    p->rules.rounds.newest_round = r.newest_round;
-    d->round.id = r.newest_round;
-    d->round.revealed_rounds = r.newest_round;
+    p->rules.rounds.newest_round = r.round_id;
+    d->round.id = r.round_id;
+    d->round.revealed_rounds = r.round_id;
+    const bool open = r.round_id != 0u && !r.revealed;
     bool restored = false;
     if (open) {
-        r.secret_ok = r.parts > 0u && r.available == (1u << r.parts) - 1u;
-        r.closed = r.closed || d->round.mode != FD_RECORD_MODE_ROUND || persist_seeds_complete(&d->round);
-        restored = r.secret_ok && restore_open_round(&r);
+        restored = r.opened && restore_open_round(&r);
         if (!restored) {
             /* the open round cannot be revealed: never silently dropped */
-            report(p, FD_ERR_CORRUPT, "open round's secret damaged");
-            d->round.revealed_rounds = r.newest_round - 1u;
+            report(p, FD_ERR_CORRUPT, r.opened ? "open round's secret damaged" : "open round's opening record missing");
+            d->round.revealed_rounds = r.round_id - 1u;
         }
     }
     /* a round that never opened (its SHUFFLE cut short): its secret goes now */
-    for (unsigned i = 0; i < r.staged; i++) {
-        if (!is_part_of_newest_round(&r, r.staged_seq[i])) {
-            wipe(d, r.staged_seq[i]);
+    if (r.part_round > r.round_id) {
+        for (unsigned i = 0; i < FD_REC_MAX_PARTS; i++) {
+            if ((r.available & (1u << i)) != 0u) {
+                wipe(d, r.part_seq[i]);
+            }
         }
     }
     if (!restored) {
@@ -678,6 +692,7 @@ bool persist_mount(fd_dealer *d)
         (void)fd_round_seeds_clear(&d->round.seeds);        /* cannot fail: never NULL */
         (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
     }
+    fd_wipe(&r, sizeof r);
     return restored;
 }
 

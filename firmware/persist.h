@@ -62,8 +62,15 @@ typedef struct fd_persist {
     /* The newest seed file (a secret, like the DRBG state). */
     uint8_t seed_file_len;
     uint8_t seed_file[FD_DEALER_SEED_FILE_MAX];
-    /* seqs of the last FD_REC_EVENTS_KEPT events (any order; 0: unused). */
-    uint32_t events[FD_REC_EVENTS_KEPT];
+    /* seqs of the last FD_REC_EVENTS_PER_KIND events of each kind (any
+     * order; 0: unused). */
+    uint32_t events[FD_REC_EVENT_KINDS][FD_REC_EVENTS_PER_KIND];
+    /* The wear budget: per event kind, round id + 1 when one was last
+     * journalled this power-on (0: none yet) and its status. */
+    uint32_t event_epoch[FD_REC_EVENT_KINDS];
+    uint16_t event_status[FD_REC_EVENT_KINDS];
+    /* CUT records of the open round (at most FD_REC_CUTS_MAX). */
+    uint32_t round_cuts;
     fd_records_rules rules;
     fd_flash flash;
     fd_journal journal;
@@ -97,10 +104,10 @@ FD_MUST_CHECK fd_status persist_round_opened(struct fd_dealer *d, uint32_t round
                                              const fd_round_header *header, size_t secret_len, const uint8_t salt[16],
                                              const uint8_t commitment[FD_SHA256_SIZE]);
 
-/* The beacon a ROUND_OPENED payload b of len bytes ends with: true, and
- * *slot / *index set, when it has one; false for a record without (written
- * before beacons, or not a verifiable round's) or malformed. */
-bool persist_opened_beacon(const uint8_t *b, size_t len, uint8_t *slot, uint64_t *index);
+/* Before CUT replies: the cut card's position, journalled while a round is
+ * open (the replay restores the newest). FD_ERR_BUFFER_TOO_SMALL (nothing
+ * written) after FD_REC_CUTS_MAX of them in one round. */
+FD_MUST_CHECK fd_status persist_cut(struct fd_dealer *d, uint16_t cut);
 
 /* Before SEED replies: the client seed. */
 FD_MUST_CHECK fd_status persist_client_seed(struct fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len);

@@ -3,58 +3,9 @@
 #include <string.h>
 
 #include "fairdeal/util.h"
+#include "recall.h"
 
-/* ---- output helpers (no printf: it would pull in the heap) ---- */
-
-typedef struct writer {
-    fd_write_fn fn;
-    void *ctx;
-} writer;
-
-static void put(const writer *w, const char *s) { w->fn(w->ctx, s, strlen(s)); }
-
-static void put_u32(const writer *w, uint32_t v)
-{
-    char digits[10];
-    w->fn(w->ctx, digits, fd_dec_encode(v, digits));
-}
-
-static void put_u64(const writer *w, uint64_t v)
-{
-    char digits[20];
-    size_t at = sizeof digits;
-    do {
-        digits[--at] = (char)('0' + (char)(v % 10u));
-        v /= 10u;
-    } while (v != 0u);
-    w->fn(w->ctx, digits + at, sizeof digits - at);
-}
-
-/* " key=value" */
-static void put_field(const writer *w, const char *key, const char *value)
-{
-    put(w, key);
-    put(w, value);
-}
-
-static void put_field_u32(const writer *w, const char *key, uint32_t value)
-{
-    put(w, key);
-    put_u32(w, value);
-}
-
-static void put_hex(const writer *w, const uint8_t *bin, size_t len)
-{
-    char hex[2u * 32u + 1u];
-    while (len > 0u) {
-        size_t n = len < 32u ? len : 32u;
-        /* cannot fail: n <= 32 and hex holds 2 * 32 + 1 characters */
-        (void)fd_hex_encode(bin, n, hex, sizeof hex);
-        w->fn(w->ctx, hex, 2u * n);
-        bin += n;
-        len -= n;
-    }
-}
+/* ---- output (reply.h) ---- */
 
 static void put_card(const writer *w, const fd_dealer *d, uint16_t position)
 {
@@ -157,7 +108,7 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
     if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
         reply_journal(d, w);
     } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
-        reply_err(w, "journal", "this round has used its share of the journal: REVEAL it, then SHUFFLE");
+        reply_err(w, "journal", "this round's cut has moved as often as its journal reservation holds: it stays");
     } else if (st == FD_ERR_STATE) {
         reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {
@@ -342,13 +293,6 @@ static void cmd_new(const request *r)
     }
 }
 
-/* " beacon=SLOT:INDEX" */
-static void put_beacon(const writer *w, uint8_t slot, uint64_t index)
-{
-    put_field_u32(w, " beacon=", slot);
-    put(w, ":");
-    put_u64(w, index);
-}
 
 /* The verifiable round's header fields, as docs/VERIFY.md's round lines
  * spell them. */
@@ -923,129 +867,6 @@ static bool parse_count(const request *r, uint32_t dflt, uint32_t max, const cha
     return true;
 }
 
-static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
-
-static uint32_t le32(const uint8_t *p) { return le16(p) | (le16(p + 2) << 16); }
-
-/* RECALL's walk. Records come in chain order, where compaction has moved a
- * hand's older records after newer ones: a hand can show as several
- * groups with the same id (docs/PROTOCOL.md); every record prints alone. */
-typedef struct recall {
-    const writer *w;
-    uint32_t from;  /* first round id shown */
-    uint32_t group; /* id of the group being written; 0: none yet */
-    uint32_t open;  /* rounds from this id on are not revealed: their S is never shown */
-} recall;
-
-static const char *mode_name(uint8_t mode)
-{
-    return mode == FD_RECORD_MODE_ROUND ? "round" : mode == FD_RECORD_MODE_FULL ? "full" : "drbg";
-}
-
-/* " beacon=SLOT:INDEX" when the ROUND_OPENED record carries one. */
-static void recall_beacon(const writer *w, const uint8_t *b, uint16_t len)
-{
-    uint8_t slot = 0;
-    uint64_t index = 0;
-    if (persist_opened_beacon(b, len, &slot, &index) && slot != FD_ROUND_NO_BEACON) {
-        put_beacon(w, slot, index);
-    }
-}
-
-static void recall_dealt(recall *c, const uint8_t *b, uint16_t len)
-{
-    const uint32_t players = b[8] == 0u ? 1u : b[8];
-    const uint32_t offset = le16(b + 6);
-    const uint32_t n = b[10];
-    if (len < 16u + 2u * n) {
-        return;
-    }
-    put_field_u32(c->w, " cards@", le16(b + 4) + offset); /* the position of its first card */
-    put(c->w, "=");
-    for (uint32_t i = 0; i < n; i++) {
-        char code[FD_CARD_CODE_SIZE];
-        if (i > 0u) {
-            put(c->w, ",");
-        }
-        if (b[9] != 0u) {
-            put(c->w, "burn:");
-        } else {
-            put_u32(c->w, (offset + i) % players + 1u);
-            put(c->w, ":");
-        }
-        const fd_status st = fd_card_format((fd_card)le16(b + 16 + (size_t)2u * i), (fd_deck_kind)b[11], code);
-        put(c->w, st == FD_OK ? code : "?");
-    }
-}
-
-static bool is_round_record(uint8_t type)
-{
-    return type == FD_REC_ROUND_OPENED || type == FD_REC_ROUND_SECRET || type == FD_REC_CLIENT_SEED ||
-           type == FD_REC_CARDS_DEALT || type == FD_REC_REVEAL;
-}
-
-static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
-{
-    recall *c = ctx;
-    const uint8_t *b = rec->payload;
-    if (rec->len < 4u || !is_round_record(rec->type) || le32(b) < c->from ||
-        (rec->type == FD_REC_ROUND_SECRET &&
-         (le32(b) >= c->open || rec->secret_state != FD_JOURNAL_SECRET_AVAILABLE || rec->len < 8u))) {
-        return FD_OK; /* S of an unrevealed round is never shown */
-    }
-    const uint32_t id = le32(b);
-    if (id != c->group) {
-        c->group = id;
-        put_field_u32(c->w, " | id=", id);
-    }
-    switch (rec->type) {
-    case FD_REC_ROUND_OPENED:
-        if (rec->len >= 56u) {
-            put_field(c->w, " mode=", mode_name(b[4]));
-            put_field(c->w, " shoe=", fd_deck_kind_name((fd_deck_kind)b[5]));
-            put_field_u32(c->w, ":", b[6]);
-            put_field_u32(c->w, ":", b[7]);
-            put(c->w, " commitment=");
-            put_hex(c->w, b + 24, FD_SHA256_SIZE);
-            if (b[16] <= FD_REC_MAX_PARTS && rec->len >= 56u + 4u * b[16] + b[13]) {
-                put_field_u32(c->w, " parts=", b[16]);
-                put(c->w, " device=");
-                put_hex(c->w, b + 56 + (size_t)4u * b[16], b[13]);
-                put(c->w, " slots=");
-                put_hex(c->w, b + 12, 1);
-                recall_beacon(c->w, b, rec->len);
-            }
-        }
-        break;
-    case FD_REC_CLIENT_SEED:
-        if (rec->len >= 8u + b[5]) {
-            put_field_u32(c->w, " seed=", b[4]);
-            put(c->w, ":");
-            put_hex(c->w, b + 8, b[5]);
-        }
-        break;
-    case FD_REC_CARDS_DEALT:
-        if (rec->len >= 16u) {
-            recall_dealt(c, b, rec->len);
-        }
-        break;
-    case FD_REC_ROUND_SECRET: /* part i of the revealed material: S, or salt and order */
-        put_field_u32(c->w, " reveal", b[4]);
-        put(c->w, "=");
-        put_hex(c->w, rec->secret, rec->secret_len);
-        break;
-    default: /* FD_REC_REVEAL: the summary, kept longest */
-        if (rec->len >= 76u) {
-            put(c->w, " revealed=");
-            put_hex(c->w, b + 12, FD_SHA256_SIZE);
-            put(c->w, " reveal_hash=");
-            put_hex(c->w, b + 44, FD_SHA256_SIZE);
-        }
-        break;
-    }
-    return FD_OK;
-}
-
 /* The end of a RECALL or LOG line: the walk's error if it stopped (the
  * journal no longer verifies), then the chain head. */
 static void end_walk_reply(const request *r, fd_status st)
@@ -1065,62 +886,13 @@ static void cmd_recall(const request *r)
         return;
     }
     const uint32_t newest = r->d->round.id;
-    recall c = {r->w, newest >= n ? newest - n + 1u : 1u, 0, fd_dealer_round_open(r->d) ? newest : newest + 1u};
     if (!r->d->persist.attached || r->d->persist.status != FD_OK) {
         reply_journal(r->d, r->w);
         return;
     }
     put_field_u32(r->w, "OK RECALL newest=", newest);
     put_field_u32(r->w, " n=", n);
-    end_walk_reply(r, fd_dealer_journal_walk(r->d, recall_visit, &c));
-}
-
-typedef struct log_walk {
-    const writer *w;
-    uint32_t floor;  /* first event seq shown */
-    uint32_t unix_s; /* the last TIME of the power-on being walked */
-} log_walk;
-
-static const char *const reset_causes[] = {"unknown", "power-on", "pin", "watchdog", "software", "brown-out", "lockup"};
-
-static fd_status log_visit(void *ctx, const fd_journal_record *rec)
-{
-    log_walk *c = ctx;
-    const uint8_t *b = rec->payload;
-    if (rec->type == FD_REC_POWER_ON) {
-        c->unix_s = 0; /* a TIME holds for the power-on it was sent in */
-    }
-    if (rec->type == FD_REC_TIME_SET && rec->len >= 4u) {
-        c->unix_s = le32(b);
-    }
-    if (rec->orig_seq < c->floor || rec->len < 8u) {
-        return FD_OK;
-    }
-    switch (rec->type) {
-    case FD_REC_POWER_ON:
-        put_field_u32(c->w, " | seq=", rec->orig_seq);
-        put_field(c->w, " power-on cause=", b[0] < 7u ? reset_causes[b[0]] : "?");
-        break;
-    case FD_REC_TIME_SET:
-        put_field_u32(c->w, " | seq=", rec->orig_seq);
-        put_field_u32(c->w, " time-set unix=", le32(b));
-        return FD_OK;
-    case FD_REC_FAULT:
-    case FD_REC_SELFTEST:
-        put_field_u32(c->w, " | seq=", rec->orig_seq);
-        put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
-        put(c->w, le16(b) == 0u ? "ok" : fd_status_name((fd_status)le16(b)));
-        if (rec->type == FD_REC_FAULT) {
-            put_field_u32(c->w, " detail=", le16(b + 2));
-        }
-        break;
-    default: return FD_OK;
-    }
-    /* events carry the last TIME sent since power-on: the event is not older */
-    if (le32(b + 4) != 0u) {
-        put_field_u32(c->w, " time>=", le32(b + 4));
-    }
-    return FD_OK;
+    end_walk_reply(r, recall_write(r->w, r->d, newest >= n ? newest - n + 1u : 1u));
 }
 
 static void cmd_log(const request *r)
@@ -1134,24 +906,8 @@ static void cmd_log(const request *r)
         reply_journal(r->d, r->w);
         return;
     }
-    /* the n-th newest event's seq, from the dealer's window of event seqs */
-    log_walk c = {r->w, 0, 0};
-    uint32_t below = UINT32_MAX;
-    for (uint32_t i = 1; i <= n; i++) {
-        uint32_t next = 0; /* the i-th newest: the largest seq below the (i-1)-th */
-        for (unsigned k = 0; k < FD_REC_EVENTS_KEPT; k++) {
-            if (p->events[k] < below && p->events[k] > next) {
-                next = p->events[k];
-            }
-        }
-        if (next == 0u) {
-            break;
-        }
-        c.floor = next;
-        below = next;
-    }
     put_field_u32(r->w, "OK LOG n=", n);
-    end_walk_reply(r, c.floor == 0u ? FD_OK : fd_dealer_journal_walk(r->d, log_visit, &c));
+    end_walk_reply(r, log_write(r->w, r->d, n));
 }
 
 #if defined(FD_DEALER_TEST_COMMANDS)

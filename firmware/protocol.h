@@ -11,11 +11,10 @@
 #include <stdint.h>
 
 #include "dealer.h"
+#include "reply.h"
 
 #define FD_CONSOLE_MAX_LINE 144u /* longer lines are discarded whole; SEED 7 <128 hex digits> fits */
 
-/* Where replies go: the UART, stdout, or a test buffer. */
-typedef void (*fd_write_fn)(void *ctx, const char *data, size_t len);
 
 /* One-byte fields only: no padding (the micro:bit has 6 KiB of RAM). */
 typedef struct fd_linebuf {

@@ -161,7 +161,7 @@ build/host/tests/bench_host "$rounds" 40000 >"$tmp/host"
   echo "Journal (power-loss safe storage, docs/RELIABILITY.md): the \`journal\` and \`records\` objects"
   echo "above, and on the micro:bit the 31 KiB storage region (31 pages of 1 KiB). The \"journal:\" rows"
   echo "give the cost of each write-ahead in instructions and flash operations; on real"
-  echo "flash add the NVMC time: a 5-card CARDS_DEALT record is 14 words, about 0.6 ms at"
+  echo "flash add the NVMC time: a 5-card DEALT record is 13 words, about 0.6 ms at"
   echo "about 46 us per word, and a page erase about 22 ms (nRF51 PS figures, unmeasured here)."
   echo
   echo "### Stack"

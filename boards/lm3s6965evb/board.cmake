@@ -37,20 +37,20 @@ set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,s
 # QEMU's PL011 turns a serial break into a BE receive error: the console
 # break test runs here (tests/qemu/console_break.sh).
 set(FD_QEMU_SERIAL_BREAK ON)
-# Flash map: 256 pages of 1 KiB (the LM3S6965's erase unit): two 96 KiB
-# slots, 16 KiB bootloader room, 45 KiB storage, one page for the counter,
+# Flash map: 256 pages of 1 KiB (the LM3S6965's erase unit): two 95 KiB
+# slots, 16 KiB bootloader room, 47 KiB storage, one page for the counter,
 # one for the secret, 1 KiB free. The storage is RAM here (with the secret,
-# 46 of the 64 KiB), so the journal is smaller than the micro:bit's: the
-# open round at its largest and 14 round summaries (docs/RECORDS.md
-# "Capacity"). For that room the stack is 6 KiB (the same firmware's
+# 48 of the 64 KiB), so the journal is smaller than the micro:bit's: the
+# open round at its largest and 12 round summaries (docs/RECORDS.md
+# "Capacity"). For that room the stack is 4.5 KiB (the same firmware's
 # deepest stack on the micro:bit's Cortex-M0 is 3.3 KiB).
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "256 * 1024")
 set(FD_FLASH_PAGE_SIZE 1024)
-set(FD_FLASH_SLOT_A_SIZE "96 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "96 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "95 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "95 * 1024")
 set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
-set(FD_FLASH_STORAGE_SIZE "45 * 1024")
+set(FD_FLASH_STORAGE_SIZE "47 * 1024")
 set(FD_FLASH_COUNTER_SIZE 1024)
 set(FD_FLASH_SECRET_SIZE 1024)
 # Programs a word may take between erases: the RAM store keeps none, the
@@ -58,7 +58,7 @@ set(FD_FLASH_SECRET_SIZE 1024)
 set(FD_FLASH_WORD_WRITES 2)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "64 * 1024")
-set(FD_STACK_SIZE 6144)
+set(FD_STACK_SIZE 4608)
 # Watchdog timer 0 at 0x40000000 on the system clock (QEMU's
 # luminary-watchdog resets the machine at the second stage; watchdog.c).
 # Timeout: the console waits in WFI and SysTick's wrap wakes it, and kicks

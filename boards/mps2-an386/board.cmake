@@ -28,7 +28,7 @@ set(FD_QEMU_MACHINE mps2-an386)
 set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=0,sleep=off")
 # Flash map in the code SSRAM (QEMU loads it; nothing survives a restart):
 # 4 KiB pages, two 1 MiB slots, 64 KiB bootloader, 312 KiB storage (78
-# pages: the open round at its largest, 100 summaries and 10 revealed
+# pages: the open round at its largest, 100 summaries and 9 revealed
 # hands, docs/RECORDS.md "Capacity"), a page for the counter and one for
 # the secret; the last ~1.6 MiB is unused.
 set(FD_FLASH_BASE 0x0)

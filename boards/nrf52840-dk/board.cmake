@@ -24,7 +24,7 @@ set(FD_STORAGE_NAME "nRF52840 NVMC")
 set(FD_STORAGE_EMULATED OFF)
 # Flash map: 4 KiB pages; two 320 KiB slots, 64 KiB bootloader (where
 # UICR.NRFFW[0] can point), 312 KiB storage (78 pages: the open round at
-# its largest, 100 summaries and 10 revealed hands, docs/RECORDS.md
+# its largest, 100 summaries and 9 revealed hands, docs/RECORDS.md
 # "Capacity"), one page for the secure-boot counter, one for the secret.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "1024 * 1024")

@@ -26,6 +26,14 @@
 #define FD_LE_UNALIGNED 0
 #endif
 
+FD_HOT_INLINE uint16_t fd_load_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+
+FD_HOT_INLINE void fd_store_le16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
 FD_HOT_INLINE uint32_t fd_load_le32(const uint8_t *p)
 {
 #if FD_LE_UNALIGNED

@@ -13,7 +13,7 @@
  * REVEAL hashes to its commitment.
  * The journal: a second dealer with storage (the host flash simulator, the
  * micro:bit's 31 pages) gets the same bytes over the same source; none of
- * its replies is ERR journal (but a round past its share), and at the end a dealer powered on over its
+ * its replies is ERR journal (but a fifth CUT in a round), and at the end a dealer powered on over its
  * flash comes back with the same newest round id, the same round open or
  * not and, if open, its commitment, seeds, state and deal position. */
 #include <stdbool.h>
@@ -302,9 +302,9 @@ static void feed_journalled(uint8_t byte)
 {
     journalled_reply.len = 0;
     if (fd_console_feed(&journalled_console, byte)) {
-        /* the one journal refusal a healthy flash gives: a round past its share */
+        /* the one journal refusal a healthy flash gives: a fifth CUT in a round */
         FUZZ_CHECK(!starts_with(&journalled_reply, "ERR journal") ||
-                   starts_with(&journalled_reply, "ERR journal this round has used its share"));
+                   starts_with(&journalled_reply, "ERR journal this round's cut has moved"));
     }
 }
 

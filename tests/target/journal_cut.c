@@ -18,6 +18,13 @@
 #include "fd_board_map.h"
 #include "hal/storage.h"
 
+/* Stand-ins of dealer-like sizes for the journal's own measurements (the
+ * dealer's layouts are the codec's, fairdeal/records.h). */
+#define OPENED_LEN 48u
+#define SEED_LEN 32u
+#define DEAL_LEN 22u
+#define REVEAL_LEN 72u
+
 static const uint8_t key[32] = "fairdeal QEMU power-cut test key";
 static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
 static fd_flash flash;
@@ -36,7 +43,7 @@ typedef struct standing {
     uint32_t open_seq; /* its ROUND_OPENED, for the wipe */
     bool seed_available;
     bool revealed;
-    uint8_t seed[FD_REC_SEED_SIZE];
+    uint8_t seed[SEED_LEN];
 } standing;
 
 static fd_status visit(void *ctx, const fd_journal_record *r)
@@ -88,12 +95,12 @@ static void append(uint8_t type, const uint8_t *payload, size_t len, const uint8
     }
 }
 
-static void reveal(uint32_t round, const uint8_t seed[FD_REC_SEED_SIZE], uint32_t open_seq)
+static void reveal(uint32_t round, const uint8_t seed[SEED_LEN], uint32_t open_seq)
 {
-    uint8_t payload[FD_REC_REVEAL_SIZE] = {0};
+    uint8_t payload[REVEAL_LEN] = {0};
     payload[0] = (uint8_t)round;
     payload[1] = (uint8_t)(round >> 8);
-    memcpy(payload + 36, seed, FD_REC_SEED_SIZE);
+    memcpy(payload + 36, seed, SEED_LEN);
     append(FD_REC_REVEAL, payload, sizeof payload, NULL, 0, round, NULL);
     fd_status st = fd_journal_wipe_secret(&journal, open_seq);
     if (st != FD_OK) {
@@ -159,9 +166,9 @@ int main(void)
     }
     uint32_t rounds = read_run_count();
     for (uint32_t round = s.last_round + 1u; rounds == 0u || round <= s.last_round + rounds; round++) {
-        uint8_t seed[FD_REC_SEED_SIZE];
+        uint8_t seed[SEED_LEN];
         fd_sha256(&round, sizeof round, seed);
-        uint8_t opened[FD_REC_ROUND_OPENED_SIZE] = {0};
+        uint8_t opened[OPENED_LEN] = {0};
         opened[0] = (uint8_t)round;
         opened[1] = (uint8_t)(round >> 8);
         fd_sha256(seed, sizeof seed, opened + 4); /* stand-in commitment */
@@ -169,9 +176,9 @@ int main(void)
         uint32_t open_seq = 0;
         append(FD_REC_ROUND_OPENED, opened, sizeof opened, seed, sizeof seed, round, &open_seq);
         for (uint32_t d = 0; d < 3u; d++) {
-            uint8_t deal[FD_REC_CARDS_DEALT_BASE + 10u] = {
+            uint8_t deal[DEAL_LEN] = {
                 (uint8_t)round, (uint8_t)(round >> 8), 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
-            append(FD_REC_CARDS_DEALT, deal, sizeof deal, NULL, 0, round, NULL);
+            append(FD_REC_DEALT, deal, sizeof deal, NULL, 0, round, NULL);
         }
         reveal(round, seed, open_seq);
     }

@@ -21,7 +21,14 @@
 #include "host_storage.h"
 
 #define PAGE 1024u
-#define MAX_PAGES 96u
+/* Stand-ins of dealer-like sizes for the journal's own tests (the dealer's
+ * layouts are the codec's, tested in test_records.c): an opening record
+ * with a 32-byte seed as its secret, a deal, an event. */
+#define OPENED_LEN 48u
+#define SEED_LEN 32u
+#define DEAL_LEN 18u
+#define EVENT_LEN 8u
+#define MAX_PAGES 100u
 /* The micro:bit budget: the host's flash map mirrors the micro:bit's
  * (boards/host/board.cmake): FD_STORAGE_PAGES of 1 KiB. */
 #define MICROBIT_PAGES FD_STORAGE_PAGES
@@ -72,8 +79,8 @@ typedef struct op {
     uint8_t type;
     uint32_t round;
     uint16_t len;
-    uint8_t payload[FD_REC_ROUND_OPENED_SIZE + 8];
-    uint8_t secret[FD_REC_SEED_SIZE];
+    uint8_t payload[OPENED_LEN + 8];
+    uint8_t secret[SEED_LEN];
     uint16_t secret_len;
 } op;
 
@@ -81,7 +88,7 @@ typedef struct op {
 static op ops[MAX_OPS];
 static size_t n_ops;
 
-static void seed_of(uint32_t round, uint8_t seed[FD_REC_SEED_SIZE])
+static void seed_of(uint32_t round, uint8_t seed[SEED_LEN])
 {
     uint8_t in[4];
     put32(in, round);
@@ -109,16 +116,16 @@ static void script_rounds(uint32_t first, uint32_t last)
 {
     uint32_t position = 0;
     for (uint32_t round = first; round <= last; round++) {
-        uint8_t seed[FD_REC_SEED_SIZE];
+        uint8_t seed[SEED_LEN];
         seed_of(round, seed);
-        op *o = add_op(OP_APPEND, FD_REC_ROUND_OPENED, round, FD_REC_ROUND_OPENED_SIZE);
+        op *o = add_op(OP_APPEND, FD_REC_ROUND_OPENED, round, OPENED_LEN);
         fd_sha256(seed, sizeof seed, o->payload + 4); /* stand-in commitment */
         o->payload[4] ^= 0x5Au;
         memcpy(o->secret, seed, sizeof seed);
-        o->secret_len = FD_REC_SEED_SIZE;
+        o->secret_len = SEED_LEN;
         unsigned deals = 2u + round % 4u;
         for (unsigned d = 0; d < deals; d++) {
-            o = add_op(OP_APPEND, FD_REC_CARDS_DEALT, round, FD_REC_CARDS_DEALT_BASE + 6u);
+            o = add_op(OP_APPEND, FD_REC_DEALT, round, DEAL_LEN);
             o->payload[4] = (uint8_t)position;
             o->payload[5] = (uint8_t)(position >> 8);
             o->payload[6] = (uint8_t)d; /* seat */
@@ -129,10 +136,10 @@ static void script_rounds(uint32_t first, uint32_t last)
             position += 3u;
         }
         if (round % 5u == 0u) {
-            add_op(OP_APPEND, FD_REC_SELFTEST, round, FD_REC_SELFTEST_SIZE);
+            add_op(OP_APPEND, FD_REC_SELFTEST, round, EVENT_LEN);
         }
         if (round % 7u == 0u) {
-            add_op(OP_APPEND, FD_REC_FAULT, round, FD_REC_FAULT_SIZE);
+            add_op(OP_APPEND, FD_REC_FAULT, round, EVENT_LEN);
         }
         o = add_op(OP_APPEND, FD_REC_REVEAL, round, 72u /* a summary-sized record: the session these tests were tuned on */);
         memcpy(o->payload + 36, seed, sizeof seed);
@@ -702,7 +709,7 @@ static void check_after_cut(rig *r, const run_log *log, size_t done)
     /* the open round's deals: every acknowledged one is there, so dealing
      * resumes after the last position and no card is dealt twice */
     for (uint32_t orig = 1; orig <= log->last_acked_seq; orig++) {
-        if (ref->type[orig] == FD_REC_CARDS_DEALT && ref->round[orig] == s->newest_round) {
+        if (ref->type[orig] == FD_REC_DEALT && ref->round[orig] == s->newest_round) {
             assert_true(find_orig(s, orig) >= 0);
         }
     }
@@ -1002,7 +1009,7 @@ static void test_rotation(void **state)
             if (s->round[k] == round) {
                 reveal += s->type[k] == FD_REC_REVEAL;
                 open += s->type[k] == FD_REC_ROUND_OPENED;
-                deals += s->type[k] == FD_REC_CARDS_DEALT;
+                deals += s->type[k] == FD_REC_DEALT;
             }
         }
         assert_int_equal(reveal, 1);
@@ -1118,7 +1125,7 @@ static void test_full_of_live_records(void **state)
     unsigned kept = 0; /* the policy keeps every round record */
     for (uint32_t orig = 1; orig <= log.last_acked_seq; orig++) {
         uint8_t t = log.acked_type[orig];
-        if (t == FD_REC_ROUND_OPENED || t == FD_REC_CARDS_DEALT || t == FD_REC_REVEAL) {
+        if (t == FD_REC_ROUND_OPENED || t == FD_REC_DEALT || t == FD_REC_REVEAL) {
             assert_true(find_orig(s, orig) >= 0);
             kept++;
         }

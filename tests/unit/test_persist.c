@@ -17,6 +17,7 @@
 #include "host_storage.h"
 #include "protocol.h"
 #include "test_dealer_config.h"
+#include "verify_journal.h"
 
 #define PAGE FD_FLASH_PAGE_SIZE
 #define PAGES FD_STORAGE_PAGES /* the micro:bit's budget (boards/host/board.cmake) */
@@ -437,34 +438,7 @@ static void test_beacon_round_across_a_cut(void **state)
                          FD_OK);
 }
 
-/* A ROUND_OPENED written before beacons ends at the device id and replays
- * as "no beacon"; only the exact 9-byte tail is read as one. */
-static void test_opened_record_beacon_tail(void **state)
-{
-    (void)state;
-    uint8_t b[56 + 4 + 8 + FD_REC_BEACON_SIZE + 1] = {0};
-    b[13] = 8; /* device id length */
-    b[16] = 1; /* parts */
-    const size_t old_len = 56u + 4u + 8u;
-    b[old_len] = 3;
-    for (unsigned i = 0; i < 8u; i++) {
-        b[old_len + 1u + i] = (uint8_t)(0x11u * (i + 1u));
-    }
-    uint8_t slot = 0xAB;
-    uint64_t index = 42;
-    assert_false(persist_opened_beacon(b, old_len, &slot, &index));
-    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE - 1u, &slot, &index));
-    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE + 1u, &slot, &index));
-    assert_int_equal(slot, 0xAB); /* untouched when there is none */
-    assert_true(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE, &slot, &index));
-    assert_int_equal(slot, 3);
-    assert_true(index == 0x8877665544332211u);
-    b[16] = FD_REC_MAX_PARTS + 1u; /* malformed: never a beacon */
-    assert_false(persist_opened_beacon(b, old_len + FD_REC_BEACON_SIZE, &slot, &index));
-    assert_false(persist_opened_beacon(b, 40, &slot, &index));
-}
-
-/* ---- the micro:bit budget: 31 pages of 1 KiB ---- */
+/* ---- the micro:bit budget: its storage area (FD_STORAGE_PAGES of 1 KiB) ---- */
 
 typedef struct census {
     uint32_t hands;     /* ROUND_OPENED records live (rounds held in full) */
@@ -596,6 +570,181 @@ static void test_microbit_budget(void **state)
            (double)(hf.erases - erases_at_100) / 300.0, min, max, cap);
 }
 
+/* ---- the reproductions (docs/RECORDS.md "Replay", "Capacity") ---- */
+
+/* `fairdeal-tool verify --journal` on the flash as it is now: its exit code. */
+static int verify_now(void)
+{
+    static const char path[] = "test_persist_journal.bin";
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(mem, 1, sizeof mem, f), sizeof mem);
+    assert_int_equal(fclose(f), 0);
+    uint8_t key[FD_SHA256_SIZE];
+    assert_int_equal(dealer_journal_key(&dealer.secret, key), FD_OK);
+    const int rc = fd_tool_verify_journal(path, key, sizeof key);
+    (void)remove(path);
+    return rc;
+}
+
+typedef struct order_probe {
+    uint32_t opened_at, reveal_at, at; /* walk positions of round 1's records */
+} order_probe;
+
+static fd_status probe_order(void *ctx, const fd_journal_record *rec)
+{
+    order_probe *o = ctx;
+    o->at++;
+    uint32_t id = 0;
+    if (fd_rec_round_id(rec->payload, rec->len, &id) == FD_OK && id == 1u) {
+        o->opened_at = rec->type == FD_REC_ROUND_OPENED ? o->at : o->opened_at;
+        o->reveal_at = rec->type == FD_REC_REVEAL ? o->at : o->reveal_at;
+    }
+    return FD_OK;
+}
+
+/* A revealed round never comes back: SHUFFLE, DEAL 5, forty TIMEs, REVEAL,
+ * forty power-ups, then power-ups of ten TIMEs and a STATUS until compaction has copied the
+ * round's ROUND_OPENED past its REVEAL (checked: the case the replay once
+ * read as "open"), and on: never RECOVERED, DEAL refused, verify passes. */
+static void test_revealed_round_never_returns(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    assert_true(starts(cmd("DEAL 5"), "OK DEAL"));
+    for (int i = 0; i < 40; i++) {
+        assert_true(starts(cmd("TIME 1800000000"), "OK TIME"));
+    }
+    /* TIMEs no longer fill a page: 40 power-ups with the round open put
+     * the REVEAL pages after ROUND_OPENED with garbage between, as the 40
+     * TIMEs once did */
+    for (int i = 0; i < 40; i++) {
+        assert_int_equal(power_on(), FD_OK);
+        assert_true(dealer.persist.recovered && fd_dealer_round_open(&dealer));
+        assert_true(starts(cmd("TIME 1800000000"), "OK TIME"));
+    }
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    unsigned after = 0; /* power-ups with ROUND_OPENED walked after REVEAL */
+    unsigned ups = 0;
+    for (; ups < 3000u && after < 3u; ups++) {
+        assert_int_equal(power_on(), FD_OK);
+        assert_false(dealer.persist.recovered);
+        assert_false(fd_dealer_round_open(&dealer));
+        for (int i = 0; i < 10; i++) {
+            assert_true(starts(cmd("TIME 1800000000"), "OK TIME"));
+        }
+        assert_true(starts(cmd("STATUS"), "OK STATUS"));
+        assert_true(starts(cmd("DEAL 3"), "ERR state"));
+        order_probe o = {0, 0, 0};
+        assert_int_equal(fd_dealer_journal_walk(&dealer, probe_order, &o), FD_OK);
+        assert_true(o.reveal_at != 0u);
+        after += o.opened_at > o.reveal_at ? 1u : 0u;
+    }
+    assert_true(after >= 3u); /* the case the old replay got wrong was met */
+    assert_int_equal(verify_now(), 0);
+    printf("resurrection: %u power-ups, ROUND_OPENED walked after its REVEAL in %u of them; never reopened\n", ups,
+           after);
+}
+
+/* Forged records the dealer never writes, under the device key: a DEALT
+ * after its round's REVEAL, a second REVEAL. verify --journal rejects each. */
+static void test_verify_rejects_deals_after_reveal(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    assert_true(starts(cmd("DEAL 2 2"), "OK DEAL"));
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    assert_int_equal(verify_now(), 0);
+    static uint8_t saved[sizeof mem];
+    memcpy(saved, mem, sizeof mem);
+    /* a DEALT of the next position of round 1, after its REVEAL */
+    static fd_rec_dealt t;
+    memset(&t, 0, sizeof t);
+    t.round_id = 1;
+    t.first = 4;
+    t.cards = 1;
+    t.players = 1;
+    t.card[0] = dealer.shoe.order[4];
+    uint8_t b[FD_REC_DEALT_MAX];
+    assert_int_equal(fd_journal_append(&dealer.persist.journal, FD_REC_DEALT, b, fd_rec_dealt_encode(&t, b), NULL, 0,
+                                       NULL),
+                     FD_OK);
+    assert_int_equal(verify_now(), 1);
+    /* a second REVEAL of round 1 */
+    memcpy(mem, saved, sizeof mem);
+    assert_int_equal(power_on(), FD_OK);
+    fd_rec_reveal r;
+    memset(&r, 0, sizeof r);
+    r.round_id = 1;
+    uint8_t rb[FD_REC_REVEAL_SIZE];
+    assert_int_equal(fd_journal_append(&dealer.persist.journal, FD_REC_REVEAL, rb, fd_rec_reveal_encode(&r, rb), NULL,
+                                       0, NULL),
+                     FD_OK);
+    assert_int_equal(verify_now(), 1);
+}
+
+/* The evening of play that bricked the dealer: rounds of SHUFFLE slots=2,
+ * two 16-byte seeds, sixteen DEAL 3, REVEAL, 400 in one run and 200 with a
+ * restart before each; then 8-deck seeded rounds dealt one card per DEAL
+ * with a TIME flood in each. Never an ERR, and the journal verifies. */
+static void test_steady_rounds(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    for (int round = 1; round <= 600; round++) {
+        if (round > 400) {
+            assert_int_equal(power_on(), FD_OK);
+        }
+        if (!starts(cmd("SHUFFLE slots=2"), "OK SHUFFLE")) {
+            fail_msg("round %d: %s", round, out.text);
+        }
+        assert_true(starts(cmd("SEED 0 00112233445566778899aabbccddeeff"), "OK SEED"));
+        assert_true(starts(cmd("SEED 1 ffeeddccbbaa99887766554433221100"), "OK SEED"));
+        for (int k = 0; k < 16; k++) {
+            if (!starts(cmd("DEAL 3"), "OK DEAL")) {
+                fail_msg("round %d deal %d: %s", round, k, out.text);
+            }
+        }
+        if (!starts(cmd("REVEAL"), "OK REVEAL")) {
+            fail_msg("round %d: %s", round, out.text);
+        }
+    }
+    assert_true(starts(cmd("NEW french 8 2"), "OK NEW"));
+    for (int round = 0; round < 8; round++) {
+        assert_true(starts(cmd("SHUFFLE slots=3"), "OK SHUFFLE"));
+        assert_true(starts(cmd("SEED 0 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"), "OK SEED"));
+        assert_true(starts(cmd("SEED 1 77"), "OK SEED"));
+        assert_true(starts(cmd("SEED 2 66"), "OK SEED"));
+        for (uint32_t i = 0; i < dealer.shoe.count; i++) {
+            if (!starts(cmd("DEAL 1"), "OK DEAL")) {
+                fail_msg("8-deck round %d card %u: %s", round, i, out.text);
+            }
+            if (i % 100u == 0u) {
+                for (int k = 0; k < 40; k++) {
+                    assert_true(starts(cmd("TIME 1800000000"), "OK TIME"));
+                }
+            }
+        }
+        if (!starts(cmd("REVEAL"), "OK REVEAL")) {
+            fail_msg("8-deck round %d: %s", round, out.text);
+        }
+        assert_int_equal(power_on(), FD_OK);
+    }
+    assert_int_equal(dealer.persist.status, FD_OK);
+    assert_int_equal(verify_now(), 0);
+    uint32_t min = 0, max = 0;
+    uint64_t total = 0;
+    assert_int_equal(fd_journal_wear(&dealer.persist.journal, &min, &max, &total), FD_OK);
+    printf("steady rounds: 600 small rounds (200 with restarts) and 8 seeded 8-deck shoes dealt card by card: "
+           "%llu erases (%u..%u per page)\n",
+           (unsigned long long)total, min, max);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,9 +753,11 @@ int main(void)
         cmocka_unit_test(test_seed_file_kept_through_rotation),
         cmocka_unit_test(test_failed_mount_lends_nothing),
         cmocka_unit_test(test_beacon_round_across_a_cut),
-        cmocka_unit_test(test_opened_record_beacon_tail),
         cmocka_unit_test(test_cut_at_every_step),
         cmocka_unit_test(test_microbit_budget),
+        cmocka_unit_test(test_revealed_round_never_returns),
+        cmocka_unit_test(test_verify_rejects_deals_after_reveal),
+        cmocka_unit_test(test_steady_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

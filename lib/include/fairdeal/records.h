@@ -1,17 +1,19 @@
-/* fairdeal: the records the dealer writes ahead to its journal, and which of
- * them compaction keeps. Layouts (little-endian, payload byte offsets) are in
- * docs/RECORDS.md. Every record's journal seq is its monotonic counter across
- * reboots; events end with uptime_ms, and a TIME_SET record anchors uptime to
- * the controller's wall clock. */
+/* fairdeal: the records the dealer writes ahead to its journal: their
+ * types, their one codec (lib/src/records.c; the layouts, little-endian, in
+ * docs/RECORDS.md byte for byte), the capacity model the board's storage
+ * area is checked against, and which records compaction keeps. */
 #ifndef FAIRDEAL_RECORDS_H
 #define FAIRDEAL_RECORDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fairdeal/commit.h"
 #include "fairdeal/deck.h"
 #include "fairdeal/journal.h"
 #include "fairdeal/round.h"
+#include "fairdeal/sha256.h"
+#include "fairdeal/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,7 +67,10 @@ _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_C
 #define FD_REC_SEEDS_CLOSED_SIZE 8u
 #define FD_REC_REVEAL_SIZE 80u
 #define FD_REC_SEED_FILE_SIZE 4u
-#define FD_REC_DEALT_SIZE 8u
+/* DEALT before its card ids (2 bytes each follow), and the most in one. */
+#define FD_REC_DEALT_BASE 9u
+#define FD_REC_DEALT_CARDS_MAX 120u
+#define FD_REC_DEALT_MAX (FD_REC_DEALT_BASE + 2u * FD_REC_DEALT_CARDS_MAX)
 #define FD_REC_CUT_SIZE 8u
 
 /* ---- The capacity model (docs/RECORDS.md "Capacity"): the live bytes the
@@ -95,7 +100,7 @@ _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_C
      FD_REC_MAX_PARTS * FD_REC_CAP_KEPT(FD_REC_ROUND_SECRET_SIZE, FD_REC_SECRET_PART) +                                 \
      FD_ROUND_SLOTS * FD_REC_CAP_KEPT(FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX, 0u) +                                \
      FD_REC_CAP_KEPT(FD_REC_SEEDS_CLOSED_SIZE, 0u) + FD_REC_CUTS_MAX * FD_REC_CAP_KEPT(FD_REC_CUT_SIZE, 0u) +           \
-     FD_SHOE_MAX_CARDS * FD_REC_CAP_KEPT(FD_REC_DEALT_SIZE, 0u))
+     FD_SHOE_MAX_CARDS * FD_REC_CAP_KEPT(FD_REC_DEALT_BASE + 2u, 0u))
 /* The open round: its hand and its REVEAL. */
 #define FD_REC_CAP_ROUND (FD_REC_CAP_HAND + FD_REC_CAP_KEPT(FD_REC_REVEAL_SIZE, 0u))
 /* One kept round summary. */
@@ -138,18 +143,138 @@ _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_C
                                     FD_REC_CAP_LIVE(FD_REC_CAP_SUMMARIES(page_size, pages), 0u)) /                      \
                        FD_REC_CAP_HAND)
 
-/* Old names still used by tests and persist.c until they move to the
- * codec (the layouts they describe are in docs/RECORDS.md). */
-#define FD_REC_DEALT_MAX 120u
-#define FD_REC_SEED_SIZE 32u
-#define FD_REC_CARDS_DEALT_BASE 12u
-#define FD_REC_ROUND_OPENED_SIZE 48u
-#define FD_REC_FAULT_SIZE 8u
-#define FD_REC_SELFTEST_SIZE 8u
+/* ---- The record codec: the one place the layouts of docs/RECORDS.md are
+ * written down. One struct per record type; encode writes the payload into
+ * out (at least the type's _SIZE or _MAX bytes) and returns its length;
+ * decode checks the length and every field's range and returns FD_OK or
+ * FD_ERR_PARSE (out unspecified then). Fields are host integers; zero
+ * bytes of the layout are written as zero and ignored on decode. ---- */
+
+/* Card i of a drbg/full round's reveal material: the 16-byte salt, then
+ * the order as u16 card ids (material holds at least 16 + 2 * (i + 1) bytes). */
+fd_card fd_rec_material_card(const uint8_t *material, uint16_t i);
+
+/* The round id every round record starts with (FD_ERR_PARSE under 4 bytes). */
+FD_MUST_CHECK fd_status fd_rec_round_id(const uint8_t *payload, size_t len, uint32_t *round_id);
+
+typedef struct fd_rec_power_on {
+    uint8_t cause; /* 0 unknown, 1 power-on, 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup */
+    uint32_t time; /* unix seconds of the last TIME since power-on, 0: none */
+} fd_rec_power_on;
+size_t fd_rec_power_on_encode(const fd_rec_power_on *in, uint8_t out[FD_REC_POWER_ON_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_power_on_decode(const uint8_t *b, size_t len, fd_rec_power_on *out);
+
+typedef struct fd_rec_time_set {
+    uint32_t unix_s; /* not 0 */
+} fd_rec_time_set;
+size_t fd_rec_time_set_encode(const fd_rec_time_set *in, uint8_t out[FD_REC_TIME_SET_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_time_set_decode(const uint8_t *b, size_t len, fd_rec_time_set *out);
+
+/* FAULT and SELFTEST. */
+typedef struct fd_rec_event {
+    uint16_t status; /* fd_status */
+    uint16_t detail; /* FAULT: the health test; SELFTEST: 0 */
+    uint32_t time;
+} fd_rec_event;
+size_t fd_rec_event_encode(const fd_rec_event *in, uint8_t out[FD_REC_EVENT_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_event_decode(const uint8_t *b, size_t len, fd_rec_event *out);
+
+typedef struct fd_rec_round_opened {
+    uint32_t round_id;
+    uint8_t mode; /* FD_RECORD_MODE_* */
+    uint8_t kind; /* fd_deck_kind */
+    uint8_t decks;
+    uint8_t jokers;
+    uint16_t count; /* shoe size, <= FD_SHOE_MAX_CARDS */
+    uint16_t cut;
+    uint8_t slot_mask;
+    uint16_t material_len; /* <= parts * FD_REC_SECRET_PART */
+    uint8_t parts;         /* 1..FD_REC_MAX_PARTS */
+    uint32_t time;
+    uint8_t commitment[FD_SHA256_SIZE];
+    uint32_t part_seq[FD_REC_MAX_PARTS];
+    uint8_t device_id_len; /* <= FD_ROUND_DEVICE_ID_MAX */
+    uint8_t device_id[FD_ROUND_DEVICE_ID_MAX];
+    bool has_beacon; /* a verifiable round's; a record without ends at the device id */
+    uint8_t beacon_slot;
+    uint64_t beacon_index;
+} fd_rec_round_opened;
+size_t fd_rec_round_opened_encode(const fd_rec_round_opened *in, uint8_t out[FD_REC_ROUND_OPENED_MAX]);
+FD_MUST_CHECK fd_status fd_rec_round_opened_decode(const uint8_t *b, size_t len, fd_rec_round_opened *out);
+
+typedef struct fd_rec_round_secret {
+    uint32_t round_id;
+    uint8_t part;  /* < parts */
+    uint8_t parts; /* 1..FD_REC_MAX_PARTS */
+    uint8_t mode;
+} fd_rec_round_secret;
+size_t fd_rec_round_secret_encode(const fd_rec_round_secret *in, uint8_t out[FD_REC_ROUND_SECRET_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_round_secret_decode(const uint8_t *b, size_t len, fd_rec_round_secret *out);
+
+#define FD_REC_CLIENT_SEED_MAX (FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX)
+typedef struct fd_rec_client_seed {
+    uint32_t round_id;
+    uint8_t slot; /* < FD_ROUND_SLOTS */
+    uint8_t len;  /* 1..FD_ROUND_SEED_MAX */
+    uint8_t seed[FD_ROUND_SEED_MAX];
+} fd_rec_client_seed;
+size_t fd_rec_client_seed_encode(const fd_rec_client_seed *in, uint8_t out[FD_REC_CLIENT_SEED_MAX]);
+FD_MUST_CHECK fd_status fd_rec_client_seed_decode(const uint8_t *b, size_t len, fd_rec_client_seed *out);
+
+/* SEEDS_CLOSED, and the round-id-only form of any record. */
+typedef struct fd_rec_seeds_closed {
+    uint32_t round_id;
+} fd_rec_seeds_closed;
+size_t fd_rec_seeds_closed_encode(const fd_rec_seeds_closed *in, uint8_t out[FD_REC_SEEDS_CLOSED_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_seeds_closed_decode(const uint8_t *b, size_t len, fd_rec_seeds_closed *out);
+
+typedef struct fd_rec_reveal {
+    uint32_t round_id;
+    uint8_t mode;
+    uint16_t material_len;
+    uint32_t time;
+    uint8_t commitment[FD_SHA256_SIZE];
+    uint8_t material_hash[FD_SHA256_SIZE];
+    uint16_t dealt; /* cards dealt, <= FD_SHOE_MAX_CARDS */
+} fd_rec_reveal;
+size_t fd_rec_reveal_encode(const fd_rec_reveal *in, uint8_t out[FD_REC_REVEAL_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_reveal_decode(const uint8_t *b, size_t len, fd_rec_reveal *out);
+
+typedef struct fd_rec_seed_file {
+    uint8_t len; /* of the secret, 1..FD_JOURNAL_MAX_SECRET */
+} fd_rec_seed_file;
+size_t fd_rec_seed_file_encode(const fd_rec_seed_file *in, uint8_t out[FD_REC_SEED_FILE_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_seed_file_decode(const uint8_t *b, size_t len, fd_rec_seed_file *out);
+
+/* A DEAL or BURN: positions first .. first + cards - 1 of the order the
+ * round committed to, and the cards there (a deal of more than
+ * FD_REC_DEALT_CARDS_MAX cards takes several records, each with its first
+ * position and its own cards). Card k of a record goes to seat
+ * (first + k - deal's first) mod players + 1; the dealer starts every deal
+ * at a record boundary that is a multiple of players. */
+#define FD_REC_DEALT_PLAYERS_MAX 15u
+typedef struct fd_rec_dealt {
+    uint32_t round_id;
+    uint16_t first;  /* < FD_SHOE_MAX_CARDS */
+    uint16_t cards;  /* 1..FD_REC_DEALT_CARDS_MAX, first + cards <= FD_SHOE_MAX_CARDS */
+    uint8_t players; /* 1..FD_REC_DEALT_PLAYERS_MAX; 0: a BURN (one card) */
+    uint8_t kind;    /* fd_deck_kind: the record prints without its ROUND_OPENED */
+    uint8_t seat0;   /* seat of the first card, 0-based (a deal split over records) */
+    fd_card card[FD_REC_DEALT_CARDS_MAX];
+} fd_rec_dealt;
+size_t fd_rec_dealt_encode(const fd_rec_dealt *in, uint8_t out[FD_REC_DEALT_MAX]);
+FD_MUST_CHECK fd_status fd_rec_dealt_decode(const uint8_t *b, size_t len, fd_rec_dealt *out);
+
+typedef struct fd_rec_cut {
+    uint32_t round_id;
+    uint16_t cut; /* <= FD_SHOE_MAX_CARDS */
+} fd_rec_cut;
+size_t fd_rec_cut_encode(const fd_rec_cut *in, uint8_t out[FD_REC_CUT_SIZE]);
+FD_MUST_CHECK fd_status fd_rec_cut_decode(const uint8_t *b, size_t len, fd_rec_cut *out);
 
 /* What compaction keeps (fd_journal_keep_fn with ctx = this policy): the
- * round records (OPENED, ROUND_SECRET, CLIENT_SEED, SEEDS_CLOSED,
- * CARDS_DEALT, CLOSED) of the last `hands` rounds, the REVEALs
+ * round records (OPENED, ROUND_SECRET, CLIENT_SEED, SEEDS_CLOSED, DEALT,
+ * CUT) of the last `hands` rounds, the REVEALs
  * of the last `summaries` rounds, and every OPENED whose secret is still
  * available (fd_records_keep_rules adds events and the seed file).
  * newest_round is the id of the newest round opened; the dealer updates it. */
@@ -162,26 +287,37 @@ typedef struct fd_records_policy {
     uint32_t summaries;
 } fd_records_policy;
 
+/* The event kinds, each kept in its own window (events[]). */
+typedef enum fd_rec_event_kind {
+    FD_REC_KIND_POWER_ON = 0,
+    FD_REC_KIND_TIME_SET = 1,
+    FD_REC_KIND_FAULT = 2,
+    FD_REC_KIND_SELFTEST = 3
+} fd_rec_event_kind;
+/* The kind of an event record type; false for any other type. */
+bool fd_rec_event_kind_of(uint8_t type, fd_rec_event_kind *kind);
+
 /* The dealer's whole keep policy: the rounds' (fd_records_policy), the
- * events (POWER_ON, TIME_SET, FAULT, SELFTEST) first written at or after
- * event_floor (the dealer keeps it at its last FD_REC_EVENTS_KEPT events;
+ * events of each kind first written at or after that kind's floor (the
+ * dealer keeps it at its last FD_REC_EVENTS_PER_KIND events of the kind;
  * 0 keeps none), and the one SEED_FILE first written as seed_file_seq while
  * its secret is available (0: none). */
 typedef struct fd_records_rules {
     /* What is kept of the rounds. */
     fd_records_policy rounds;
-    /* Events first written at this seq or later are kept; 0 keeps none. */
-    uint32_t event_floor;
+    /* Per fd_rec_event_kind: events first written at this seq or later are kept; 0 keeps none. */
+    uint32_t event_floor[FD_REC_EVENT_KINDS];
     /* seq the newest seed file was first written under; 0: none. */
     uint32_t seed_file_seq;
 } fd_records_rules;
 
-/* Events the dealer keeps through compaction (its event_floor). */
-#define FD_REC_EVENTS_KEPT 32u
+/* Events the dealer keeps through compaction, all kinds. */
+#define FD_REC_EVENTS_KEPT (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND)
 
 /* fd_journal_keep_fn for the policy above (policy is an fd_records_policy):
  * true when record must survive compaction. False for NULL arguments, a
- * payload under 4 bytes (no round id) and every other record type. */
+ * payload under 4 bytes (no round id), a ROUND_SECRET whose secret was wiped
+ * (the parts of a SHUFFLE cut short) and every other record type. */
 bool fd_records_keep(void *policy, const fd_journal_record *record);
 
 /* fd_journal_keep_fn for fd_records_rules (rules is one): fd_records_keep
