@@ -33,6 +33,10 @@ function(fd_register_board_tests board bindir)
     if(board STREQUAL "microbit") # its interrupt-driven receive ring drops (and counts) when full
       fd_add_qemu_test(${board}.uart.flood ${qemu}/uart_flood.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf ${tool})
     endif()
+    if(board STREQUAL "microbit") # echo injection in human mode (docs/PROTOCOL.md "Human and machine mode")
+      fd_add_qemu_test(${board}.dealer.echo ${qemu}/echo_injection.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf
+        ${tool})
+    endif()
     # Without QEMU's semihosting switch the image must name it and stop
     # with a nonzero status: the dealer of an emulation-only board at its
     # first entropy read, another board's (shortest) test image at its exit.
