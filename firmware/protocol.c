@@ -222,6 +222,7 @@ typedef struct request {
     const token *t;
     size_t n; /* tokens, the command word included */
     const writer *w;
+    fd_console *console; /* MODE changes the console, not the dealer */
 } request;
 
 /* A command without arguments: false, and the usage reply, when it has some. */
@@ -243,18 +244,7 @@ static bool core_ok(const request *r, fd_dealer_cmd cmd, fd_status st)
     return st == FD_OK;
 }
 
-static void cmd_help(const request *r)
-{
-    if (!no_arguments(r, "usage: HELP")) {
-        return;
-    }
-    put(r->w, "OK HELP NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2] | SHUFFLE [slots=0-8 "
-              "[beacon=SLOT:INDEX]|drbg|full] | "
-              "SEED <slot> <hex> | CLOSE | DEAL <n> [players 1-8] | BURN | CUT <n> | REVEAL | STATUS | SELFTEST | MODE "
-              "<human|machine> | PROVISION <64 hex> | LAB <raw|cards> <n> [bound] | TIME <unix seconds> | "
-              "RECALL [hands] | LOG [events] | "
-              "HELP | QUIT\r\n");
-}
+static void cmd_help(const request *r);
 
 static bool parse_deck(const token *t, fd_deck_kind *kind)
 {
@@ -292,7 +282,6 @@ static void cmd_new(const request *r)
         put(w, "\r\n");
     }
 }
-
 
 /* The verifiable round's header fields, as docs/VERIFY.md's round lines
  * spell them. */
@@ -882,7 +871,8 @@ static void end_walk_reply(const request *r, fd_status st)
 static void cmd_recall(const request *r)
 {
     uint32_t n = 0;
-    if (!parse_count(r, FD_REC_CAP_MIN(FD_REC_HANDS_MAX, FD_DEALER_KEEP_SUMMARIES), FD_DEALER_KEEP_SUMMARIES, "usage: RECALL [hands 1-100]", &n)) {
+    if (!parse_count(r, FD_REC_CAP_MIN(FD_REC_HANDS_MAX, FD_DEALER_KEEP_SUMMARIES), FD_DEALER_KEEP_SUMMARIES,
+                     "usage: RECALL [hands 1-100]", &n)) {
         return;
     }
     const uint32_t newest = r->d->round.id;
@@ -926,25 +916,9 @@ static void cmd_hang(const request *r)
 }
 #endif
 
-typedef struct command {
-    const char *word;
-    void (*run)(const request *r);
-} command;
-
-static const command commands[] = {
-    {"HELP", cmd_help},           {"NEW", cmd_new},       {"SHUFFLE", cmd_shuffle},
-    {"DEAL", cmd_deal},           {"BURN", cmd_burn},     {"CUT", cmd_cut},
-    {"REVEAL", cmd_reveal},       {"STATUS", cmd_status}, {"SELFTEST", cmd_selftest},
-    {"QUIT", cmd_quit},           {"SEED", cmd_seed},     {"CLOSE", cmd_close},
-    {"PROVISION", cmd_provision}, {"LAB", cmd_lab},       {"TIME", cmd_time},
-    {"RECALL", cmd_recall},       {"LOG", cmd_log},
-#if defined(FD_DEALER_TEST_COMMANDS)
-    {"HANG", cmd_hang},
-#endif
-};
-
-static void cmd_mode(fd_console *c, const request *r)
+static void cmd_mode(const request *r)
 {
+    fd_console *c = r->console;
     if (r->n == 2u && token_is(&r->t[1], "human") && r->d->cfg.release) {
         /* a release build has no echo, hence nothing a transcript could
          * mistake for a reply (docs/PROTOCOL.md "Human and machine mode") */
@@ -960,22 +934,67 @@ static void cmd_mode(fd_console *c, const request *r)
     }
 }
 
+/* The commands: one row each, in HELP's order; HELP is made from the rows
+ * (docs/PROTOCOL.md "Commands"). A row without help is not listed. */
+typedef struct command {
+    const char *word;
+    void (*run)(const request *r);
+    const char *help; /* the usage HELP shows */
+} command;
+
+static const command commands[] = {
+    {.word = "NEW", .run = cmd_new, .help = "NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2]"},
+    {.word = "SHUFFLE", .run = cmd_shuffle, .help = "SHUFFLE [slots=0-8 [beacon=SLOT:INDEX]|drbg|full]"},
+    {.word = "SEED", .run = cmd_seed, .help = "SEED <slot> <hex>"},
+    {.word = "CLOSE", .run = cmd_close, .help = "CLOSE"},
+    {.word = "DEAL", .run = cmd_deal, .help = "DEAL <n> [players 1-8]"},
+    {.word = "BURN", .run = cmd_burn, .help = "BURN"},
+    {.word = "CUT", .run = cmd_cut, .help = "CUT <n>"},
+    {.word = "REVEAL", .run = cmd_reveal, .help = "REVEAL"},
+    {.word = "STATUS", .run = cmd_status, .help = "STATUS"},
+    {.word = "SELFTEST", .run = cmd_selftest, .help = "SELFTEST"},
+    {.word = "MODE", .run = cmd_mode, .help = "MODE <human|machine>"},
+    {.word = "PROVISION", .run = cmd_provision, .help = "PROVISION <64 hex>"},
+    {.word = "LAB", .run = cmd_lab, .help = "LAB <raw|cards> <n> [bound]"},
+    {.word = "TIME", .run = cmd_time, .help = "TIME <unix seconds>"},
+    {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]"},
+    {.word = "LOG", .run = cmd_log, .help = "LOG [events]"},
+    {.word = "HELP", .run = cmd_help, .help = "HELP"},
+    {.word = "QUIT", .run = cmd_quit, .help = "QUIT"},
+#if defined(FD_DEALER_TEST_COMMANDS)
+    {.word = "HANG", .run = cmd_hang, .help = NULL}, /* test images only: not listed */
+#endif
+};
+
+static void cmd_help(const request *r)
+{
+    if (!no_arguments(r, "usage: HELP")) {
+        return;
+    }
+    put(r->w, "OK HELP");
+    const char *sep = " ";
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (commands[i].help != NULL) {
+            put(r->w, sep);
+            put(r->w, commands[i].help);
+            sep = " | ";
+        }
+    }
+    put(r->w, "\r\n");
+}
+
 void fd_console_command(fd_console *c, const char *line, size_t len)
 {
     const writer w = {c->out, c->out_ctx};
     token t[MAX_TOKENS];
     const size_t n = tokenize(line, len, t);
-    const request r = {c->dealer, t, n, &w};
+    const request r = {c->dealer, t, n, &w, c};
     if (n == 0u) {
         reply_err(&w, "syntax", "empty command");
         return;
     }
     if (n > MAX_TOKENS) {
         reply_err(&w, "syntax", "too many arguments");
-        return;
-    }
-    if (token_is(&t[0], "MODE")) {
-        cmd_mode(c, &r);
         return;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

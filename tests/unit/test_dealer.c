@@ -1512,6 +1512,31 @@ static void test_human_and_machine_modes(void **state)
     assert_string_equal(feed_bytes("QUIT\n", 5), "OK BYE\r\n");
 }
 
+/* HELP is made from the command table: every command it lists is one the
+ * console knows (a wrong argument gets a usage or state error, never ERR
+ * unknown), with nothing changed; a word it does not list is unknown. */
+static void test_help_lists_the_command_table(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(FD_DRBG_CHACHA20, FAKE_TRNG_RANDOM), FD_OK);
+    char help[512];
+    (void)snprintf(help, sizeof help, "%s", cmd("HELP"));
+    assert_true(strncmp(help, "OK HELP ", 8) == 0);
+    unsigned listed = 0;
+    for (char *entry = help + 7; entry != NULL; entry = strstr(entry + 1, " | ")) {
+        char word[16] = "";
+        assert_int_equal(sscanf(entry + (entry[1] == '|' ? 3 : 1), "%15[A-Z]", word), 1);
+        char line[24];
+        (void)snprintf(line, sizeof line, "%s ?", word);
+        take_snapshot();
+        assert_reply_starts(cmd(line), "ERR syntax"); /* known: its usage or argument error */
+        assert_unchanged();
+        listed++;
+    }
+    assert_int_equal(listed, 18);
+    assert_reply_starts(cmd("HANG"), "ERR unknown"); /* a test image's command, never in a dealer */
+}
+
 /* Echo injection (docs/PROTOCOL.md "Human and machine mode"): in human
  * mode every echoed line follows the "> " prompt, whatever line ends the
  * sender uses, so a typed "OK BURN left=49" can never start an output line
@@ -1737,6 +1762,7 @@ int main(void)
         cmocka_unit_test(test_reveal_while_seeding_derives_the_order),
         cmocka_unit_test(test_human_and_machine_modes),
         cmocka_unit_test(test_echo_never_starts_a_line),
+        cmocka_unit_test(test_help_lists_the_command_table),
         cmocka_unit_test(test_release_refuses_human_mode),
         cmocka_unit_test(test_overrun_discards_the_line),
         cmocka_unit_test(test_binary_transport_drives_the_same_core),
