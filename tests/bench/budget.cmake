@@ -19,6 +19,19 @@ function(fd_budget_facts board out)
     ${FD_BUDGET_ERASE_US} ${FD_BUDGET_PROGRAM_NS} ${FD_BUDGET_SAMPLE_NS} PARENT_SCOPE)
 endfunction()
 
+# fd_dealer_for_geometry(LIB PAGE_SIZE PAGES): the dealer (fd_dealer's
+# sources) built again as LIB for another journal geometry: its page table
+# and keep counts are compile-time (firmware/CMakeLists.txt).
+function(fd_dealer_for_geometry lib page pages)
+  get_target_property(sources fd_dealer SOURCES)
+  get_target_property(source_dir fd_dealer SOURCE_DIR)
+  list(TRANSFORM sources PREPEND ${source_dir}/)
+  add_library(${lib} STATIC ${sources})
+  target_include_directories(${lib} PUBLIC $<TARGET_PROPERTY:fd_dealer,INTERFACE_INCLUDE_DIRECTORIES>)
+  target_link_libraries(${lib} PUBLIC $<TARGET_PROPERTY:fd_dealer,INTERFACE_LINK_LIBRARIES>)
+  target_compile_definitions(${lib} PUBLIC FD_DEALER_JOURNAL_PAGES=${pages}u FD_DEALER_JOURNAL_PAGE_SIZE=${page}u)
+endfunction()
+
 function(fd_add_budget_images)
   set(here ${FD_BOARD})
   set(ram_store 0)
@@ -51,16 +64,8 @@ function(fd_add_budget_images)
       DEPENDS ${FD_SOURCE_ROOT}/boards/${real}/board.cmake
       COMMENT "TRNG health-test constants of ${real} (H = ${h}) for its budget image"
       VERBATIM)
-    # the dealer built again for the real board's journal geometry (its
-    # page table and keep counts are compile-time: firmware/CMakeLists.txt)
-    get_target_property(sources fd_dealer SOURCES)
-    get_target_property(source_dir fd_dealer SOURCE_DIR)
-    list(TRANSFORM sources PREPEND ${source_dir}/)
     set(lib fd_dealer_budget_${real})
-    add_library(${lib} STATIC ${sources})
-    target_include_directories(${lib} PUBLIC $<TARGET_PROPERTY:fd_dealer,INTERFACE_INCLUDE_DIRECTORIES>)
-    target_link_libraries(${lib} PUBLIC $<TARGET_PROPERTY:fd_dealer,INTERFACE_LINK_LIBRARIES>)
-    target_compile_definitions(${lib} PUBLIC FD_DEALER_JOURNAL_PAGES=${pages}u FD_DEALER_JOURNAL_PAGE_SIZE=${page}u)
+    fd_dealer_for_geometry(${lib} ${page} ${pages})
     set(name budget_${real})
     fd_add_image(${name} bench/budget_target.c ${dir}/fd_trng_config.h)
     target_include_directories(${name} BEFORE PRIVATE ${dir} ${CMAKE_CURRENT_SOURCE_DIR}/common)

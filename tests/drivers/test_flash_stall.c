@@ -1,9 +1,10 @@
 /* Typed-ahead bytes against flash stalls (docs/PROTOCOL.md "Flash stalls").
  *
  * QEMU's NVMC is instant and its UARTs never overrun; the chips are not.
- * This runs the real dealer and console (fd_dealer, fd_console, the
- * boards' receive ring rx_ring.c) over a store that models each real
- * board's flash: its geometry (the board's board.cmake), and every erase
+ * This runs the real dealer and console (fd_dealer built for the board's
+ * journal geometry, fd_console, the boards' receive ring rx_ring.c) over a
+ * store that models one real board's flash (FD_STALL_BOARD: one executable
+ * per board): its geometry (the board's board.cmake), and every erase
  * and program stalls the CPU for the datasheet's worst time (nRF51 RM
  * v3.0 / nRF52840 PS v1.7 NVMC: the CPU halts while the NVMC erases or
  * writes; RM0090 3.5: every flash read, instruction fetches included,
@@ -40,8 +41,6 @@
 
 typedef struct chip {
     const char *board;
-    uint32_t page_size;
-    uint32_t pages;
     uint64_t erase_ns;   /* one page, datasheet maximum */
     uint64_t program_ns; /* one 32-bit word, datasheet maximum */
     unsigned uart_hold;  /* bytes the UART keeps while no interrupt runs */
@@ -49,12 +48,11 @@ typedef struct chip {
 
 static const chip chips[] = {
     /* nRF51 RM v3.0 NVMC: page erase 22.3 ms, word 46 us; UART RXD FIFO 6 bytes */
-    {"microbit", FD_STALL_MICROBIT_PAGE, FD_STALL_MICROBIT_PAGES, 22300000u, 46000u, 6u},
+    {"microbit", 22300000u, 46000u, 6u},
     /* nRF52840 PS v1.7 NVMC: page erase 85 ms, word 41 us */
-    {"nrf52840-dk", FD_STALL_NRF52840_DK_PAGE, FD_STALL_NRF52840_DK_PAGES, 85000000u, 41000u, 1u},
+    {"nrf52840-dk", 85000000u, 41000u, 1u},
     /* DS8626: 128 KiB sector erase 2 s at x32, word 100 us; RM0090 30.6.1: DR */
-    {"stm32f407-discovery", FD_STALL_STM32F407_DISCOVERY_PAGE, FD_STALL_STM32F407_DISCOVERY_PAGES, 2000000000u, 100000u,
-     1u},
+    {"stm32f407-discovery", 2000000000u, 100000u, 1u},
 };
 
 /* ---- time, the line and the UART ---- */
@@ -176,7 +174,7 @@ static void console_out(void *ctx, const char *data, size_t len)
 /* ---- the store: the host flash simulator, stalling ---- */
 static host_flash hf;
 static fd_flash stalling;
-static uint8_t mem[1024u * 1024u];
+static uint8_t mem[FD_STALL_PAGE_SIZE * FD_STALL_PAGES];
 static uint64_t erases;
 
 static fd_status stall_erase(void *ctx, uint32_t page)
@@ -269,10 +267,8 @@ static void session(const chip *c, bool waits, size_t rounds)
     script_lines = rounds * ROUND_LINES;
     waits_for_replies = waits;
 
-    const size_t size = (size_t)c->page_size * c->pages;
-    assert_true(size <= sizeof mem);
-    memset(mem, 0xFF, size); /* erased flash */
-    assert_int_equal(host_flash_open(&hf, mem, c->page_size, c->pages, NULL), FD_OK);
+    memset(mem, 0xFF, sizeof mem); /* erased flash */
+    assert_int_equal(host_flash_open(&hf, mem, FD_STALL_PAGE_SIZE, FD_STALL_PAGES, NULL), FD_OK);
     stalling = hf.flash;
     stalling.ctx = NULL;
     stalling.erase = stall_erase;
@@ -284,6 +280,7 @@ static void session(const chip *c, bool waits, size_t rounds)
     cfg.storage = &stalling;
     cfg.storage_name = c->board;
     assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_OK); /* start-up: flash work before the banner */
+    assert_int_equal(dealer.persist.status, FD_OK);         /* the journal took the geometry */
     fd_console_init(&console, &dealer, console_out, NULL, false, false);
     fd_console_start(&console);
     counting = true;
@@ -299,19 +296,32 @@ static void session(const chip *c, bool waits, size_t rounds)
 }
 
 /* The protocol's promise (docs/PROTOCOL.md "Flash stalls"). */
+/* The board under test's row. */
+static const chip *this_chip(void)
+{
+    for (size_t i = 0; i < sizeof chips / sizeof chips[0]; i++) {
+        if (strcmp(chips[i].board, FD_STALL_BOARD) == 0) {
+            return &chips[i];
+        }
+    }
+    fail_msg("no stall figures for %s", FD_STALL_BOARD);
+    return NULL;
+}
+
 static void test_a_controller_that_waits_loses_nothing(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof chips / sizeof chips[0]; i++) {
+    const chip *c = this_chip();
+    {
         /* enough rounds that the journal turns pages and erases */
         size_t rounds = 40;
         do {
-            session(&chips[i], true, rounds);
+            session(c, true, rounds);
             rounds *= 2u;
         } while (erases < 2u && rounds * ROUND_LINES <= sizeof lines / sizeof lines[0]);
         printf("%s: %zu commands, %llu erases, %.1f s of flash stalls modelled, %llu bytes held by the UART "
                "during stalls, %llu lost\n",
-               chips[i].board, sent, (unsigned long long)erases, (double)now_ns / 1e9,
+               c->board, sent, (unsigned long long)erases, (double)now_ns / 1e9,
                (unsigned long long)bytes_during_stalls, (unsigned long long)bytes_lost);
         assert_true(erases >= 2u);             /* the stalls that matter happened */
         assert_true(bytes_during_stalls > 0u); /* and bytes arrived during them (the LFs) */
@@ -327,9 +337,10 @@ static void test_a_controller_that_waits_loses_nothing(void **state)
 static void test_typed_ahead_bytes_lost_in_a_stall_are_reported(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof chips / sizeof chips[0]; i++) {
-        session(&chips[i], false, 40);
-        printf("%s typing ahead: %zu commands sent, %llu bytes lost, %llu ERR overrun, %llu OK\n", chips[i].board, sent,
+    const chip *c = this_chip();
+    {
+        session(c, false, 40);
+        printf("%s typing ahead: %zu commands sent, %llu bytes lost, %llu ERR overrun, %llu OK\n", c->board, sent,
                (unsigned long long)bytes_lost, (unsigned long long)overrun_replies, (unsigned long long)ok_replies);
         assert_true(bytes_lost > 0u);
         assert_true(overrun_replies > 0u);
