@@ -27,40 +27,115 @@ static const char nothing_to_reveal[] = "no committed shuffle to reveal";
 static const char seeding[] = "round open for seeds: CLOSE first";
 static const char no_seeding[] = "no round open for seeds";
 
-/* Rows: states; columns: HELP NEW SHUFFLE DEAL BURN CUT REVEAL STATUS SELFTEST QUIT SEED CLOSE.
- * SHUFFLE's `next` is ROUND_OPEN; a verifiable round that accepts seeds goes
- * to SEEDING instead, and SEED goes to ROUND_OPEN when the last slot fills. */
-static const fd_transition table[FD_DEALER_STATE_COUNT][FD_CMD_COUNT] = {
-    [FD_DEALER_FACTORY] = {ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
-                           REFUSE(not_shuffled), REFUSE(not_shuffled), ALLOW(FD_DEALER_FACTORY),
-                           REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_FACTORY),
-                           ALLOW(FD_DEALER_FACTORY), REFUSE(no_seeding), REFUSE(no_seeding)},
-    [FD_DEALER_ROUND_OPEN] = {ALLOW(FD_DEALER_ROUND_OPEN), REFUSE(open_round), REFUSE(open_round),
-                              ALLOW(FD_DEALER_ROUND_OPEN), ALLOW(FD_DEALER_ROUND_OPEN), ALLOW(FD_DEALER_ROUND_OPEN),
-                              ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_ROUND_OPEN), REFUSE(open_round),
-                              REFUSE(open_round), REFUSE(no_seeding), REFUSE(no_seeding)},
-    [FD_DEALER_REVEALED] = {ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
-                            REFUSE(revealed), REFUSE(revealed), ALLOW(FD_DEALER_REVEALED), REFUSE(nothing_to_reveal),
-                            ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_REVEALED), ALLOW(FD_DEALER_REVEALED),
-                            REFUSE(no_seeding), REFUSE(no_seeding)},
-    [FD_DEALER_UNSHUFFLED] = {ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_FACTORY), ALLOW(FD_DEALER_ROUND_OPEN),
-                              REFUSE(not_shuffled), REFUSE(not_shuffled), ALLOW(FD_DEALER_UNSHUFFLED),
-                              REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_UNSHUFFLED),
-                              ALLOW(FD_DEALER_UNSHUFFLED), REFUSE(no_seeding), REFUSE(no_seeding)},
-    [FD_DEALER_FAULT] = {ALLOW(FD_DEALER_FAULT), ALLOW(FD_DEALER_FAULT), FAULTED, FAULTED, FAULTED,
-                         ALLOW(FD_DEALER_FAULT), REFUSE(nothing_to_reveal), ALLOW(FD_DEALER_FAULT),
-                         ALLOW(FD_DEALER_UNSHUFFLED), ALLOW(FD_DEALER_FAULT), FAULTED, FAULTED},
-    [FD_DEALER_FAULT_ROUND_OPEN] = {ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), FAULTED, FAULTED, FAULTED,
-                                    ALLOW(FD_DEALER_FAULT_ROUND_OPEN), ALLOW(FD_DEALER_FAULT),
-                                    ALLOW(FD_DEALER_FAULT_ROUND_OPEN), REFUSE(open_round), REFUSE(open_round), FAULTED,
-                                    FAULTED},
-    [FD_DEALER_SEEDING] = {ALLOW(FD_DEALER_SEEDING), REFUSE(open_round), REFUSE(open_round), REFUSE(seeding),
-                           REFUSE(seeding), ALLOW(FD_DEALER_SEEDING), ALLOW(FD_DEALER_REVEALED),
-                           ALLOW(FD_DEALER_SEEDING), REFUSE(open_round), REFUSE(open_round), ALLOW(FD_DEALER_SEEDING),
-                           ALLOW(FD_DEALER_ROUND_OPEN)},
+/* One row per command: for each state, whether the command may run there
+ * and the state it then leads to. Every row names all seven states (a cell
+ * left out would read as ALLOW(FD_DEALER_FACTORY)). SHUFFLE's `next` is ROUND_OPEN; a
+ * verifiable round that accepts seeds goes to SEEDING instead, and SEED goes
+ * to ROUND_OPEN when the last slot fills. */
+#define STAYS /* allowed in every state, changing none */                                                              \
+    {                                                                                                                  \
+        [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY), [FD_DEALER_ROUND_OPEN] = ALLOW(FD_DEALER_ROUND_OPEN),          \
+        [FD_DEALER_REVEALED] = ALLOW(FD_DEALER_REVEALED), [FD_DEALER_UNSHUFFLED] = ALLOW(FD_DEALER_UNSHUFFLED),        \
+        [FD_DEALER_FAULT] = ALLOW(FD_DEALER_FAULT), [FD_DEALER_FAULT_ROUND_OPEN] = ALLOW(FD_DEALER_FAULT_ROUND_OPEN),  \
+        [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_SEEDING)                                                                 \
+    }
+static const fd_transition table[FD_CMD_COUNT][FD_DEALER_STATE_COUNT] = {
+    [FD_CMD_HELP] = STAYS,
+    [FD_CMD_NEW] =
+        {
+            [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY),
+            [FD_DEALER_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_REVEALED] = ALLOW(FD_DEALER_FACTORY),
+            [FD_DEALER_UNSHUFFLED] = ALLOW(FD_DEALER_FACTORY),
+            [FD_DEALER_FAULT] = ALLOW(FD_DEALER_FAULT),
+            [FD_DEALER_FAULT_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_SEEDING] = REFUSE(open_round),
+        },
+    [FD_CMD_SHUFFLE] =
+        {
+            [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_ROUND_OPEN),
+            [FD_DEALER_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_REVEALED] = ALLOW(FD_DEALER_ROUND_OPEN),
+            [FD_DEALER_UNSHUFFLED] = ALLOW(FD_DEALER_ROUND_OPEN),
+            [FD_DEALER_FAULT] = FAULTED,
+            [FD_DEALER_FAULT_ROUND_OPEN] = FAULTED,
+            [FD_DEALER_SEEDING] = REFUSE(open_round),
+        },
+    [FD_CMD_DEAL] =
+        {
+            [FD_DEALER_FACTORY] = REFUSE(not_shuffled),
+            [FD_DEALER_ROUND_OPEN] = ALLOW(FD_DEALER_ROUND_OPEN),
+            [FD_DEALER_REVEALED] = REFUSE(revealed),
+            [FD_DEALER_UNSHUFFLED] = REFUSE(not_shuffled),
+            [FD_DEALER_FAULT] = FAULTED,
+            [FD_DEALER_FAULT_ROUND_OPEN] = FAULTED,
+            [FD_DEALER_SEEDING] = REFUSE(seeding),
+        },
+    [FD_CMD_BURN] =
+        {
+            [FD_DEALER_FACTORY] = REFUSE(not_shuffled),
+            [FD_DEALER_ROUND_OPEN] = ALLOW(FD_DEALER_ROUND_OPEN),
+            [FD_DEALER_REVEALED] = REFUSE(revealed),
+            [FD_DEALER_UNSHUFFLED] = REFUSE(not_shuffled),
+            [FD_DEALER_FAULT] = FAULTED,
+            [FD_DEALER_FAULT_ROUND_OPEN] = FAULTED,
+            [FD_DEALER_SEEDING] = REFUSE(seeding),
+        },
+    [FD_CMD_CUT] = STAYS,
+    [FD_CMD_REVEAL] =
+        {
+            [FD_DEALER_FACTORY] = REFUSE(nothing_to_reveal),
+            [FD_DEALER_ROUND_OPEN] = ALLOW(FD_DEALER_REVEALED),
+            [FD_DEALER_REVEALED] = REFUSE(nothing_to_reveal),
+            [FD_DEALER_UNSHUFFLED] = REFUSE(nothing_to_reveal),
+            [FD_DEALER_FAULT] = REFUSE(nothing_to_reveal),
+            [FD_DEALER_FAULT_ROUND_OPEN] = ALLOW(FD_DEALER_FAULT),
+            [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_REVEALED),
+        },
+    [FD_CMD_STATUS] = STAYS,
+    [FD_CMD_SELFTEST] =
+        {
+            [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY),
+            [FD_DEALER_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_REVEALED] = ALLOW(FD_DEALER_REVEALED),
+            [FD_DEALER_UNSHUFFLED] = ALLOW(FD_DEALER_UNSHUFFLED),
+            [FD_DEALER_FAULT] = ALLOW(FD_DEALER_UNSHUFFLED),
+            [FD_DEALER_FAULT_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_SEEDING] = REFUSE(open_round),
+        },
+    [FD_CMD_QUIT] =
+        {
+            [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY),
+            [FD_DEALER_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_REVEALED] = ALLOW(FD_DEALER_REVEALED),
+            [FD_DEALER_UNSHUFFLED] = ALLOW(FD_DEALER_UNSHUFFLED),
+            [FD_DEALER_FAULT] = ALLOW(FD_DEALER_FAULT),
+            [FD_DEALER_FAULT_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_SEEDING] = REFUSE(open_round),
+        },
+    [FD_CMD_SEED] =
+        {
+            [FD_DEALER_FACTORY] = REFUSE(no_seeding),
+            [FD_DEALER_ROUND_OPEN] = REFUSE(no_seeding),
+            [FD_DEALER_REVEALED] = REFUSE(no_seeding),
+            [FD_DEALER_UNSHUFFLED] = REFUSE(no_seeding),
+            [FD_DEALER_FAULT] = FAULTED,
+            [FD_DEALER_FAULT_ROUND_OPEN] = FAULTED,
+            [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_SEEDING),
+        },
+    [FD_CMD_CLOSE] =
+        {
+            [FD_DEALER_FACTORY] = REFUSE(no_seeding),
+            [FD_DEALER_ROUND_OPEN] = REFUSE(no_seeding),
+            [FD_DEALER_REVEALED] = REFUSE(no_seeding),
+            [FD_DEALER_UNSHUFFLED] = REFUSE(no_seeding),
+            [FD_DEALER_FAULT] = FAULTED,
+            [FD_DEALER_FAULT_ROUND_OPEN] = FAULTED,
+            [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_ROUND_OPEN),
+        },
 };
 
-const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd) { return &table[state][cmd]; }
+const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd) { return &table[cmd][state]; }
 
 /* FD_OK and the table entry when the command may run, else its refusal. */
 static fd_status admit(const fd_dealer *d, fd_dealer_cmd cmd, const fd_transition **t)
