@@ -53,22 +53,23 @@ typedef struct fd_image_header {
     uint32_t load_addr; /* where the body runs (slot + FD_IMAGE_HEADER_ROOM) */
 } fd_image_header;
 
-_Static_assert(FD_IMAGE_HEADER_SIZE == 4u + 2u + 2u + 4u + 4u + 4u + 12u, "header layout");
-_Static_assert(FD_IMAGE_HEADER_SIZE <= FD_IMAGE_HEADER_ROOM, "the header fits its room");
-_Static_assert((FD_IMAGE_HEADER_ROOM & (FD_IMAGE_HEADER_ROOM - 1u)) == 0u, "the room is a power of two");
-_Static_assert(FD_IMAGE_TLV_DEFAULT_SIZE <= FD_IMAGE_TLV_MAX, "the default TLV area fits its u16 size");
+FD_STATIC_ASSERT(FD_IMAGE_HEADER_SIZE == 4u + 2u + 2u + 4u + 4u + 4u + 12u, "header layout");
+FD_STATIC_ASSERT(FD_IMAGE_HEADER_SIZE <= FD_IMAGE_HEADER_ROOM, "the header fits its room");
+FD_STATIC_ASSERT((FD_IMAGE_HEADER_ROOM & (FD_IMAGE_HEADER_ROOM - 1u)) == 0u, "the room is a power of two");
+FD_STATIC_ASSERT(FD_IMAGE_TLV_DEFAULT_SIZE <= FD_IMAGE_TLV_MAX, "the default TLV area fits its u16 size");
 
 /* The codec pair. encode writes FD_IMAGE_HEADER_SIZE bytes. decode errors:
  * FD_ERR_NULL; FD_ERR_PARSE on a wrong magic, header size, nonzero flags
  * or reserved bytes. */
 void fd_image_header_encode(const fd_image_header *h, uint8_t out[FD_IMAGE_HEADER_SIZE]);
+/* Reads a header from in (see above for its errors). */
 FD_MUST_CHECK fd_status fd_image_header_decode(const uint8_t in[FD_IMAGE_HEADER_SIZE], fd_image_header *h);
 
 /* One TLV of the trailer, pointing into the caller's buffer. */
 typedef struct fd_image_tlv {
-    uint16_t type;
-    uint16_t len;
-    const uint8_t *value;
+    uint16_t type;        /* FD_IMAGE_TLV_* */
+    uint16_t len;         /* bytes of the value */
+    const uint8_t *value; /* into the caller's area */
 } fd_image_tlv;
 
 /* The one TLV walker. *pos starts at 0; each call returns the TLV at *pos
@@ -79,7 +80,7 @@ FD_MUST_CHECK fd_status fd_image_tlv_next(const uint8_t *area, size_t area_len, 
 
 /* What a check found. */
 typedef struct fd_image_info {
-    fd_image_header header;
+    fd_image_header header;       /* the decoded header */
     uint8_t hash[FD_SHA256_SIZE]; /* SHA-256 of header || body */
     size_t tlv_offset;            /* from the slot's start */
     size_t total_size;            /* header room + body + TLVs */

@@ -79,8 +79,8 @@ typedef struct fd_flash {
  * header; per record the header (12), the tag (16) and the commit word (4);
  * a compaction copy's 8 more (orig_seq, source seq); a secret's SHA-256. */
 #define FD_JOURNAL_RECORD_OVERHEAD 32u
-#define FD_JOURNAL_COPY_OVERHEAD 8u
-#define FD_JOURNAL_PAD4(n) (((n) + 3u) & ~3u)
+#define FD_JOURNAL_COPY_OVERHEAD 8u /* a compaction copy's orig_seq and source seq */
+#define FD_JOURNAL_PAD4(n) (((n) + 3u) & ~3u) /* n rounded up to a whole word */
 /* Flash bytes of one record, as a constant expression (capacity models and
  * their _Static_asserts); fd_journal_record_size is the same. */
 #define FD_JOURNAL_RECORD_BYTES(payload_len, secret_len, copy)                                                        \

@@ -50,28 +50,29 @@ typedef enum fd_record_type {
 #define FD_REC_SECRET_PART FD_JOURNAL_MAX_SECRET
 /* Most parts: salt and a 432-card order, 2 bytes a card. */
 #define FD_REC_MAX_PARTS 14u
-_Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_CARDS, "parts hold the largest order");
+FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_CARDS, "parts hold the largest order");
 
 /* Payload sizes (bytes; layouts in docs/RECORDS.md). */
-#define FD_REC_POWER_ON_SIZE 8u
-#define FD_REC_TIME_SET_SIZE 12u
+#define FD_REC_POWER_ON_SIZE 8u /* POWER_ON */
+#define FD_REC_TIME_SET_SIZE 12u /* TIME_SET */
 #define FD_REC_EVENT_SIZE 8u /* FAULT, SELFTEST */
-#define FD_REC_ROUND_SECRET_SIZE 8u
+#define FD_REC_ROUND_SECRET_SIZE 8u /* ROUND_SECRET (the secret part is separate) */
 /* ROUND_OPENED before its part seqs, device id and beacon. */
 #define FD_REC_ROUND_OPENED_BASE 56u
 /* A verifiable round's ROUND_OPENED ends with its beacon: slot, index (u64). */
 #define FD_REC_BEACON_SIZE 9u
+/* The longest ROUND_OPENED: every part seq, the longest device id, a beacon. */
 #define FD_REC_ROUND_OPENED_MAX                                                                                         \
     (FD_REC_ROUND_OPENED_BASE + 4u * FD_REC_MAX_PARTS + FD_ROUND_DEVICE_ID_MAX + FD_REC_BEACON_SIZE)
 #define FD_REC_CLIENT_SEED_BASE 8u /* the seed follows */
-#define FD_REC_SEEDS_CLOSED_SIZE 8u
-#define FD_REC_REVEAL_SIZE 80u
-#define FD_REC_SEED_FILE_SIZE 4u
+#define FD_REC_SEEDS_CLOSED_SIZE 8u /* SEEDS_CLOSED */
+#define FD_REC_REVEAL_SIZE 80u /* REVEAL (the round summary) */
+#define FD_REC_SEED_FILE_SIZE 4u /* SEED_FILE (the seed file is the secret) */
 /* DEALT before its card ids (2 bytes each follow), and the most in one. */
 #define FD_REC_DEALT_BASE 9u
-#define FD_REC_DEALT_CARDS_MAX 120u
-#define FD_REC_DEALT_MAX (FD_REC_DEALT_BASE + 2u * FD_REC_DEALT_CARDS_MAX)
-#define FD_REC_CUT_SIZE 8u
+#define FD_REC_DEALT_CARDS_MAX 120u /* most cards in one DEALT record */
+#define FD_REC_DEALT_MAX (FD_REC_DEALT_BASE + 2u * FD_REC_DEALT_CARDS_MAX) /* the largest DEALT */
+#define FD_REC_CUT_SIZE 8u /* CUT */
 
 /* ---- The capacity model (docs/RECORDS.md "Capacity"): the live bytes the
  * journal must hold at once in the worst case, every record counted in its
@@ -85,12 +86,12 @@ _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_C
 #define FD_REC_CUTS_MAX 4u
 /* Events kept per kind (POWER_ON, TIME_SET, FAULT, SELFTEST). */
 #define FD_REC_EVENTS_PER_KIND 8u
-#define FD_REC_EVENT_KINDS 4u
+#define FD_REC_EVENT_KINDS 4u /* POWER_ON, TIME_SET, FAULT, SELFTEST */
 /* Most rounds whose REVEAL summary is kept, and most revealed hands kept in
  * full (an area keeps fewer when they do not fit: FD_REC_CAP_SUMMARIES,
  * FD_REC_CAP_HANDS). */
 #define FD_REC_SUMMARIES_MAX 100u
-#define FD_REC_HANDS_MAX 10u
+#define FD_REC_HANDS_MAX 10u /* most revealed hands kept in full */
 /* The largest legal round's records but its REVEAL: 8 decks + jokers
  * (FD_SHOE_MAX_CARDS) dealt one card per DEAL/BURN, the most parts, 8 slots
  * of 64-byte seeds and SEEDS_CLOSED, the longest ROUND_OPENED and every CUT
@@ -109,6 +110,7 @@ _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_C
  * SHUFFLE cut short (live until the next power-on wipes them) and room for
  * the reserved record types (16 records of up to 8 bytes). */
 #define FD_REC_CAP_RESERVED (16u * FD_REC_CAP_KEPT(8u, 0u))
+/* The fixed part: events per kind, the seed file, one SHUFFLE cut short, the reserved types. */
 #define FD_REC_CAP_FIXED                                                                                                \
     (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND * FD_REC_CAP_KEPT(FD_REC_TIME_SET_SIZE, 0u) +                          \
      FD_REC_CAP_KEPT(FD_REC_SEED_FILE_SIZE, FD_JOURNAL_MAX_SECRET) +                                                    \
@@ -131,12 +133,16 @@ _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_C
  * FD_REC_SUMMARIES_MAX), then revealed hands in full (up to
  * FD_REC_HANDS_MAX); 0 when not even the open round fits. */
 #define FD_REC_CAP_ROOM(page_size, pages) (((pages)-3u) * FD_REC_CAP_PAGE_USE(page_size))
+/* Room an area of `pages` pages leaves after `used` bytes (0 when over). */
 #define FD_REC_CAP_SPARE(page_size, pages, used)                                                                        \
     (FD_REC_CAP_ROOM(page_size, pages) < (used) ? 0u : FD_REC_CAP_ROOM(page_size, pages) - (used))
+/* The smaller of a and b (constant expressions). */
 #define FD_REC_CAP_MIN(a, b) ((a) < (b) ? (a) : (b))
+/* Summaries an area of `pages` pages keeps (at most FD_REC_SUMMARIES_MAX). */
 #define FD_REC_CAP_SUMMARIES(page_size, pages)                                                                          \
     FD_REC_CAP_MIN(FD_REC_SUMMARIES_MAX,                                                                                \
                    FD_REC_CAP_SPARE(page_size, pages, FD_REC_CAP_ROUND + FD_REC_CAP_FIXED) / FD_REC_CAP_SUMMARY)
+/* Revealed hands an area keeps in full after its summaries (at most FD_REC_HANDS_MAX). */
 #define FD_REC_CAP_HANDS(page_size, pages)                                                                              \
     FD_REC_CAP_MIN(FD_REC_HANDS_MAX,                                                                                    \
                    FD_REC_CAP_SPARE(page_size, pages,                                                                   \
@@ -157,93 +163,119 @@ fd_card fd_rec_material_card(const uint8_t *material, uint16_t i);
 /* The round id every round record starts with (FD_ERR_PARSE under 4 bytes). */
 FD_MUST_CHECK fd_status fd_rec_round_id(const uint8_t *payload, size_t len, uint32_t *round_id);
 
+/* POWER_ON: why the device started. */
 typedef struct fd_rec_power_on {
     uint8_t cause; /* 0 unknown, 1 power-on, 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup */
     uint32_t time; /* unix seconds of the last TIME since power-on, 0: none */
 } fd_rec_power_on;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_power_on_encode(const fd_rec_power_on *in, uint8_t out[FD_REC_POWER_ON_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_power_on_decode(const uint8_t *b, size_t len, fd_rec_power_on *out);
 
+/* TIME_SET: the time the controller sent. */
 typedef struct fd_rec_time_set {
     uint32_t unix_s; /* not 0 */
 } fd_rec_time_set;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_time_set_encode(const fd_rec_time_set *in, uint8_t out[FD_REC_TIME_SET_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_time_set_decode(const uint8_t *b, size_t len, fd_rec_time_set *out);
 
 /* FAULT and SELFTEST. */
 typedef struct fd_rec_event {
     uint16_t status; /* fd_status */
     uint16_t detail; /* FAULT: the health test; SELFTEST: 0 */
-    uint32_t time;
+    uint32_t time; /* unix seconds of the last TIME, 0: none */
 } fd_rec_event;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_event_encode(const fd_rec_event *in, uint8_t out[FD_REC_EVENT_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_event_decode(const uint8_t *b, size_t len, fd_rec_event *out);
 
+/* ROUND_OPENED: a round's header, commitment and where its secret parts are. */
 typedef struct fd_rec_round_opened {
-    uint32_t round_id;
+    uint32_t round_id; /* round id */
     uint8_t mode; /* FD_RECORD_MODE_* */
     uint8_t kind; /* fd_deck_kind */
-    uint8_t decks;
-    uint8_t jokers;
+    uint8_t decks; /* decks in the shoe */
+    uint8_t jokers; /* jokers per deck */
     uint16_t count; /* shoe size, <= FD_SHOE_MAX_CARDS */
-    uint16_t cut;
-    uint8_t slot_mask;
+    uint16_t cut; /* the cut card's position, 0: none */
+    uint8_t slot_mask; /* seed slots the round accepts (bit n: slot n) */
     uint16_t material_len; /* <= parts * FD_REC_SECRET_PART */
     uint8_t parts;         /* 1..FD_REC_MAX_PARTS */
-    uint32_t time;
-    uint8_t commitment[FD_SHA256_SIZE];
-    uint32_t part_seq[FD_REC_MAX_PARTS];
+    uint32_t time; /* unix seconds of the last TIME, 0: none */
+    uint8_t commitment[FD_SHA256_SIZE]; /* the published commitment */
+    uint32_t part_seq[FD_REC_MAX_PARTS]; /* journal seqs of the ROUND_SECRET parts */
     uint8_t device_id_len; /* <= FD_ROUND_DEVICE_ID_MAX */
-    uint8_t device_id[FD_ROUND_DEVICE_ID_MAX];
+    uint8_t device_id[FD_ROUND_DEVICE_ID_MAX]; /* the device id in the round header */
     bool has_beacon; /* a verifiable round's; a record without ends at the device id */
-    uint8_t beacon_slot;
-    uint64_t beacon_index;
+    uint8_t beacon_slot; /* beacon slot (has_beacon) */
+    uint64_t beacon_index; /* beacon index (has_beacon) */
 } fd_rec_round_opened;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_round_opened_encode(const fd_rec_round_opened *in, uint8_t out[FD_REC_ROUND_OPENED_MAX]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_round_opened_decode(const uint8_t *b, size_t len, fd_rec_round_opened *out);
 
+/* ROUND_SECRET: one part of a round's reveal material (the part is the record's secret). */
 typedef struct fd_rec_round_secret {
-    uint32_t round_id;
+    uint32_t round_id; /* round id */
     uint8_t part;  /* < parts */
     uint8_t parts; /* 1..FD_REC_MAX_PARTS */
-    uint8_t mode;
+    uint8_t mode; /* FD_RECORD_MODE_* */
 } fd_rec_round_secret;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_round_secret_encode(const fd_rec_round_secret *in, uint8_t out[FD_REC_ROUND_SECRET_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_round_secret_decode(const uint8_t *b, size_t len, fd_rec_round_secret *out);
 
+/* The longest CLIENT_SEED: a 64-byte seed. */
 #define FD_REC_CLIENT_SEED_MAX (FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX)
+/* CLIENT_SEED: a player's seed in a slot. */
 typedef struct fd_rec_client_seed {
-    uint32_t round_id;
+    uint32_t round_id; /* round id */
     uint8_t slot; /* < FD_ROUND_SLOTS */
     uint8_t len;  /* 1..FD_ROUND_SEED_MAX */
-    uint8_t seed[FD_ROUND_SEED_MAX];
+    uint8_t seed[FD_ROUND_SEED_MAX]; /* the seed bytes (len of them) */
 } fd_rec_client_seed;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_client_seed_encode(const fd_rec_client_seed *in, uint8_t out[FD_REC_CLIENT_SEED_MAX]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_client_seed_decode(const uint8_t *b, size_t len, fd_rec_client_seed *out);
 
 /* SEEDS_CLOSED, and the round-id-only form of any record. */
 typedef struct fd_rec_seeds_closed {
-    uint32_t round_id;
+    uint32_t round_id; /* round id */
 } fd_rec_seeds_closed;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_seeds_closed_encode(const fd_rec_seeds_closed *in, uint8_t out[FD_REC_SEEDS_CLOSED_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_seeds_closed_decode(const uint8_t *b, size_t len, fd_rec_seeds_closed *out);
 
+/* REVEAL: the round summary. */
 typedef struct fd_rec_reveal {
-    uint32_t round_id;
-    uint8_t mode;
-    uint16_t material_len;
-    uint32_t time;
-    uint8_t commitment[FD_SHA256_SIZE];
-    uint8_t material_hash[FD_SHA256_SIZE];
+    uint32_t round_id; /* round id */
+    uint8_t mode; /* FD_RECORD_MODE_* */
+    uint16_t material_len; /* bytes of the reveal material */
+    uint32_t time; /* unix seconds of the last TIME, 0: none */
+    uint8_t commitment[FD_SHA256_SIZE]; /* the published commitment */
+    uint8_t material_hash[FD_SHA256_SIZE]; /* SHA-256 of the reveal material */
     uint16_t dealt; /* cards dealt, <= FD_SHOE_MAX_CARDS */
 } fd_rec_reveal;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_reveal_encode(const fd_rec_reveal *in, uint8_t out[FD_REC_REVEAL_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_reveal_decode(const uint8_t *b, size_t len, fd_rec_reveal *out);
 
+/* SEED_FILE: the entropy seed file (the record's secret). */
 typedef struct fd_rec_seed_file {
     uint8_t len; /* of the secret, 1..FD_JOURNAL_MAX_SECRET */
 } fd_rec_seed_file;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_seed_file_encode(const fd_rec_seed_file *in, uint8_t out[FD_REC_SEED_FILE_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_seed_file_decode(const uint8_t *b, size_t len, fd_rec_seed_file *out);
 
 /* A DEAL or BURN: positions first .. first + cards - 1 of the order the
@@ -252,24 +284,30 @@ FD_MUST_CHECK fd_status fd_rec_seed_file_decode(const uint8_t *b, size_t len, fd
  * position and its own cards). Card k of a record goes to seat
  * (first + k - deal's first) mod players + 1; the dealer starts every deal
  * at a record boundary that is a multiple of players. */
-#define FD_REC_DEALT_PLAYERS_MAX 15u
+#define FD_REC_DEALT_PLAYERS_MAX 15u /* most seats in one deal */
+/* DEALT: one DEAL or BURN record (see above). */
 typedef struct fd_rec_dealt {
-    uint32_t round_id;
+    uint32_t round_id; /* round id */
     uint16_t first;  /* < FD_SHOE_MAX_CARDS */
     uint16_t cards;  /* 1..FD_REC_DEALT_CARDS_MAX, first + cards <= FD_SHOE_MAX_CARDS */
     uint8_t players; /* 1..FD_REC_DEALT_PLAYERS_MAX; 0: a BURN (one card) */
     uint8_t kind;    /* fd_deck_kind: the record prints without its ROUND_OPENED */
     uint8_t seat0;   /* seat of the first card, 0-based (a deal split over records) */
-    fd_card card[FD_REC_DEALT_CARDS_MAX];
+    fd_card card[FD_REC_DEALT_CARDS_MAX]; /* the cards at first.. (cards of them) */
 } fd_rec_dealt;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_dealt_encode(const fd_rec_dealt *in, uint8_t out[FD_REC_DEALT_MAX]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_dealt_decode(const uint8_t *b, size_t len, fd_rec_dealt *out);
 
+/* CUT: the cut card's position. */
 typedef struct fd_rec_cut {
-    uint32_t round_id;
+    uint32_t round_id; /* round id */
     uint16_t cut; /* <= FD_SHOE_MAX_CARDS */
 } fd_rec_cut;
+/* Writes in's payload into out; returns its length. */
 size_t fd_rec_cut_encode(const fd_rec_cut *in, uint8_t out[FD_REC_CUT_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_cut_decode(const uint8_t *b, size_t len, fd_rec_cut *out);
 
 /* What compaction keeps (fd_journal_keep_fn with ctx = this policy): the

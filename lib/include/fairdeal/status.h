@@ -52,6 +52,14 @@ typedef enum fd_status {
 #define FD_MUST_CHECK
 #endif
 
+/* A compile-time check that public headers can use from C11 and from C++11
+ * (C++ has no _Static_assert keyword). */
+#ifdef __cplusplus
+#define FD_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define FD_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
 /* The last status value; tests walk 0..FD_STATUS_LAST. */
 #define FD_STATUS_LAST FD_ERR_SIGNATURE
 
