@@ -9,7 +9,8 @@ need="cmake make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
 case "${1:-test}" in
   test) need="$need libcmocka-dev python3 clang libclang-rt-14-dev clang-tidy cppcheck dieharder ent rng-tools5 doxygen g++ pkg-config openocd srecord"
         need="$need libbcprov-java openjdk-17-jdk-headless" # Bouncy Castle: the LMS/HSS interop test
-        need="$need chromium chromium-driver python3-selenium" ;; # the verification page's browser test
+        need="$need chromium chromium-driver python3-selenium" # the verification page's browser test
+        need="$need python3-cryptography python3-dissononce" ;; # the link's interop tests (tests/link)
   fairness) need="$need libcmocka-dev clang libclang-rt-14-dev dieharder ent rng-tools5 gnuplot-nox" ;;
   bench) need="$need libcmocka-dev g++ valgrind" ;;
   # the host tree as the tests configure it (clang, doxygen) and the tool tests tools/ mutants meet

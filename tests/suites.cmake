@@ -2,7 +2,7 @@
 # (tests/target/cmocka.h stand-in), and the registration of a board's tests
 # from its facts (boards/<b>/board.cmake). Shared by tests/CMakeLists.txt
 # and the host build that registers the boards' tests.
-set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers seeded storage commit golden lms)
+set(FD_UNIT_SUITES bounded shuffle crypto entropy deck drivers seeded storage commit golden lms link)
 
 # A QEMU run: tests/qemu/run.sh takes the machine and its flags from the
 # qemu.env that the image's build tree wrote from board.cmake.

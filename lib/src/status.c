@@ -27,6 +27,7 @@ const char *fd_status_name(fd_status status)
     case FD_ERR_OVERRUN: return "overrun";
     case FD_ERR_CORRUPT: return "corrupt";
     case FD_ERR_SIGNATURE: return "signature";
+    case FD_ERR_AUTH: return "auth";
     }
     return "unknown";
 }

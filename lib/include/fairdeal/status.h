@@ -32,7 +32,8 @@ typedef enum fd_status {
     FD_ERR_KAT = 20,               /* a known-answer self-test failed */
     FD_ERR_OVERRUN = 21,           /* received bytes were lost (buffer or hardware overrun) */
     FD_ERR_CORRUPT = 22,           /* stored or in-memory state failed its integrity check */
-    FD_ERR_SIGNATURE = 23          /* a well-formed signature that does not verify */
+    FD_ERR_SIGNATURE = 23,         /* a well-formed signature that does not verify */
+    FD_ERR_AUTH = 24               /* a message failed authentication (forged, replayed, reordered) */
 } fd_status;
 
 /**
@@ -61,7 +62,7 @@ typedef enum fd_status {
 #endif
 
 /* The last status value; tests walk 0..FD_STATUS_LAST. */
-#define FD_STATUS_LAST FD_ERR_SIGNATURE
+#define FD_STATUS_LAST FD_ERR_AUTH
 
 /* Short, stable, lowercase name of a status ("ok", "null", ...); never NULL. */
 const char *fd_status_name(fd_status status);
