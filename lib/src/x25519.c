@@ -27,7 +27,7 @@ typedef uint32_t fe[10];
 #define M25 0x1FFFFFFu
 
 /* Width of limb i. */
-#define LIMB_BITS(i) (((i) & 1u) ? 25u : 26u)
+#define LIMB_BITS(i) (((i)&1u) ? 25u : 26u)
 
 /* The full product of two 32-bit words. */
 FD_HOT_INLINE uint64_t mul64(uint32_t a, uint32_t b)
@@ -37,66 +37,354 @@ FD_HOT_INLINE uint64_t mul64(uint32_t a, uint32_t b)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* Carry 64-bit column sums into a carried element (bounds above). */
+/* One carry step: limb i keeps its low w bits, limb i + 1 takes the rest. */
+#define CARRY64(t, i, w)                                                                                               \
+    do {                                                                                                               \
+        (t)[(i) + 1] += (t)[i] >> (w);                                                                                 \
+        (t)[i] &= (((uint64_t)1) << (w)) - 1u;                                                                         \
+    } while (0)
+
+/* Carry 64-bit column sums into a carried element (bounds above); written
+ * out, so every shift is by a constant. */
 static void fe_carry(fe h, uint64_t t[10])
 {
-    for (unsigned i = 0; i < 9; i++) {
-        const unsigned w = LIMB_BITS(i);
-        t[i + 1] += t[i] >> w;
-        t[i] &= (i & 1u) ? M25 : M26;
-    }
+    CARRY64(t, 0, 26);
+    CARRY64(t, 1, 25);
+    CARRY64(t, 2, 26);
+    CARRY64(t, 3, 25);
+    CARRY64(t, 4, 26);
+    CARRY64(t, 5, 25);
+    CARRY64(t, 6, 26);
+    CARRY64(t, 7, 25);
+    CARRY64(t, 8, 26);
     const uint64_t c = t[9] >> 25;
     t[9] &= M25;
     t[0] += (c << 4) + (c << 1) + c; /* 19 c without a 64-bit multiply call */
-    t[1] += t[0] >> 26;
-    t[0] &= M26;
+    CARRY64(t, 0, 26);
     for (unsigned i = 0; i < 10; i++)
         h[i] = (uint32_t)t[i];
 }
 
+/* Two forms of the field products, the same arithmetic: written-out 32 x 32
+ * -> 64 products where the core has them, 16-bit halves on Cortex-M0. The
+ * host tests build both (FD_X25519_FORCE_HALVES). */
+#if FD_MUL_BY_HALVES || defined(FD_X25519_FORCE_HALVES)
+/* Cortex-M0 (no 32 x 32 -> 64 multiply): every operand is split once into
+ * 16-bit halves, and a column sums the four half products in three
+ * accumulators, lo*lo, the cross terms and hi*hi, joined once per column
+ * (the per-product recombination cost twice as much). hi*hi sums stay
+ * below 2^32 because the whole column is below 2^64. */
+#define HALF_TERM(a, b)                                                                                                \
+    do {                                                                                                               \
+        s0 += (uint32_t)(al[a] * bl[b]);                                                                               \
+        s1 += (uint32_t)(al[a] * bh[b]);                                                                               \
+        s1 += (uint32_t)(ah[a] * bl[b]);                                                                               \
+        s2 += ah[a] * bh[b];                                                                                           \
+    } while (0)
+#define HALF_COLUMN_START                                                                                              \
+    s0 = 0;                                                                                                            \
+    s1 = 0;                                                                                                            \
+    s2 = 0
+#define HALF_COLUMN_END(k) t[k] = s0 + (s1 << 16) + ((uint64_t)s2 << 32)
+
+static void split(uint32_t *lo, uint32_t *hi, uint32_t v)
+{
+    *lo = v & 0xFFFFu;
+    *hi = v >> 16;
+}
+
 static void fe_mul(fe h, const fe f, const fe g)
 {
-    uint32_t g19[10];
-    uint32_t f2[10];
-    uint64_t t[10] = {0};
+    uint32_t al[15], ah[15], bl[19], bh[19];
+    uint64_t t[10], s0, s1;
+    uint32_t s2;
     for (unsigned i = 0; i < 10; i++) {
-        g19[i] = 19u * g[i];
-        f2[i] = 2u * f[i];
+        split(&al[i], &ah[i], f[i]);
+        split(&bl[i], &bh[i], g[i]);
+        if (i > 0)
+            split(&bl[9 + i], &bh[9 + i], 19u * g[i]);
+        if (i & 1u)
+            split(&al[10 + i / 2], &ah[10 + i / 2], 2u * f[i]);
     }
-    for (unsigned i = 0; i < 10; i++) {
-        for (unsigned j = 0; j < 10; j++) {
-            const uint32_t a = (i & j & 1u) ? f2[i] : f[i];
-            const uint32_t b = (i + j >= 10u) ? g19[j] : g[j];
-            t[(i + j) % 10u] += mul64(a, b);
-        }
-    }
+    HALF_COLUMN_START;
+    HALF_TERM(0, 0);
+    HALF_TERM(10, 18);
+    HALF_TERM(2, 17);
+    HALF_TERM(11, 16);
+    HALF_TERM(4, 15);
+    HALF_TERM(12, 14);
+    HALF_TERM(6, 13);
+    HALF_TERM(13, 12);
+    HALF_TERM(8, 11);
+    HALF_TERM(14, 10);
+    HALF_COLUMN_END(0);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 1);
+    HALF_TERM(1, 0);
+    HALF_TERM(2, 18);
+    HALF_TERM(3, 17);
+    HALF_TERM(4, 16);
+    HALF_TERM(5, 15);
+    HALF_TERM(6, 14);
+    HALF_TERM(7, 13);
+    HALF_TERM(8, 12);
+    HALF_TERM(9, 11);
+    HALF_COLUMN_END(1);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 2);
+    HALF_TERM(10, 1);
+    HALF_TERM(2, 0);
+    HALF_TERM(11, 18);
+    HALF_TERM(4, 17);
+    HALF_TERM(12, 16);
+    HALF_TERM(6, 15);
+    HALF_TERM(13, 14);
+    HALF_TERM(8, 13);
+    HALF_TERM(14, 12);
+    HALF_COLUMN_END(2);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 3);
+    HALF_TERM(1, 2);
+    HALF_TERM(2, 1);
+    HALF_TERM(3, 0);
+    HALF_TERM(4, 18);
+    HALF_TERM(5, 17);
+    HALF_TERM(6, 16);
+    HALF_TERM(7, 15);
+    HALF_TERM(8, 14);
+    HALF_TERM(9, 13);
+    HALF_COLUMN_END(3);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 4);
+    HALF_TERM(10, 3);
+    HALF_TERM(2, 2);
+    HALF_TERM(11, 1);
+    HALF_TERM(4, 0);
+    HALF_TERM(12, 18);
+    HALF_TERM(6, 17);
+    HALF_TERM(13, 16);
+    HALF_TERM(8, 15);
+    HALF_TERM(14, 14);
+    HALF_COLUMN_END(4);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 5);
+    HALF_TERM(1, 4);
+    HALF_TERM(2, 3);
+    HALF_TERM(3, 2);
+    HALF_TERM(4, 1);
+    HALF_TERM(5, 0);
+    HALF_TERM(6, 18);
+    HALF_TERM(7, 17);
+    HALF_TERM(8, 16);
+    HALF_TERM(9, 15);
+    HALF_COLUMN_END(5);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 6);
+    HALF_TERM(10, 5);
+    HALF_TERM(2, 4);
+    HALF_TERM(11, 3);
+    HALF_TERM(4, 2);
+    HALF_TERM(12, 1);
+    HALF_TERM(6, 0);
+    HALF_TERM(13, 18);
+    HALF_TERM(8, 17);
+    HALF_TERM(14, 16);
+    HALF_COLUMN_END(6);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 7);
+    HALF_TERM(1, 6);
+    HALF_TERM(2, 5);
+    HALF_TERM(3, 4);
+    HALF_TERM(4, 3);
+    HALF_TERM(5, 2);
+    HALF_TERM(6, 1);
+    HALF_TERM(7, 0);
+    HALF_TERM(8, 18);
+    HALF_TERM(9, 17);
+    HALF_COLUMN_END(7);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 8);
+    HALF_TERM(10, 7);
+    HALF_TERM(2, 6);
+    HALF_TERM(11, 5);
+    HALF_TERM(4, 4);
+    HALF_TERM(12, 3);
+    HALF_TERM(6, 2);
+    HALF_TERM(13, 1);
+    HALF_TERM(8, 0);
+    HALF_TERM(14, 18);
+    HALF_COLUMN_END(8);
+    HALF_COLUMN_START;
+    HALF_TERM(0, 9);
+    HALF_TERM(1, 8);
+    HALF_TERM(2, 7);
+    HALF_TERM(3, 6);
+    HALF_TERM(4, 5);
+    HALF_TERM(5, 4);
+    HALF_TERM(6, 3);
+    HALF_TERM(7, 2);
+    HALF_TERM(8, 1);
+    HALF_TERM(9, 0);
+    HALF_COLUMN_END(9);
     fe_carry(h, t);
 }
 
-/* f^2: the symmetric products once, doubled. */
 static void fe_sq(fe h, const fe f)
 {
-    uint32_t f19[10];
-    uint32_t f2[10];
-    uint64_t t[10] = {0};
+    uint32_t al[24], ah[24], bl[15], bh[15];
+    uint64_t t[10], s0, s1;
+    uint32_t s2;
     for (unsigned i = 0; i < 10; i++) {
-        f19[i] = 19u * f[i];
-        f2[i] = 2u * f[i];
+        split(&al[i], &ah[i], f[i]);
+        bl[i] = al[i];
+        bh[i] = ah[i];
+        split(&al[10 + i], &ah[10 + i], 2u * f[i]);
+        if (i & 1u && i < 9)
+            split(&al[20 + i / 2], &ah[20 + i / 2], 4u * f[i]);
+        if (i >= 5)
+            split(&bl[5 + i], &bh[5 + i], 19u * f[i]);
     }
-    for (unsigned i = 0; i < 10; i++) {
-        /* the square term f_i * f_i */
-        const uint32_t a = (i & 1u) ? f2[i] : f[i];
-        const uint32_t b = (2u * i >= 10u) ? f19[i] : f[i];
-        t[(2u * i) % 10u] += mul64(a, b);
-        /* the cross terms f_i * f_j, j > i, twice */
-        for (unsigned j = i + 1; j < 10; j++) {
-            const uint32_t c = (i & j & 1u) ? 2u * f2[i] : f2[i];
-            const uint32_t d = (i + j >= 10u) ? f19[j] : f[j];
-            t[(i + j) % 10u] += mul64(c, d);
-        }
-    }
+    HALF_COLUMN_START;
+    HALF_TERM(0, 0);
+    HALF_TERM(20, 14);
+    HALF_TERM(12, 13);
+    HALF_TERM(21, 12);
+    HALF_TERM(14, 11);
+    HALF_TERM(15, 10);
+    HALF_COLUMN_END(0);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 1);
+    HALF_TERM(12, 14);
+    HALF_TERM(13, 13);
+    HALF_TERM(14, 12);
+    HALF_TERM(15, 11);
+    HALF_COLUMN_END(1);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 2);
+    HALF_TERM(11, 1);
+    HALF_TERM(21, 14);
+    HALF_TERM(14, 13);
+    HALF_TERM(22, 12);
+    HALF_TERM(6, 11);
+    HALF_COLUMN_END(2);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 3);
+    HALF_TERM(11, 2);
+    HALF_TERM(14, 14);
+    HALF_TERM(15, 13);
+    HALF_TERM(16, 12);
+    HALF_COLUMN_END(3);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 4);
+    HALF_TERM(20, 3);
+    HALF_TERM(2, 2);
+    HALF_TERM(22, 14);
+    HALF_TERM(16, 13);
+    HALF_TERM(17, 12);
+    HALF_COLUMN_END(4);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 5);
+    HALF_TERM(11, 4);
+    HALF_TERM(12, 3);
+    HALF_TERM(16, 14);
+    HALF_TERM(17, 13);
+    HALF_COLUMN_END(5);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 6);
+    HALF_TERM(20, 5);
+    HALF_TERM(12, 4);
+    HALF_TERM(13, 3);
+    HALF_TERM(23, 14);
+    HALF_TERM(8, 13);
+    HALF_COLUMN_END(6);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 7);
+    HALF_TERM(11, 6);
+    HALF_TERM(12, 5);
+    HALF_TERM(13, 4);
+    HALF_TERM(18, 14);
+    HALF_COLUMN_END(7);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 8);
+    HALF_TERM(20, 7);
+    HALF_TERM(12, 6);
+    HALF_TERM(21, 5);
+    HALF_TERM(4, 4);
+    HALF_TERM(19, 14);
+    HALF_COLUMN_END(8);
+    HALF_COLUMN_START;
+    HALF_TERM(10, 9);
+    HALF_TERM(11, 8);
+    HALF_TERM(12, 7);
+    HALF_TERM(13, 6);
+    HALF_TERM(14, 5);
+    HALF_COLUMN_END(9);
     fe_carry(h, t);
 }
+#else
+/* The products written out (a loop with its index tests and the column's
+ * `% 10` cost several times more on Cortex-M0 at -Os). Column k gathers
+ * f_i g_j for i + j = k (mod 10), as described at the top. */
+static void fe_mul(fe h, const fe f, const fe g)
+{
+    const uint32_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8],
+                   f9 = f[9];
+    const uint32_t g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4], g5 = g[5], g6 = g[6], g7 = g[7], g8 = g[8],
+                   g9 = g[9];
+    const uint32_t f1_2 = 2u * f1, f3_2 = 2u * f3, f5_2 = 2u * f5, f7_2 = 2u * f7, f9_2 = 2u * f9;
+    const uint32_t g1_19 = 19u * g1, g2_19 = 19u * g2, g3_19 = 19u * g3, g4_19 = 19u * g4, g5_19 = 19u * g5,
+                   g6_19 = 19u * g6, g7_19 = 19u * g7, g8_19 = 19u * g8, g9_19 = 19u * g9;
+    uint64_t t[10];
+    t[0] = mul64(f0, g0) + mul64(f1_2, g9_19) + mul64(f2, g8_19) + mul64(f3_2, g7_19) + mul64(f4, g6_19) +
+           mul64(f5_2, g5_19) + mul64(f6, g4_19) + mul64(f7_2, g3_19) + mul64(f8, g2_19) + mul64(f9_2, g1_19);
+    t[1] = mul64(f0, g1) + mul64(f1, g0) + mul64(f2, g9_19) + mul64(f3, g8_19) + mul64(f4, g7_19) + mul64(f5, g6_19) +
+           mul64(f6, g5_19) + mul64(f7, g4_19) + mul64(f8, g3_19) + mul64(f9, g2_19);
+    t[2] = mul64(f0, g2) + mul64(f1_2, g1) + mul64(f2, g0) + mul64(f3_2, g9_19) + mul64(f4, g8_19) +
+           mul64(f5_2, g7_19) + mul64(f6, g6_19) + mul64(f7_2, g5_19) + mul64(f8, g4_19) + mul64(f9_2, g3_19);
+    t[3] = mul64(f0, g3) + mul64(f1, g2) + mul64(f2, g1) + mul64(f3, g0) + mul64(f4, g9_19) + mul64(f5, g8_19) +
+           mul64(f6, g7_19) + mul64(f7, g6_19) + mul64(f8, g5_19) + mul64(f9, g4_19);
+    t[4] = mul64(f0, g4) + mul64(f1_2, g3) + mul64(f2, g2) + mul64(f3_2, g1) + mul64(f4, g0) + mul64(f5_2, g9_19) +
+           mul64(f6, g8_19) + mul64(f7_2, g7_19) + mul64(f8, g6_19) + mul64(f9_2, g5_19);
+    t[5] = mul64(f0, g5) + mul64(f1, g4) + mul64(f2, g3) + mul64(f3, g2) + mul64(f4, g1) + mul64(f5, g0) +
+           mul64(f6, g9_19) + mul64(f7, g8_19) + mul64(f8, g7_19) + mul64(f9, g6_19);
+    t[6] = mul64(f0, g6) + mul64(f1_2, g5) + mul64(f2, g4) + mul64(f3_2, g3) + mul64(f4, g2) + mul64(f5_2, g1) +
+           mul64(f6, g0) + mul64(f7_2, g9_19) + mul64(f8, g8_19) + mul64(f9_2, g7_19);
+    t[7] = mul64(f0, g7) + mul64(f1, g6) + mul64(f2, g5) + mul64(f3, g4) + mul64(f4, g3) + mul64(f5, g2) +
+           mul64(f6, g1) + mul64(f7, g0) + mul64(f8, g9_19) + mul64(f9, g8_19);
+    t[8] = mul64(f0, g8) + mul64(f1_2, g7) + mul64(f2, g6) + mul64(f3_2, g5) + mul64(f4, g4) + mul64(f5_2, g3) +
+           mul64(f6, g2) + mul64(f7_2, g1) + mul64(f8, g0) + mul64(f9_2, g9_19);
+    t[9] = mul64(f0, g9) + mul64(f1, g8) + mul64(f2, g7) + mul64(f3, g6) + mul64(f4, g5) + mul64(f5, g4) +
+           mul64(f6, g3) + mul64(f7, g2) + mul64(f8, g1) + mul64(f9, g0);
+    fe_carry(h, t);
+}
+
+/* f^2: the symmetric products once, doubled (f_i_2, f_i_4). */
+static void fe_sq(fe h, const fe f)
+{
+    const uint32_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8],
+                   f9 = f[9];
+    const uint32_t f0_2 = 2u * f0, f1_2 = 2u * f1, f2_2 = 2u * f2, f3_2 = 2u * f3, f4_2 = 2u * f4, f5_2 = 2u * f5,
+                   f6_2 = 2u * f6, f7_2 = 2u * f7, f8_2 = 2u * f8, f9_2 = 2u * f9;
+    const uint32_t f1_4 = 4u * f1, f3_4 = 4u * f3, f5_4 = 4u * f5, f7_4 = 4u * f7;
+    const uint32_t f5_19 = 19u * f5, f6_19 = 19u * f6, f7_19 = 19u * f7, f8_19 = 19u * f8, f9_19 = 19u * f9;
+    uint64_t t[10];
+    t[0] = mul64(f0, f0) + mul64(f1_4, f9_19) + mul64(f2_2, f8_19) + mul64(f3_4, f7_19) + mul64(f4_2, f6_19) +
+           mul64(f5_2, f5_19);
+    t[1] = mul64(f0_2, f1) + mul64(f2_2, f9_19) + mul64(f3_2, f8_19) + mul64(f4_2, f7_19) + mul64(f5_2, f6_19);
+    t[2] = mul64(f0_2, f2) + mul64(f1_2, f1) + mul64(f3_4, f9_19) + mul64(f4_2, f8_19) + mul64(f5_4, f7_19) +
+           mul64(f6, f6_19);
+    t[3] = mul64(f0_2, f3) + mul64(f1_2, f2) + mul64(f4_2, f9_19) + mul64(f5_2, f8_19) + mul64(f6_2, f7_19);
+    t[4] = mul64(f0_2, f4) + mul64(f1_4, f3) + mul64(f2, f2) + mul64(f5_4, f9_19) + mul64(f6_2, f8_19) +
+           mul64(f7_2, f7_19);
+    t[5] = mul64(f0_2, f5) + mul64(f1_2, f4) + mul64(f2_2, f3) + mul64(f6_2, f9_19) + mul64(f7_2, f8_19);
+    t[6] =
+        mul64(f0_2, f6) + mul64(f1_4, f5) + mul64(f2_2, f4) + mul64(f3_2, f3) + mul64(f7_4, f9_19) + mul64(f8, f8_19);
+    t[7] = mul64(f0_2, f7) + mul64(f1_2, f6) + mul64(f2_2, f5) + mul64(f3_2, f4) + mul64(f8_2, f9_19);
+    t[8] = mul64(f0_2, f8) + mul64(f1_4, f7) + mul64(f2_2, f6) + mul64(f3_4, f5) + mul64(f4, f4) + mul64(f9_2, f9_19);
+    t[9] = mul64(f0_2, f9) + mul64(f1_2, f8) + mul64(f2_2, f7) + mul64(f3_2, f6) + mul64(f4_2, f5);
+    fe_carry(h, t);
+}
+#endif
 
 static void fe_add(fe h, const fe f, const fe g)
 {
@@ -112,12 +400,13 @@ static void fe_sub(fe h, const fe f, const fe g)
         h[i] = f[i] + ((i & 1u) ? 0x3FFFFFEu : 0x7FFFFFEu) - g[i];
 }
 
-/* f times a24 = 121665 (RFC 7748 §5). */
+/* f times a24 + 1 = 121666 (RFC 7748 §5 has a24 = 121665 and AA + a24 E;
+ * the ladder uses the equal BB + 121666 E, as AA = BB + E). */
 static void fe_mul_a24(fe h, const fe f)
 {
     uint64_t t[10];
     for (unsigned i = 0; i < 10; i++)
-        t[i] = mul64(f[i], 121665u);
+        t[i] = mul64(f[i], 121666u);
     fe_carry(h, t);
 }
 
@@ -192,42 +481,42 @@ static void fe_tobytes(uint8_t s[32], const fe f)
 static void fe_invert(fe h, const fe f)
 {
     fe z2, z9, z11, z5, z10, z20, z50, z100, t;
-    fe_sq(z2, f);          /* 2 */
-    fe_sq(t, z2);          /* 4 */
-    fe_sq(t, t);           /* 8 */
-    fe_mul(z9, t, f);      /* 9 */
-    fe_mul(z11, z9, z2);   /* 11 */
-    fe_sq(t, z11);         /* 22 */
-    fe_mul(z5, t, z9);     /* 2^5 - 1 */
+    fe_sq(z2, f);        /* 2 */
+    fe_sq(t, z2);        /* 4 */
+    fe_sq(t, t);         /* 8 */
+    fe_mul(z9, t, f);    /* 9 */
+    fe_mul(z11, z9, z2); /* 11 */
+    fe_sq(t, z11);       /* 22 */
+    fe_mul(z5, t, z9);   /* 2^5 - 1 */
     fe_sq(t, z5);
     for (unsigned i = 1; i < 5; i++)
         fe_sq(t, t);
-    fe_mul(z10, t, z5);    /* 2^10 - 1 */
+    fe_mul(z10, t, z5); /* 2^10 - 1 */
     fe_sq(t, z10);
     for (unsigned i = 1; i < 10; i++)
         fe_sq(t, t);
-    fe_mul(z20, t, z10);   /* 2^20 - 1 */
+    fe_mul(z20, t, z10); /* 2^20 - 1 */
     fe_sq(t, z20);
     for (unsigned i = 1; i < 20; i++)
         fe_sq(t, t);
-    fe_mul(t, t, z20);     /* 2^40 - 1 */
+    fe_mul(t, t, z20); /* 2^40 - 1 */
     for (unsigned i = 0; i < 10; i++)
         fe_sq(t, t);
-    fe_mul(z50, t, z10);   /* 2^50 - 1 */
+    fe_mul(z50, t, z10); /* 2^50 - 1 */
     fe_sq(t, z50);
     for (unsigned i = 1; i < 50; i++)
         fe_sq(t, t);
-    fe_mul(z100, t, z50);  /* 2^100 - 1 */
+    fe_mul(z100, t, z50); /* 2^100 - 1 */
     fe_sq(t, z100);
     for (unsigned i = 1; i < 100; i++)
         fe_sq(t, t);
-    fe_mul(t, t, z100);    /* 2^200 - 1 */
+    fe_mul(t, t, z100); /* 2^200 - 1 */
     for (unsigned i = 0; i < 50; i++)
         fe_sq(t, t);
-    fe_mul(t, t, z50);     /* 2^250 - 1 */
+    fe_mul(t, t, z50); /* 2^250 - 1 */
     for (unsigned i = 0; i < 5; i++)
-        fe_sq(t, t);       /* 2^255 - 32 */
-    fe_mul(h, t, z11);     /* 2^255 - 21 */
+        fe_sq(t, t);   /* 2^255 - 32 */
+    fe_mul(h, t, z11); /* 2^255 - 21 */
     fd_wipe(z2, sizeof z2);
     fd_wipe(z9, sizeof z9);
     fd_wipe(z11, sizeof z11);
@@ -247,8 +536,9 @@ void fd_x25519(uint8_t out[FD_X25519_SIZE], const uint8_t scalar[FD_X25519_SIZE]
     k[0] &= 248u;
     k[31] = (uint8_t)((k[31] & 127u) | 64u);
 
+    /* seven elements, reused in the order below (the RFC's A..CB named) */
     struct {
-        fe x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb;
+        fe x1, x2, z2, x3, z3, t0, t1;
     } s;
     fe_frombytes(s.x1, u);
     for (unsigned i = 0; i < 10; i++) {
@@ -267,24 +557,24 @@ void fd_x25519(uint8_t out[FD_X25519_SIZE], const uint8_t scalar[FD_X25519_SIZE]
         fe_cswap(s.x2, s.x3, swap);
         fe_cswap(s.z2, s.z3, swap);
         swap = bit;
-        fe_add(s.a, s.x2, s.z2);
-        fe_sq(s.aa, s.a);
-        fe_sub(s.b, s.x2, s.z2);
-        fe_sq(s.bb, s.b);
-        fe_sub(s.e, s.aa, s.bb);
-        fe_add(s.c, s.x3, s.z3);
-        fe_sub(s.d, s.x3, s.z3);
-        fe_mul(s.da, s.d, s.a);
-        fe_mul(s.cb, s.c, s.b);
-        fe_add(s.x3, s.da, s.cb);
-        fe_sq(s.x3, s.x3);
-        fe_sub(s.z3, s.da, s.cb);
-        fe_sq(s.z3, s.z3);
-        fe_mul(s.z3, s.z3, s.x1);
-        fe_mul(s.x2, s.aa, s.bb);
-        fe_mul_a24(s.z2, s.e);
-        fe_add(s.z2, s.z2, s.aa);
-        fe_mul(s.z2, s.z2, s.e);
+        fe_sub(s.t0, s.x3, s.z3); /* D */
+        fe_sub(s.t1, s.x2, s.z2); /* B */
+        fe_add(s.x2, s.x2, s.z2); /* A */
+        fe_add(s.z2, s.x3, s.z3); /* C */
+        fe_mul(s.z3, s.t0, s.x2); /* DA */
+        fe_mul(s.z2, s.z2, s.t1); /* CB */
+        fe_sq(s.t0, s.t1);        /* BB */
+        fe_sq(s.t1, s.x2);        /* AA */
+        fe_add(s.x3, s.z3, s.z2); /* DA + CB */
+        fe_sub(s.z2, s.z3, s.z2); /* DA - CB */
+        fe_mul(s.x2, s.t1, s.t0); /* x2 = AA * BB */
+        fe_sub(s.t1, s.t1, s.t0); /* E = AA - BB */
+        fe_sq(s.z2, s.z2);        /* (DA - CB)^2 */
+        fe_mul_a24(s.z3, s.t1);   /* (a24 + 1) E */
+        fe_sq(s.x3, s.x3);        /* x3 = (DA + CB)^2 */
+        fe_add(s.t0, s.t0, s.z3); /* BB + (a24 + 1) E = AA + a24 E */
+        fe_mul(s.z3, s.x1, s.z2); /* z3 = x1 (DA - CB)^2 */
+        fe_mul(s.z2, s.t1, s.t0); /* z2 = E (AA + a24 E) */
     }
     fe_cswap(s.x2, s.x3, swap);
     fe_cswap(s.z2, s.z3, swap);

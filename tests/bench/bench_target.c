@@ -14,11 +14,13 @@
 #include "fairdeal/bounded.h"
 #include "fairdeal/drbg.h"
 #include "fairdeal/journal.h"
+#include "fairdeal/link.h"
 #include "fairdeal/records.h"
 #include "fairdeal/round.h"
 #include "fairdeal/selftest.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/util.h"
+#include "fairdeal/x25519.h"
 #include "fd_trng_config.h"
 #include "hal/board.h"
 #include "hal/console.h"
@@ -342,6 +344,85 @@ static void measure_dealer_round(const char *what)
     fd_console_command(&console, "REVEAL", 6);
 }
 
+/* The link (docs/LINK.md): one X25519, the device's whole handshake (HELLO
+ * read, ephemeral derived, WELCOME written: two X25519 and the hashing), a
+ * DATA frame sealed and opened with the smallest payload and with a
+ * 254-byte one (the per-byte cost is the slope between the 64- and the
+ * 256-byte bucket), and the stack below the caller's buffers. Everything
+ * lives on this frame: the micro:bit's static RAM is spoken for. */
+struct link_bench {
+    uint8_t psk[32], eph[32], e_ctl[32], e_dev[32], trng[32], pub[32];
+    uint8_t hello[128], welcome[128], frame[FD_LINK_HEADER_SIZE + 256u + FD_AEAD_TAG_SIZE];
+    uint8_t payload[256];
+    fd_noise_handshake hs;
+    fd_link dev, ctl;
+};
+
+static void measure_link(void)
+{
+    static const uint8_t secret[32] = "bench device secret.............";
+    struct link_bench b;
+    memset(&b, 0, sizeof b);
+    const uintptr_t base = (uintptr_t)&b; /* callees' frames lie below it */
+    size_t n = 0, wn = 0, fn = 0, pn = 0;
+    /* benchmark: fixed valid inputs; the unit tests check the statuses */
+    (void)fd_link_derive_keys(secret, sizeof secret, b.psk, b.eph);
+    fd_link_ephemeral(b.eph, b.trng, 1, b.e_ctl);
+    uint32_t t0 = hal_counter_read();
+    for (uint32_t r = 0; r < 4u; r++)
+        fd_x25519_public(b.pub, b.e_ctl);
+    row2("link: X25519, one scalar multiplication", "", hal_counter_read() - t0, 4);
+    (void)fd_link_hello(&b.hs, b.psk, b.e_ctl, b.hello, sizeof b.hello, &n);
+    t0 = hal_counter_read();
+    for (uint32_t r = 0; r < 2u; r++) {
+        fd_link_ephemeral(b.eph, b.trng, 100u + r, b.e_dev);
+        (void)fd_link_accept(b.psk, b.e_dev, b.hello, n, (const uint8_t *)"FAIRDEAL bench", 14, &b.dev, b.welcome,
+                             sizeof b.welcome, &wn);
+    }
+    row2("link: device handshake (HELLO in, ephemeral, WELCOME out)", "", hal_counter_read() - t0, 2);
+    (void)fd_link_finish(&b.hs, b.welcome, wn, &b.ctl, b.payload, sizeof b.payload, &pn);
+    static const uint32_t sizes[2] = {0, 254};
+    uint32_t seal_ticks[2], open_ticks[2];
+    for (unsigned k = 0; k < 2u; k++) {
+        seal_ticks[k] = 0;
+        open_ticks[k] = 0;
+        for (uint32_t r = 0; r < 20u; r++) {
+            memset(b.payload, 'A', sizes[k]);
+            t0 = hal_counter_read();
+            (void)fd_link_seal(&b.dev, b.payload, sizes[k], b.frame, sizeof b.frame, &fn);
+            const uint32_t t1 = hal_counter_read();
+            (void)fd_link_open(&b.ctl, b.frame, fn, b.payload, sizeof b.payload, &pn);
+            open_ticks[k] += hal_counter_read() - t1;
+            seal_ticks[k] += t1 - t0;
+        }
+    }
+    row2("link: seal a DATA frame, 0-byte payload (64-byte bucket)", "", seal_ticks[0], 20);
+    row2("link: seal a DATA frame, 254-byte payload (256-byte bucket)", "", seal_ticks[1], 20);
+    row2("link: open a DATA frame, 0-byte payload (64-byte bucket)", "", open_ticks[0], 20);
+    row2("link: open a DATA frame, 254-byte payload (256-byte bucket)", "", open_ticks[1], 20);
+    row_tenths("link: seal, per padded byte (slope 64 -> 256)", "", seal_ticks[1] - seal_ticks[0], 20u * 192u);
+    row_tenths("link: open, per padded byte (slope 64 -> 256)", "", open_ticks[1] - open_ticks[0], 20u * 192u);
+    (void)fd_link_hello(&b.hs, b.psk, b.e_ctl, b.hello, sizeof b.hello, &n);
+    paint_stack();
+    fd_link_ephemeral(b.eph, b.trng, 200, b.e_dev);
+    (void)fd_link_accept(b.psk, b.e_dev, b.hello, n, (const uint8_t *)"FAIRDEAL bench", 14, &b.dev, b.welcome,
+                         sizeof b.welcome, &wn);
+    say("| stack: link device handshake, below its caller's buffers (bytes) | ");
+    say_u32(stack_used_below(base));
+    say(" |\r\n");
+    (void)fd_link_finish(&b.hs, b.welcome, wn, &b.ctl, b.payload, sizeof b.payload, &pn); /* unmeasured */
+    (void)fd_link_seal(&b.ctl, b.payload, 254, b.frame, sizeof b.frame, &fn);
+    paint_stack();
+    (void)fd_link_open(&b.dev, b.frame, fn, b.payload, sizeof b.payload, &pn);
+    (void)fd_link_seal(&b.dev, b.payload, pn, b.frame, sizeof b.frame, &fn);
+    say("| stack: link open and seal of a frame, below its caller's buffers (bytes) | ");
+    say_u32(stack_used_below(base));
+    say(" |\r\n");
+    say("| link: sizeof(fd_link), the state of an open session (bytes) | ");
+    say_u32((uint32_t)sizeof(fd_link));
+    say(" |\r\n");
+}
+
 int main(void)
 {
     say("bench board=");
@@ -468,5 +549,6 @@ int main(void)
     say("| stack: journal append, compaction and mount (bytes) | ");
     say_u32(stack_used_below(base));
     say(" |\r\n");
+    measure_link();
     return 0;
 }

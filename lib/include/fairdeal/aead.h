@@ -13,8 +13,9 @@
 extern "C" {
 #endif
 
-/* Bytes in a Poly1305 one-time key and in a tag. */
+/* Bytes in a Poly1305 one-time key. */
 #define FD_POLY1305_KEY_SIZE 32u
+/* Bytes in a Poly1305 tag. */
 #define FD_POLY1305_TAG_SIZE 16u
 
 /* A Poly1305 MAC in progress. Owned by the library: do not rely on the contents of this type. */
@@ -37,9 +38,11 @@ void fd_poly1305_final(fd_poly1305_ctx *ctx, uint8_t tag[FD_POLY1305_TAG_SIZE]);
 void fd_poly1305(uint8_t tag[FD_POLY1305_TAG_SIZE], const uint8_t key[FD_POLY1305_KEY_SIZE], const uint8_t *msg,
                  size_t len);
 
-/* AEAD key, nonce and tag sizes in bytes. */
+/* AEAD key size in bytes. */
 #define FD_AEAD_KEY_SIZE 32u
+/* AEAD nonce size in bytes (RFC 8439's 96-bit nonce). */
 #define FD_AEAD_NONCE_SIZE 12u
+/* AEAD tag size in bytes. */
 #define FD_AEAD_TAG_SIZE 16u
 /* Longest plaintext and associated data accepted, in bytes (Noise's
  * message limit; far below RFC 8439's 2^38). */

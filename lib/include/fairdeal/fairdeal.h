@@ -30,6 +30,7 @@
 #ifndef FAIRDEAL_FAIRDEAL_H
 #define FAIRDEAL_FAIRDEAL_H
 
+#include "fairdeal/aead.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/chacha20.h"
 #include "fairdeal/combined.h"
@@ -41,6 +42,7 @@
 #include "fairdeal/health.h"
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/journal.h"
+#include "fairdeal/link.h"
 #include "fairdeal/records.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/roots.h"
@@ -52,5 +54,6 @@
 #include "fairdeal/status.h"
 #include "fairdeal/util.h"
 #include "fairdeal/version.h"
+#include "fairdeal/x25519.h"
 
 #endif

@@ -34,9 +34,9 @@ void fd_noise_hkdf(const uint8_t ck[FD_SHA256_SIZE], const uint8_t *ikm, size_t 
 /* A Noise CipherState (Noise §5.1) for ChaChaPoly: nonce n as 32 zero bits
  * then n little-endian. Owned by the library: do not rely on the contents of this type. */
 typedef struct fd_noise_cipher {
-    uint8_t k[FD_AEAD_KEY_SIZE];
-    uint64_t n;
-    bool has_key;
+    uint8_t k[FD_AEAD_KEY_SIZE]; /* the key */
+    uint64_t n;                  /* the next nonce */
+    bool has_key;                /* whether k is set */
 } fd_noise_cipher;
 
 /* EncryptWithAd: out = ciphertext || tag (len + 16 bytes), n advances.
@@ -62,22 +62,22 @@ void fd_noise_rekey(fd_noise_cipher *c);
 /* The NNpsk0 handshake (-> psk, e  <- e, ee) on either side. Owned by the
  * library: do not rely on the contents of this type. */
 typedef struct fd_noise_handshake {
-    fd_noise_cipher cs;
-    uint8_t ck[FD_SHA256_SIZE];
-    uint8_t h[FD_SHA256_SIZE];
+    fd_noise_cipher cs;            /* the SymmetricState's CipherState */
+    uint8_t ck[FD_SHA256_SIZE];    /* chaining key */
+    uint8_t h[FD_SHA256_SIZE];     /* handshake hash so far */
     uint8_t e[FD_X25519_SIZE];     /* our ephemeral private key */
     uint8_t re[FD_X25519_SIZE];    /* the peer's ephemeral public key */
-    uint8_t psk[FD_NOISE_PSK_SIZE];
-    bool initiator;
+    uint8_t psk[FD_NOISE_PSK_SIZE]; /* the pre-shared key */
+    bool initiator;                /* our role */
     uint8_t step;                  /* messages done: 0, 1, 2 (then split) */
 } fd_noise_handshake;
 
 /* A finished handshake: one CipherState per direction and the handshake
  * hash (the channel binding). Owned by the library: do not rely on the contents of this type. */
 typedef struct fd_noise_session {
-    fd_noise_cipher tx;
-    fd_noise_cipher rx;
-    uint8_t hash[FD_SHA256_SIZE];
+    fd_noise_cipher tx;           /* what we send */
+    fd_noise_cipher rx;           /* what we receive */
+    uint8_t hash[FD_SHA256_SIZE]; /* the handshake hash */
 } fd_noise_session;
 
 /* Initialize (Noise §5.3) with the protocol name, the prologue and the
@@ -110,6 +110,7 @@ FD_MUST_CHECK fd_status fd_noise_split(fd_noise_handshake *hs, fd_noise_session 
 /* Every frame starts with this byte, then its type and the body length
  * (big-endian 16 bits). */
 #define FD_LINK_MAGIC 0xFDu
+/* Bytes in a frame header: magic, type, body length. */
 #define FD_LINK_HEADER_SIZE 4u
 #define FD_LINK_HELLO 0x01u   /* handshake message 1, controller -> device */
 #define FD_LINK_WELCOME 0x02u /* handshake message 2, device -> controller */
@@ -117,6 +118,7 @@ FD_MUST_CHECK fd_status fd_noise_split(fd_noise_handshake *hs, fd_noise_session 
 /* Padded payload sizes (length prefix included): every payload is padded
  * to the smallest that holds it, so lengths tell only the bucket. */
 #define FD_LINK_BUCKETS {64u, 128u, 256u, 512u}
+/* How many buckets FD_LINK_BUCKETS lists. */
 #define FD_LINK_BUCKET_COUNT 4u
 /* Longest payload: the largest bucket less the 2-byte length prefix. */
 #define FD_LINK_MAX_PAYLOAD 510u
@@ -149,11 +151,11 @@ size_t fd_link_bucket(size_t len);
 
 /* An open session with its counters. Owned by the library: do not rely on the contents of this type. */
 typedef struct fd_link {
-    fd_noise_session s;
+    fd_noise_session s;  /* keys, counters, handshake hash */
     uint32_t sent;       /* frames sent */
     uint32_t received;   /* frames accepted */
     uint32_t rejected;   /* frames rejected since the session opened */
-    bool open;
+    bool open;           /* keys present: frames may pass */
 } fd_link;
 
 /* The controller's side, for tests and C controllers: start the handshake
@@ -196,12 +198,13 @@ void fd_link_close(fd_link *link);
  * (magic, known type, a length its type allows) is reported once. Bytes
  * that cannot start a frame are dropped and counted. Owned by the library: do not rely on the contents of this type. */
 typedef struct fd_link_reader {
-    uint8_t buf[FD_LINK_MAX_FRAME];
-    size_t len;
+    uint8_t buf[FD_LINK_MAX_FRAME]; /* the frame so far */
+    size_t len;           /* bytes in buf */
     size_t want;          /* total frame length once the header is in, else 0 */
     uint32_t dropped;     /* bytes discarded while hunting for a header */
 } fd_link_reader;
 
+/* Start empty, hunting for a header. */
 void fd_link_reader_init(fd_link_reader *r);
 /* Push one byte; returns true when buf[0..len) now holds a whole frame
  * (take it, then call fd_link_reader_next). */
