@@ -168,8 +168,9 @@ FD_MUST_CHECK fd_status fd_link_hello(fd_noise_handshake *hs, const uint8_t psk[
 FD_MUST_CHECK fd_status fd_link_finish(fd_noise_handshake *hs, const uint8_t *frame, size_t len, fd_link *link,
                                        uint8_t *payload, size_t payload_cap, size_t *payload_len);
 /* The device's side: read a HELLO frame and answer with a WELCOME frame
- * carrying payload (e.g. its identity line), opening link. A failed call
- * leaves link closed (and wiped) and writes nothing. Errors: FD_ERR_NULL,
+ * carrying payload (e.g. its identity line; it must not overlap out),
+ * opening link. A failed call leaves link closed (and wiped) and out
+ * untouched or zeroed. The caller wipes ephemeral afterwards. Errors: FD_ERR_NULL,
  * FD_ERR_PARSE (not a well-formed HELLO), FD_ERR_AUTH (wrong PSK or
  * altered), FD_ERR_TOO_LARGE (payload above FD_LINK_MAX_PAYLOAD),
  * FD_ERR_BUFFER_TOO_SMALL. */
