@@ -43,49 +43,61 @@ fd_status fd_noise_encrypt(fd_noise_cipher *c, const uint8_t *ad, size_t ad_len,
                            uint8_t *out)
 {
     if (c == NULL || (out == NULL && (len > 0 || c->has_key)) || (in == NULL && len > 0) ||
-        (ad == NULL && ad_len > 0))
+        (ad == NULL && ad_len > 0)) {
         return FD_ERR_NULL;
-    if (len > FD_NOISE_MAX_MESSAGE - FD_AEAD_TAG_SIZE)
+    }
+    if (len > FD_NOISE_MAX_MESSAGE - FD_AEAD_TAG_SIZE) {
         return FD_ERR_TOO_LARGE;
+    }
     if (!c->has_key) {
-        if (out != in && len > 0)
+        if (out != in && len > 0) {
             memmove(out, in, len);
+        }
         return FD_OK;
     }
-    if (c->n == UINT64_MAX)
+    if (c->n == UINT64_MAX) {
         return FD_ERR_EXHAUSTED;
+    }
     uint8_t nonce[FD_AEAD_NONCE_SIZE];
     nonce_bytes(c->n, nonce);
     const fd_status st = fd_aead_encrypt(c->k, nonce, ad, ad_len, in, len, out, out + len);
-    if (st == FD_OK)
+    if (st == FD_OK) {
         c->n++;
+    }
     return st;
 }
 
 fd_status fd_noise_decrypt(fd_noise_cipher *c, const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len,
                            uint8_t *out)
 {
-    if (c == NULL || (in == NULL && len > 0) || (ad == NULL && ad_len > 0) || (out == NULL && len > FD_AEAD_TAG_SIZE))
+    if (c == NULL || (in == NULL && len > 0) || (ad == NULL && ad_len > 0) || (out == NULL && len > FD_AEAD_TAG_SIZE)) {
         return FD_ERR_NULL;
-    if (len > FD_NOISE_MAX_MESSAGE)
+    }
+    if (len > FD_NOISE_MAX_MESSAGE) {
         return FD_ERR_TOO_LARGE;
+    }
     if (!c->has_key) {
-        if (out == NULL && len > 0)
+        if (out == NULL && len > 0) {
             return FD_ERR_NULL;
-        if (out != in && len > 0)
+        }
+        if (out != in && len > 0) {
             memmove(out, in, len);
+        }
         return FD_OK;
     }
-    if (len < FD_AEAD_TAG_SIZE)
+    if (len < FD_AEAD_TAG_SIZE) {
         return FD_ERR_PARSE;
-    if (c->n == UINT64_MAX)
+    }
+    if (c->n == UINT64_MAX) {
         return FD_ERR_EXHAUSTED;
+    }
     uint8_t nonce[FD_AEAD_NONCE_SIZE];
     nonce_bytes(c->n, nonce);
     const size_t body = len - FD_AEAD_TAG_SIZE;
     const fd_status st = fd_aead_decrypt(c->k, nonce, ad, ad_len, in, body, in + body, out);
-    if (st == FD_OK)
+    if (st == FD_OK) {
         c->n++;
+    }
     return st;
 }
 
@@ -139,10 +151,12 @@ static void mix_key_and_hash(fd_noise_handshake *hs, const uint8_t *ikm, size_t 
 fd_status fd_noise_init(fd_noise_handshake *hs, bool initiator, const uint8_t *prologue, size_t prologue_len,
                         const uint8_t psk[FD_NOISE_PSK_SIZE])
 {
-    if (hs == NULL || psk == NULL || (prologue == NULL && prologue_len > 0))
+    if (hs == NULL || psk == NULL || (prologue == NULL && prologue_len > 0)) {
         return FD_ERR_NULL;
-    if (prologue_len > FD_NOISE_MAX_PROLOGUE)
+    }
+    if (prologue_len > FD_NOISE_MAX_PROLOGUE) {
         return FD_ERR_TOO_LARGE;
+    }
     fd_wipe(hs, sizeof *hs);
     /* the name is longer than 32 bytes, so h = HASH(name) (Noise §5.2) */
     fd_sha256(FD_NOISE_PROTOCOL_NAME, sizeof FD_NOISE_PROTOCOL_NAME - 1, hs->h);
@@ -161,18 +175,21 @@ static bool our_turn(const fd_noise_handshake *hs) { return hs->step < 2 && (hs-
  * message 2 ends with ee. e_pub is the sender's ephemeral public key. */
 static fd_status tokens(fd_noise_handshake *hs, const uint8_t e_pub[FD_X25519_SIZE])
 {
-    if (hs->step == 0)
+    if (hs->step == 0) {
         mix_key_and_hash(hs, hs->psk, sizeof hs->psk);
+    }
     mix_hash(hs, e_pub, FD_X25519_SIZE);
     mix_key(hs, e_pub, FD_X25519_SIZE);
     if (hs->step == 1) {
         uint8_t dh[FD_X25519_SIZE];
         const fd_status st = fd_x25519_shared(dh, hs->e, hs->re);
-        if (st == FD_OK)
+        if (st == FD_OK) {
             mix_key(hs, dh, sizeof dh);
+        }
         fd_wipe(dh, sizeof dh);
-        if (st != FD_OK)
+        if (st != FD_OK) {
             return st;
+        }
     }
     return FD_OK;
 }
@@ -180,15 +197,17 @@ static fd_status tokens(fd_noise_handshake *hs, const uint8_t e_pub[FD_X25519_SI
 fd_status fd_noise_write(fd_noise_handshake *hs, const uint8_t ephemeral[FD_X25519_SIZE], const uint8_t *payload,
                          size_t payload_len, uint8_t *out, size_t out_cap, size_t *out_len)
 {
-    if (hs == NULL || ephemeral == NULL || out == NULL || out_len == NULL || (payload == NULL && payload_len > 0))
+    if (hs == NULL || ephemeral == NULL || out == NULL || out_len == NULL || (payload == NULL && payload_len > 0)) {
         return FD_ERR_NULL;
+    }
     fd_status st = FD_OK;
-    if (!our_turn(hs))
+    if (!our_turn(hs)) {
         st = FD_ERR_STATE;
-    else if (payload_len > FD_NOISE_MAX_MESSAGE - FD_X25519_SIZE - FD_AEAD_TAG_SIZE)
+    } else if (payload_len > FD_NOISE_MAX_MESSAGE - FD_X25519_SIZE - FD_AEAD_TAG_SIZE) {
         st = FD_ERR_TOO_LARGE;
-    else if (out_cap < FD_X25519_SIZE + payload_len + FD_AEAD_TAG_SIZE)
+    } else if (out_cap < FD_X25519_SIZE + payload_len + FD_AEAD_TAG_SIZE) {
         st = FD_ERR_BUFFER_TOO_SMALL;
+    }
     if (st == FD_OK) {
         memcpy(hs->e, ephemeral, FD_X25519_SIZE);
         uint8_t e_pub[FD_X25519_SIZE];
@@ -214,17 +233,19 @@ fd_status fd_noise_write(fd_noise_handshake *hs, const uint8_t ephemeral[FD_X255
 fd_status fd_noise_read(fd_noise_handshake *hs, const uint8_t *msg, size_t len, uint8_t *payload, size_t payload_cap,
                         size_t *payload_len)
 {
-    if (hs == NULL || msg == NULL || payload_len == NULL || (payload == NULL && payload_cap > 0))
+    if (hs == NULL || msg == NULL || payload_len == NULL || (payload == NULL && payload_cap > 0)) {
         return FD_ERR_NULL;
+    }
     fd_status st = FD_OK;
-    if (hs->step >= 2 || (hs->step == 0) != !hs->initiator)
+    if (hs->step >= 2 || (hs->step == 0) != !hs->initiator) {
         st = FD_ERR_STATE;
-    else if (len > FD_NOISE_MAX_MESSAGE)
+    } else if (len > FD_NOISE_MAX_MESSAGE) {
         st = FD_ERR_TOO_LARGE;
-    else if (len < FD_X25519_SIZE + FD_AEAD_TAG_SIZE)
+    } else if (len < FD_X25519_SIZE + FD_AEAD_TAG_SIZE) {
         st = FD_ERR_PARSE;
-    else if (payload_cap < len - FD_X25519_SIZE - FD_AEAD_TAG_SIZE)
+    } else if (payload_cap < len - FD_X25519_SIZE - FD_AEAD_TAG_SIZE) {
         st = FD_ERR_BUFFER_TOO_SMALL;
+    }
     if (st == FD_OK) {
         memcpy(hs->re, msg, FD_X25519_SIZE);
         st = tokens(hs, hs->re);
@@ -247,10 +268,12 @@ fd_status fd_noise_read(fd_noise_handshake *hs, const uint8_t *msg, size_t len, 
 
 fd_status fd_noise_split(fd_noise_handshake *hs, fd_noise_session *s)
 {
-    if (hs == NULL || s == NULL)
+    if (hs == NULL || s == NULL) {
         return FD_ERR_NULL;
-    if (hs->step != 2)
+    }
+    if (hs->step != 2) {
         return FD_ERR_STATE;
+    }
     uint8_t k1[FD_SHA256_SIZE];
     uint8_t k2[FD_SHA256_SIZE];
     fd_noise_hkdf(hs->ck, NULL, 0, k1, k2, NULL);

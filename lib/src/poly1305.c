@@ -17,27 +17,41 @@ FD_HOT_INLINE uint64_t mul64(uint32_t a, uint32_t b)
 
 void fd_poly1305_init(fd_poly1305_ctx *ctx, const uint8_t key[FD_POLY1305_KEY_SIZE])
 {
-    const uint32_t t0 = fd_load_le32(key), t1 = fd_load_le32(key + 4), t2 = fd_load_le32(key + 8),
-                   t3 = fd_load_le32(key + 12);
+    const uint32_t t0 = fd_load_le32(key);
+    const uint32_t t1 = fd_load_le32(key + 4);
+    const uint32_t t2 = fd_load_le32(key + 8);
+    const uint32_t t3 = fd_load_le32(key + 12);
     /* r clamped (RFC 8439 §2.5: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff) */
     ctx->r[0] = t0 & 0x3FFFFFFu;
     ctx->r[1] = ((t0 >> 26) | (t1 << 6)) & 0x3FFFF03u;
     ctx->r[2] = ((t1 >> 20) | (t2 << 12)) & 0x3FFC0FFu;
     ctx->r[3] = ((t2 >> 14) | (t3 << 18)) & 0x3F03FFFu;
     ctx->r[4] = (t3 >> 8) & 0x00FFFFFu;
-    for (unsigned i = 0; i < 5; i++)
+    for (unsigned i = 0; i < 5; i++) {
         ctx->h[i] = 0;
-    for (unsigned i = 0; i < 4; i++)
+    }
+    for (size_t i = 0; i < 4; i++) {
         ctx->pad[i] = fd_load_le32(key + 16 + 4 * i);
+    }
     ctx->buf_len = 0;
 }
 
 /* h = (h + block + hibit * 2^128) * r mod 2^130 - 5, partly reduced. */
 static void poly_block(fd_poly1305_ctx *ctx, const uint8_t m[16], uint32_t hibit)
 {
-    const uint32_t r0 = ctx->r[0], r1 = ctx->r[1], r2 = ctx->r[2], r3 = ctx->r[3], r4 = ctx->r[4];
-    const uint32_t s1 = r1 * 5u, s2 = r2 * 5u, s3 = r3 * 5u, s4 = r4 * 5u;
-    const uint32_t t0 = fd_load_le32(m), t1 = fd_load_le32(m + 4), t2 = fd_load_le32(m + 8), t3 = fd_load_le32(m + 12);
+    const uint32_t r0 = ctx->r[0];
+    const uint32_t r1 = ctx->r[1];
+    const uint32_t r2 = ctx->r[2];
+    const uint32_t r3 = ctx->r[3];
+    const uint32_t r4 = ctx->r[4];
+    const uint32_t s1 = r1 * 5u;
+    const uint32_t s2 = r2 * 5u;
+    const uint32_t s3 = r3 * 5u;
+    const uint32_t s4 = r4 * 5u;
+    const uint32_t t0 = fd_load_le32(m);
+    const uint32_t t1 = fd_load_le32(m + 4);
+    const uint32_t t2 = fd_load_le32(m + 8);
+    const uint32_t t3 = fd_load_le32(m + 12);
     const uint32_t h0 = ctx->h[0] + (t0 & M26);
     const uint32_t h1 = ctx->h[1] + (((t0 >> 26) | (t1 << 6)) & M26);
     const uint32_t h2 = ctx->h[2] + (((t1 >> 20) | (t2 << 12)) & M26);
@@ -70,8 +84,9 @@ void fd_poly1305_update(fd_poly1305_ctx *ctx, const uint8_t *data, size_t len)
             ctx->buf[ctx->buf_len++] = *data++;
             len--;
         }
-        if (ctx->buf_len < 16)
+        if (ctx->buf_len < 16) {
             return;
+        }
         poly_block(ctx, ctx->buf, 1);
         ctx->buf_len = 0;
     }
@@ -90,11 +105,16 @@ void fd_poly1305_final(fd_poly1305_ctx *ctx, uint8_t tag[FD_POLY1305_TAG_SIZE])
 {
     if (ctx->buf_len > 0) { /* the last partial block: 0x01 after it, no 2^128 bit */
         ctx->buf[ctx->buf_len] = 1;
-        for (size_t i = ctx->buf_len + 1; i < 16; i++)
+        for (size_t i = ctx->buf_len + 1; i < 16; i++) {
             ctx->buf[i] = 0;
+        }
         poly_block(ctx, ctx->buf, 0);
     }
-    uint32_t h0 = ctx->h[0], h1 = ctx->h[1], h2 = ctx->h[2], h3 = ctx->h[3], h4 = ctx->h[4];
+    uint32_t h0 = ctx->h[0];
+    uint32_t h1 = ctx->h[1];
+    uint32_t h2 = ctx->h[2];
+    uint32_t h3 = ctx->h[3];
+    uint32_t h4 = ctx->h[4];
     /* full carry */
     h2 += h1 >> 26;
     h1 &= M26;

@@ -61,8 +61,9 @@ static void fe_carry(fe h, uint64_t t[10])
     t[9] &= M25;
     t[0] += (c << 4) + (c << 1) + c; /* 19 c without a 64-bit multiply call */
     CARRY64(t, 0, 26);
-    for (unsigned i = 0; i < 10; i++)
+    for (unsigned i = 0; i < 10; i++) {
         h[i] = (uint32_t)t[i];
+    }
 }
 
 /* Two forms of the field products, the same arithmetic: written-out 32 x 32
@@ -95,16 +96,23 @@ static void split(uint32_t *lo, uint32_t *hi, uint32_t v)
 
 static void fe_mul(fe h, const fe f, const fe g)
 {
-    uint32_t al[15], ah[15], bl[19], bh[19];
-    uint64_t t[10], s0, s1;
+    uint32_t al[15];
+    uint32_t ah[15];
+    uint32_t bl[19];
+    uint32_t bh[19];
+    uint64_t t[10];
+    uint64_t s0;
+    uint64_t s1;
     uint32_t s2;
     for (unsigned i = 0; i < 10; i++) {
         split(&al[i], &ah[i], f[i]);
         split(&bl[i], &bh[i], g[i]);
-        if (i > 0)
+        if (i > 0) {
             split(&bl[9 + i], &bh[9 + i], 19u * g[i]);
-        if (i & 1u)
+        }
+        if (i & 1u) {
             split(&al[10 + i / 2], &ah[10 + i / 2], 2u * f[i]);
+        }
     }
     HALF_COLUMN_START;
     HALF_TERM(0, 0);
@@ -231,18 +239,25 @@ static void fe_mul(fe h, const fe f, const fe g)
 
 static void fe_sq(fe h, const fe f)
 {
-    uint32_t al[24], ah[24], bl[15], bh[15];
-    uint64_t t[10], s0, s1;
+    uint32_t al[24];
+    uint32_t ah[24];
+    uint32_t bl[15];
+    uint32_t bh[15];
+    uint64_t t[10];
+    uint64_t s0;
+    uint64_t s1;
     uint32_t s2;
     for (unsigned i = 0; i < 10; i++) {
         split(&al[i], &ah[i], f[i]);
         bl[i] = al[i];
         bh[i] = ah[i];
         split(&al[10 + i], &ah[10 + i], 2u * f[i]);
-        if (i & 1u && i < 9)
+        if (i & 1u && i < 9) {
             split(&al[20 + i / 2], &ah[20 + i / 2], 4u * f[i]);
-        if (i >= 5)
+        }
+        if (i >= 5) {
             split(&bl[5 + i], &bh[5 + i], 19u * f[i]);
+        }
     }
     HALF_COLUMN_START;
     HALF_TERM(0, 0);
@@ -327,13 +342,40 @@ static void fe_sq(fe h, const fe f)
  * f_i g_j for i + j = k (mod 10), as described at the top. */
 static void fe_mul(fe h, const fe f, const fe g)
 {
-    const uint32_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8],
-                   f9 = f[9];
-    const uint32_t g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4], g5 = g[5], g6 = g[6], g7 = g[7], g8 = g[8],
-                   g9 = g[9];
-    const uint32_t f1_2 = 2u * f1, f3_2 = 2u * f3, f5_2 = 2u * f5, f7_2 = 2u * f7, f9_2 = 2u * f9;
-    const uint32_t g1_19 = 19u * g1, g2_19 = 19u * g2, g3_19 = 19u * g3, g4_19 = 19u * g4, g5_19 = 19u * g5,
-                   g6_19 = 19u * g6, g7_19 = 19u * g7, g8_19 = 19u * g8, g9_19 = 19u * g9;
+    const uint32_t f0 = f[0];
+    const uint32_t f1 = f[1];
+    const uint32_t f2 = f[2];
+    const uint32_t f3 = f[3];
+    const uint32_t f4 = f[4];
+    const uint32_t f5 = f[5];
+    const uint32_t f6 = f[6];
+    const uint32_t f7 = f[7];
+    const uint32_t f8 = f[8];
+    const uint32_t f9 = f[9];
+    const uint32_t g0 = g[0];
+    const uint32_t g1 = g[1];
+    const uint32_t g2 = g[2];
+    const uint32_t g3 = g[3];
+    const uint32_t g4 = g[4];
+    const uint32_t g5 = g[5];
+    const uint32_t g6 = g[6];
+    const uint32_t g7 = g[7];
+    const uint32_t g8 = g[8];
+    const uint32_t g9 = g[9];
+    const uint32_t f1_2 = 2u * f1;
+    const uint32_t f3_2 = 2u * f3;
+    const uint32_t f5_2 = 2u * f5;
+    const uint32_t f7_2 = 2u * f7;
+    const uint32_t f9_2 = 2u * f9;
+    const uint32_t g1_19 = 19u * g1;
+    const uint32_t g2_19 = 19u * g2;
+    const uint32_t g3_19 = 19u * g3;
+    const uint32_t g4_19 = 19u * g4;
+    const uint32_t g5_19 = 19u * g5;
+    const uint32_t g6_19 = 19u * g6;
+    const uint32_t g7_19 = 19u * g7;
+    const uint32_t g8_19 = 19u * g8;
+    const uint32_t g9_19 = 19u * g9;
     uint64_t t[10];
     t[0] = mul64(f0, g0) + mul64(f1_2, g9_19) + mul64(f2, g8_19) + mul64(f3_2, g7_19) + mul64(f4, g6_19) +
            mul64(f5_2, g5_19) + mul64(f6, g4_19) + mul64(f7_2, g3_19) + mul64(f8, g2_19) + mul64(f9_2, g1_19);
@@ -361,12 +403,35 @@ static void fe_mul(fe h, const fe f, const fe g)
 /* f^2: the symmetric products once, doubled (f_i_2, f_i_4). */
 static void fe_sq(fe h, const fe f)
 {
-    const uint32_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8],
-                   f9 = f[9];
-    const uint32_t f0_2 = 2u * f0, f1_2 = 2u * f1, f2_2 = 2u * f2, f3_2 = 2u * f3, f4_2 = 2u * f4, f5_2 = 2u * f5,
-                   f6_2 = 2u * f6, f7_2 = 2u * f7, f8_2 = 2u * f8, f9_2 = 2u * f9;
-    const uint32_t f1_4 = 4u * f1, f3_4 = 4u * f3, f5_4 = 4u * f5, f7_4 = 4u * f7;
-    const uint32_t f5_19 = 19u * f5, f6_19 = 19u * f6, f7_19 = 19u * f7, f8_19 = 19u * f8, f9_19 = 19u * f9;
+    const uint32_t f0 = f[0];
+    const uint32_t f1 = f[1];
+    const uint32_t f2 = f[2];
+    const uint32_t f3 = f[3];
+    const uint32_t f4 = f[4];
+    const uint32_t f5 = f[5];
+    const uint32_t f6 = f[6];
+    const uint32_t f7 = f[7];
+    const uint32_t f8 = f[8];
+    const uint32_t f9 = f[9];
+    const uint32_t f0_2 = 2u * f0;
+    const uint32_t f1_2 = 2u * f1;
+    const uint32_t f2_2 = 2u * f2;
+    const uint32_t f3_2 = 2u * f3;
+    const uint32_t f4_2 = 2u * f4;
+    const uint32_t f5_2 = 2u * f5;
+    const uint32_t f6_2 = 2u * f6;
+    const uint32_t f7_2 = 2u * f7;
+    const uint32_t f8_2 = 2u * f8;
+    const uint32_t f9_2 = 2u * f9;
+    const uint32_t f1_4 = 4u * f1;
+    const uint32_t f3_4 = 4u * f3;
+    const uint32_t f5_4 = 4u * f5;
+    const uint32_t f7_4 = 4u * f7;
+    const uint32_t f5_19 = 19u * f5;
+    const uint32_t f6_19 = 19u * f6;
+    const uint32_t f7_19 = 19u * f7;
+    const uint32_t f8_19 = 19u * f8;
+    const uint32_t f9_19 = 19u * f9;
     uint64_t t[10];
     t[0] = mul64(f0, f0) + mul64(f1_4, f9_19) + mul64(f2_2, f8_19) + mul64(f3_4, f7_19) + mul64(f4_2, f6_19) +
            mul64(f5_2, f5_19);
@@ -388,16 +453,18 @@ static void fe_sq(fe h, const fe f)
 
 static void fe_add(fe h, const fe f, const fe g)
 {
-    for (unsigned i = 0; i < 10; i++)
+    for (unsigned i = 0; i < 10; i++) {
         h[i] = f[i] + g[i];
+    }
 }
 
 /* f - g + 2p, limb by limb; g carried. */
 static void fe_sub(fe h, const fe f, const fe g)
 {
     h[0] = f[0] + 0x7FFFFDAu - g[0];
-    for (unsigned i = 1; i < 10; i++)
+    for (unsigned i = 1; i < 10; i++) {
         h[i] = f[i] + ((i & 1u) ? 0x3FFFFFEu : 0x7FFFFFEu) - g[i];
+    }
 }
 
 /* f times a24 + 1 = 121666 (RFC 7748 §5 has a24 = 121665 and AA + a24 E;
@@ -405,8 +472,9 @@ static void fe_sub(fe h, const fe f, const fe g)
 static void fe_mul_a24(fe h, const fe f)
 {
     uint64_t t[10];
-    for (unsigned i = 0; i < 10; i++)
+    for (unsigned i = 0; i < 10; i++) {
         t[i] = mul64(f[i], 121666u);
+    }
     fe_carry(h, t);
 }
 
@@ -423,8 +491,9 @@ static void fe_cswap(fe f, fe g, uint32_t swap)
 
 static void fe_copy(fe h, const fe f)
 {
-    for (unsigned i = 0; i < 10; i++)
+    for (unsigned i = 0; i < 10; i++) {
         h[i] = f[i];
+    }
 }
 
 /* Limb i starts at bit ceil(25.5 i): byte OFF/8, shift OFF%8; shift +
@@ -455,16 +524,18 @@ static void fe_tobytes(uint8_t s[32], const fe f)
     }
     /* now value < 2^255 + 19 < 2p: subtract p once when value + 19 >= 2^255 */
     uint32_t q = (h[0] + 19u) >> 26;
-    for (unsigned i = 1; i < 10; i++)
+    for (unsigned i = 1; i < 10; i++) {
         q = (h[i] + q) >> LIMB_BITS(i);
+    }
     h[0] += 19u * q;
     for (unsigned i = 0; i < 9; i++) {
         h[i + 1] += h[i] >> LIMB_BITS(i);
         h[i] &= (i & 1u) ? M25 : M26;
     }
     h[9] &= M25; /* drops q * 2^255 */
-    for (unsigned i = 0; i < 32; i++)
+    for (unsigned i = 0; i < 32; i++) {
         s[i] = 0;
+    }
     for (unsigned i = 0; i < 10; i++) {
         const unsigned off = limb_offset[i];
         const uint32_t v = h[i] << (off % 8u);
@@ -480,7 +551,15 @@ static void fe_tobytes(uint8_t s[32], const fe f)
 /* h = f^(p-2) = 1/f (0 for 0): the fixed chain for 2^255 - 21. */
 static void fe_invert(fe h, const fe f)
 {
-    fe z2, z9, z11, z5, z10, z20, z50, z100, t;
+    fe z2;
+    fe z9;
+    fe z11;
+    fe z5;
+    fe z10;
+    fe z20;
+    fe z50;
+    fe z100;
+    fe t;
     fe_sq(z2, f);        /* 2 */
     fe_sq(t, z2);        /* 4 */
     fe_sq(t, t);         /* 8 */
@@ -489,33 +568,41 @@ static void fe_invert(fe h, const fe f)
     fe_sq(t, z11);       /* 22 */
     fe_mul(z5, t, z9);   /* 2^5 - 1 */
     fe_sq(t, z5);
-    for (unsigned i = 1; i < 5; i++)
+    for (unsigned i = 1; i < 5; i++) {
         fe_sq(t, t);
+    }
     fe_mul(z10, t, z5); /* 2^10 - 1 */
     fe_sq(t, z10);
-    for (unsigned i = 1; i < 10; i++)
+    for (unsigned i = 1; i < 10; i++) {
         fe_sq(t, t);
+    }
     fe_mul(z20, t, z10); /* 2^20 - 1 */
     fe_sq(t, z20);
-    for (unsigned i = 1; i < 20; i++)
+    for (unsigned i = 1; i < 20; i++) {
         fe_sq(t, t);
+    }
     fe_mul(t, t, z20); /* 2^40 - 1 */
-    for (unsigned i = 0; i < 10; i++)
+    for (unsigned i = 0; i < 10; i++) {
         fe_sq(t, t);
+    }
     fe_mul(z50, t, z10); /* 2^50 - 1 */
     fe_sq(t, z50);
-    for (unsigned i = 1; i < 50; i++)
+    for (unsigned i = 1; i < 50; i++) {
         fe_sq(t, t);
+    }
     fe_mul(z100, t, z50); /* 2^100 - 1 */
     fe_sq(t, z100);
-    for (unsigned i = 1; i < 100; i++)
+    for (unsigned i = 1; i < 100; i++) {
         fe_sq(t, t);
+    }
     fe_mul(t, t, z100); /* 2^200 - 1 */
-    for (unsigned i = 0; i < 50; i++)
+    for (unsigned i = 0; i < 50; i++) {
         fe_sq(t, t);
+    }
     fe_mul(t, t, z50); /* 2^250 - 1 */
-    for (unsigned i = 0; i < 5; i++)
-        fe_sq(t, t);   /* 2^255 - 32 */
+    for (unsigned i = 0; i < 5; i++) {
+        fe_sq(t, t); /* 2^255 - 32 */
+    }
     fe_mul(h, t, z11); /* 2^255 - 21 */
     fd_wipe(z2, sizeof z2);
     fd_wipe(z9, sizeof z9);
@@ -531,8 +618,9 @@ static void fe_invert(fe h, const fe f)
 void fd_x25519(uint8_t out[FD_X25519_SIZE], const uint8_t scalar[FD_X25519_SIZE], const uint8_t u[FD_X25519_SIZE])
 {
     uint8_t k[32];
-    for (unsigned i = 0; i < 32; i++)
+    for (unsigned i = 0; i < 32; i++) {
         k[i] = scalar[i];
+    }
     k[0] &= 248u;
     k[31] = (uint8_t)((k[31] & 127u) | 64u);
 
@@ -594,12 +682,14 @@ void fd_x25519_public(uint8_t out[FD_X25519_SIZE], const uint8_t scalar[FD_X2551
 fd_status fd_x25519_shared(uint8_t out[FD_X25519_SIZE], const uint8_t scalar[FD_X25519_SIZE],
                            const uint8_t peer[FD_X25519_SIZE])
 {
-    if (out == NULL || scalar == NULL || peer == NULL)
+    if (out == NULL || scalar == NULL || peer == NULL) {
         return FD_ERR_NULL;
+    }
     fd_x25519(out, scalar, peer);
     uint8_t any = 0;
-    for (unsigned i = 0; i < FD_X25519_SIZE; i++)
+    for (unsigned i = 0; i < FD_X25519_SIZE; i++) {
         any |= out[i];
+    }
     /* a public decision: the all-zero result is the peer's doing, not a secret */
     return any != 0 ? FD_OK : FD_ERR_PARSE;
 }

@@ -70,7 +70,8 @@ static void device_reads_hello(fuzz_input *in)
     fd_link dev;
     size_t out_len = 0;
     memset(out, 0, sizeof out);
-    const fd_status st = fd_link_accept(psk, e_dev, hello, n, (const uint8_t *)"id", 2, &dev, out, sizeof out, &out_len);
+    const fd_status st =
+        fd_link_accept(psk, e_dev, hello, n, (const uint8_t *)"id", 2, &dev, out, sizeof out, &out_len);
     if (st == FD_OK) { /* only a HELLO sealed under this PSK gets here */
         FUZZ_CHECK(dev.open && out_len == FD_LINK_HEADER_SIZE + 32u + 64u + 16u);
     } else {
@@ -160,15 +161,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     keys();
     fuzz_input in = {data, size, 0};
     switch (fuzz_u8(&in) % 3u) {
-    case 0:
-        device_reads_hello(&in);
-        break;
-    case 1:
-        controller_reads_welcome(&in);
-        break;
-    default:
-        session_stream(&in);
-        break;
+    case 0: device_reads_hello(&in); break;
+    case 1: controller_reads_welcome(&in); break;
+    default: session_stream(&in); break;
     }
     return 0;
 }

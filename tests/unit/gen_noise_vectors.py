@@ -4,6 +4,7 @@ published cacophony vectors for Noise_NNpsk0_25519_ChaChaPoly_SHA256, so the
 very same vectors run on the host and under QEMU. Run from tests/unit/."""
 import json
 import os
+import subprocess
 
 here = os.path.dirname(os.path.abspath(__file__))
 data = json.load(open(os.path.join(here, "noise_nnpsk0_vectors.json")))
@@ -24,4 +25,6 @@ for v in data["vectors"]:
     out.append("     {" + ",\n      ".join("\"%s\"" % m["payload"] for m in v["messages"]) + "},")
     out.append("     {" + ",\n      ".join("\"%s\"" % m["ciphertext"] for m in v["messages"]) + "}},")
 out += ["};", "", "#endif", ""]
-open(os.path.join(here, "noise_vectors.h"), "w").write("\n".join(out))
+path = os.path.join(here, "noise_vectors.h")
+open(path, "w").write("\n".join(out))
+subprocess.run(["clang-format", "-i", path], check=True)  # the repository's style (scripts/lint.sh)

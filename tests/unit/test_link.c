@@ -190,8 +190,7 @@ static void test_aead_rfc8439(void **state)
     }
     assert_int_equal(fd_aead_encrypt(NULL, nonce, NULL, 0, NULL, 0, NULL, tag), FD_ERR_NULL);
     assert_int_equal(fd_aead_encrypt(key, nonce, NULL, 1, NULL, 0, NULL, tag), FD_ERR_NULL);
-    assert_int_equal(fd_aead_encrypt(key, nonce, NULL, 0, big_a, FD_AEAD_MAX_LEN + 1u, big_b, tag),
-                     FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_aead_encrypt(key, nonce, NULL, 0, big_a, FD_AEAD_MAX_LEN + 1u, big_b, tag), FD_ERR_TOO_LARGE);
     /* empty message and ad: still a tag that checks */
     assert_int_equal(fd_aead_encrypt(key, nonce, NULL, 0, NULL, 0, NULL, tag), FD_OK);
     assert_int_equal(fd_aead_decrypt(key, nonce, NULL, 0, NULL, 0, tag, NULL), FD_OK);
@@ -298,15 +297,15 @@ static void handshake(pair *p, const uint8_t *dev_secret, fd_status want)
     assert_int_equal(fd_link_derive_keys(secret, sizeof secret, psk, eph_key), FD_OK);
     assert_int_equal(fd_link_derive_keys(dev_secret, 32, dpsk, deph), FD_OK);
     fd_link_ephemeral(eph_key, trng, 1000000u + counter, e_ctl); /* the controller's: any fresh key */
-    fd_link_ephemeral(deph, trng, counter++, e_dev); /* a stuck TRNG: all zero */
+    fd_link_ephemeral(deph, trng, counter++, e_dev);             /* a stuck TRNG: all zero */
     static fd_noise_handshake hs;
     uint8_t *hello = big_a, *welcome = big_b, *got = big_c;
     size_t hello_len = 0, welcome_len = 0, got_len = 0;
     assert_int_equal(fd_link_hello(&hs, psk, e_ctl, hello, FD_LINK_MAX_FRAME, &hello_len), FD_OK);
     assert_int_equal(hello_len, FD_LINK_HEADER_SIZE + 32 + 64 + 16);
     const char id[] = "FAIRDEAL test-device seq=7";
-    assert_int_equal(fd_link_accept(dpsk, e_dev, hello, hello_len, (const uint8_t *)id, sizeof id - 1, &p->dev,
-                                    welcome, FD_LINK_MAX_FRAME, &welcome_len),
+    assert_int_equal(fd_link_accept(dpsk, e_dev, hello, hello_len, (const uint8_t *)id, sizeof id - 1, &p->dev, welcome,
+                                    FD_LINK_MAX_FRAME, &welcome_len),
                      want);
     if (want != FD_OK) {
         assert_false(p->dev.open);
@@ -409,16 +408,17 @@ static void test_link_wrong_secret(void **state)
     static fd_link dev, dev2;
     assert_int_equal(fd_link_derive_keys(secret, sizeof secret, psk, eph), FD_OK);
     assert_int_equal(fd_link_hello(&hs, psk, e, hello, FD_LINK_MAX_FRAME, &n), FD_OK);
-    assert_int_equal(fd_link_accept(psk, e, hello, n - 1, NULL, 0, &dev, out, FD_LINK_MAX_FRAME, &out_len), FD_ERR_PARSE);
+    assert_int_equal(fd_link_accept(psk, e, hello, n - 1, NULL, 0, &dev, out, FD_LINK_MAX_FRAME, &out_len),
+                     FD_ERR_PARSE);
     hello[1] = FD_LINK_DATA;
     assert_int_equal(fd_link_accept(psk, e, hello, n, NULL, 0, &dev, out, FD_LINK_MAX_FRAME, &out_len), FD_ERR_PARSE);
     hello[1] = FD_LINK_HELLO;
-    assert_int_equal(fd_link_accept(psk, e, hello, n, NULL, FD_LINK_MAX_PAYLOAD + 1u, &dev, out, FD_LINK_MAX_FRAME,
-                                    &out_len),
-                     FD_ERR_NULL);
-    assert_int_equal(fd_link_accept(psk, e, hello, n, out, FD_LINK_MAX_PAYLOAD + 1u, &dev, big_a, FD_LINK_MAX_FRAME,
-                                    &out_len),
-                     FD_ERR_TOO_LARGE);
+    assert_int_equal(
+        fd_link_accept(psk, e, hello, n, NULL, FD_LINK_MAX_PAYLOAD + 1u, &dev, out, FD_LINK_MAX_FRAME, &out_len),
+        FD_ERR_NULL);
+    assert_int_equal(
+        fd_link_accept(psk, e, hello, n, out, FD_LINK_MAX_PAYLOAD + 1u, &dev, big_a, FD_LINK_MAX_FRAME, &out_len),
+        FD_ERR_TOO_LARGE);
     assert_int_equal(fd_link_accept(psk, e, hello, n, NULL, 0, &dev, out, 50, &out_len), FD_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(fd_link_accept(psk, e, hello, n, NULL, 0, &dev, out, FD_LINK_MAX_FRAME, &out_len), FD_OK);
     /* the same HELLO again (a replayed handshake) gets a different answer
@@ -462,7 +462,8 @@ static void test_link_padding(void **state)
     uint8_t *longest = big_c;
     memset(longest, 'x', FD_LINK_MAX_PAYLOAD + 1u);
     size_t n = 0;
-    assert_int_equal(fd_link_seal(&p.dev, longest, FD_LINK_MAX_PAYLOAD + 1u, f, FD_LINK_MAX_FRAME, &n), FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_link_seal(&p.dev, longest, FD_LINK_MAX_PAYLOAD + 1u, f, FD_LINK_MAX_FRAME, &n),
+                     FD_ERR_TOO_LARGE);
     assert_int_equal(fd_link_seal(&p.dev, longest, FD_LINK_MAX_PAYLOAD, f, 100, &n), FD_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(fd_link_seal(&p.dev, longest, FD_LINK_MAX_PAYLOAD, f, FD_LINK_MAX_FRAME, &n), FD_OK);
     assert_int_equal(n, FD_LINK_MAX_FRAME - 32);
@@ -546,11 +547,16 @@ static void test_link_rekey(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_x25519_rfc7748),   cmocka_unit_test(test_x25519_iterated),
-        cmocka_unit_test(test_x25519_edges),     cmocka_unit_test(test_poly1305_rfc8439),
-        cmocka_unit_test(test_aead_rfc8439),     cmocka_unit_test(test_noise_cacophony),
-        cmocka_unit_test(test_noise_misuse),     cmocka_unit_test(test_link_session),
-        cmocka_unit_test(test_link_wrong_secret), cmocka_unit_test(test_link_padding),
+        cmocka_unit_test(test_x25519_rfc7748),
+        cmocka_unit_test(test_x25519_iterated),
+        cmocka_unit_test(test_x25519_edges),
+        cmocka_unit_test(test_poly1305_rfc8439),
+        cmocka_unit_test(test_aead_rfc8439),
+        cmocka_unit_test(test_noise_cacophony),
+        cmocka_unit_test(test_noise_misuse),
+        cmocka_unit_test(test_link_session),
+        cmocka_unit_test(test_link_wrong_secret),
+        cmocka_unit_test(test_link_padding),
         cmocka_unit_test(test_link_reader),
 #if defined(FD_LINK_REKEY_TEST)
         cmocka_unit_test(test_link_rekey),

@@ -20,11 +20,11 @@ extern "C" {
 
 /* A Poly1305 MAC in progress. Owned by the library: do not rely on the contents of this type. */
 typedef struct fd_poly1305 {
-    uint32_t r[5];     /* clamped r, radix 2^26 */
-    uint32_t h[5];     /* accumulator, radix 2^26 */
-    uint32_t pad[4];   /* s, little-endian words */
-    uint8_t buf[16];   /* input not yet absorbed */
-    size_t buf_len;    /* bytes used in buf, below 16 */
+    uint32_t r[5];   /* clamped r, radix 2^26 */
+    uint32_t h[5];   /* accumulator, radix 2^26 */
+    uint32_t pad[4]; /* s, little-endian words */
+    uint8_t buf[16]; /* input not yet absorbed */
+    size_t buf_len;  /* bytes used in buf, below 16 */
 } fd_poly1305_ctx;
 
 /* Start a MAC under a one-time key (r || s). Never use a key twice. */
@@ -54,8 +54,8 @@ void fd_poly1305(uint8_t tag[FD_POLY1305_TAG_SIZE], const uint8_t key[FD_POLY130
  * FD_ERR_TOO_LARGE (len or ad_len above FD_AEAD_MAX_LEN); nothing is
  * written on error. */
 FD_MUST_CHECK fd_status fd_aead_encrypt(const uint8_t key[FD_AEAD_KEY_SIZE], const uint8_t nonce[FD_AEAD_NONCE_SIZE],
-                                        const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len,
-                                        uint8_t *out, uint8_t tag[FD_AEAD_TAG_SIZE]);
+                                        const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len, uint8_t *out,
+                                        uint8_t tag[FD_AEAD_TAG_SIZE]);
 /* Check the tag, then decrypt len bytes of in to out (same aliasing rule).
  * Errors: as encrypt, and FD_ERR_AUTH when the tag does not match: then
  * out is not written. */

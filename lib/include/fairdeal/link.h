@@ -62,14 +62,14 @@ void fd_noise_rekey(fd_noise_cipher *c);
 /* The NNpsk0 handshake (-> psk, e  <- e, ee) on either side. Owned by the
  * library: do not rely on the contents of this type. */
 typedef struct fd_noise_handshake {
-    fd_noise_cipher cs;            /* the SymmetricState's CipherState */
-    uint8_t ck[FD_SHA256_SIZE];    /* chaining key */
-    uint8_t h[FD_SHA256_SIZE];     /* handshake hash so far */
-    uint8_t e[FD_X25519_SIZE];     /* our ephemeral private key */
-    uint8_t re[FD_X25519_SIZE];    /* the peer's ephemeral public key */
+    fd_noise_cipher cs;             /* the SymmetricState's CipherState */
+    uint8_t ck[FD_SHA256_SIZE];     /* chaining key */
+    uint8_t h[FD_SHA256_SIZE];      /* handshake hash so far */
+    uint8_t e[FD_X25519_SIZE];      /* our ephemeral private key */
+    uint8_t re[FD_X25519_SIZE];     /* the peer's ephemeral public key */
     uint8_t psk[FD_NOISE_PSK_SIZE]; /* the pre-shared key */
-    bool initiator;                /* our role */
-    uint8_t step;                  /* messages done: 0, 1, 2 (then split) */
+    bool initiator;                 /* our role */
+    uint8_t step;                   /* messages done: 0, 1, 2 (then split) */
 } fd_noise_handshake;
 
 /* A finished handshake: one CipherState per direction and the handshake
@@ -117,7 +117,10 @@ FD_MUST_CHECK fd_status fd_noise_split(fd_noise_handshake *hs, fd_noise_session 
 #define FD_LINK_DATA 0x03u    /* transport message, either way */
 /* Padded payload sizes (length prefix included): every payload is padded
  * to the smallest that holds it, so lengths tell only the bucket. */
-#define FD_LINK_BUCKETS {64u, 128u, 256u, 512u}
+#define FD_LINK_BUCKETS                                                                                                \
+    {                                                                                                                  \
+        64u, 128u, 256u, 512u                                                                                          \
+    }
 /* How many buckets FD_LINK_BUCKETS lists. */
 #define FD_LINK_BUCKET_COUNT 4u
 /* Longest payload: the largest bucket less the 2-byte length prefix. */
@@ -136,8 +139,8 @@ FD_MUST_CHECK fd_status fd_noise_split(fd_noise_handshake *hs, fd_noise_session 
 /* The link's keys from the device secret (docs/LINK.md "Keys"):
  * psk = HMAC-SHA-256(secret, "fairdeal link psk v1"), eph = HMAC-SHA-256(
  * secret, "fairdeal link ephemeral v1"). Errors: FD_ERR_NULL, FD_ERR_EMPTY. */
-FD_MUST_CHECK fd_status fd_link_derive_keys(const uint8_t *secret, size_t secret_len,
-                                            uint8_t psk[FD_NOISE_PSK_SIZE], uint8_t eph_key[FD_SHA256_SIZE]);
+FD_MUST_CHECK fd_status fd_link_derive_keys(const uint8_t *secret, size_t secret_len, uint8_t psk[FD_NOISE_PSK_SIZE],
+                                            uint8_t eph_key[FD_SHA256_SIZE]);
 /* The device's ephemeral private key for one handshake: HMAC-SHA-256(
  * eph_key, trng[32] || counter as 8 bytes big-endian). The caller takes
  * counter from a range it journalled before use (docs/LINK.md), so no two
@@ -151,11 +154,11 @@ size_t fd_link_bucket(size_t len);
 
 /* An open session with its counters. Owned by the library: do not rely on the contents of this type. */
 typedef struct fd_link {
-    fd_noise_session s;  /* keys, counters, handshake hash */
-    uint32_t sent;       /* frames sent */
-    uint32_t received;   /* frames accepted */
-    uint32_t rejected;   /* frames rejected since the session opened */
-    bool open;           /* keys present: frames may pass */
+    fd_noise_session s; /* keys, counters, handshake hash */
+    uint32_t sent;      /* frames sent */
+    uint32_t received;  /* frames accepted */
+    uint32_t rejected;  /* frames rejected since the session opened */
+    bool open;          /* keys present: frames may pass */
 } fd_link;
 
 /* The controller's side, for tests and C controllers: start the handshake
@@ -200,9 +203,9 @@ void fd_link_close(fd_link *link);
  * that cannot start a frame are dropped and counted. Owned by the library: do not rely on the contents of this type. */
 typedef struct fd_link_reader {
     uint8_t buf[FD_LINK_MAX_FRAME]; /* the frame so far */
-    size_t len;           /* bytes in buf */
-    size_t want;          /* total frame length once the header is in, else 0 */
-    uint32_t dropped;     /* bytes discarded while hunting for a header */
+    size_t len;                     /* bytes in buf */
+    size_t want;                    /* total frame length once the header is in, else 0 */
+    uint32_t dropped;               /* bytes discarded while hunting for a header */
 } fd_link_reader;
 
 /* Start empty, hunting for a header. */
