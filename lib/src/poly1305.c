@@ -8,7 +8,13 @@
 
 #define M26 0x3FFFFFFu
 
+/* Cortex-M0: one copy of the four-product form, called (25 inlined copies
+ * cost 2.5 KiB of the micro:bit's flash); elsewhere one instruction. */
+#if FD_MUL_BY_HALVES
+__attribute__((noinline)) static uint64_t mul64(uint32_t a, uint32_t b)
+#else
 FD_HOT_INLINE uint64_t mul64(uint32_t a, uint32_t b)
+#endif
 {
     uint32_t lo;
     const uint32_t hi = fd_mul_wide(a, b, &lo);

@@ -237,105 +237,10 @@ static void fe_mul(fe h, const fe f, const fe g)
     fe_carry(h, t);
 }
 
-static void fe_sq(fe h, const fe f)
-{
-    uint32_t al[24];
-    uint32_t ah[24];
-    uint32_t bl[15];
-    uint32_t bh[15];
-    uint64_t t[10];
-    uint64_t s0;
-    uint64_t s1;
-    uint32_t s2;
-    for (unsigned i = 0; i < 10; i++) {
-        split(&al[i], &ah[i], f[i]);
-        bl[i] = al[i];
-        bh[i] = ah[i];
-        split(&al[10 + i], &ah[10 + i], 2u * f[i]);
-        if (i & 1u && i < 9) {
-            split(&al[20 + i / 2], &ah[20 + i / 2], 4u * f[i]);
-        }
-        if (i >= 5) {
-            split(&bl[5 + i], &bh[5 + i], 19u * f[i]);
-        }
-    }
-    HALF_COLUMN_START;
-    HALF_TERM(0, 0);
-    HALF_TERM(20, 14);
-    HALF_TERM(12, 13);
-    HALF_TERM(21, 12);
-    HALF_TERM(14, 11);
-    HALF_TERM(15, 10);
-    HALF_COLUMN_END(0);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 1);
-    HALF_TERM(12, 14);
-    HALF_TERM(13, 13);
-    HALF_TERM(14, 12);
-    HALF_TERM(15, 11);
-    HALF_COLUMN_END(1);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 2);
-    HALF_TERM(11, 1);
-    HALF_TERM(21, 14);
-    HALF_TERM(14, 13);
-    HALF_TERM(22, 12);
-    HALF_TERM(6, 11);
-    HALF_COLUMN_END(2);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 3);
-    HALF_TERM(11, 2);
-    HALF_TERM(14, 14);
-    HALF_TERM(15, 13);
-    HALF_TERM(16, 12);
-    HALF_COLUMN_END(3);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 4);
-    HALF_TERM(20, 3);
-    HALF_TERM(2, 2);
-    HALF_TERM(22, 14);
-    HALF_TERM(16, 13);
-    HALF_TERM(17, 12);
-    HALF_COLUMN_END(4);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 5);
-    HALF_TERM(11, 4);
-    HALF_TERM(12, 3);
-    HALF_TERM(16, 14);
-    HALF_TERM(17, 13);
-    HALF_COLUMN_END(5);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 6);
-    HALF_TERM(20, 5);
-    HALF_TERM(12, 4);
-    HALF_TERM(13, 3);
-    HALF_TERM(23, 14);
-    HALF_TERM(8, 13);
-    HALF_COLUMN_END(6);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 7);
-    HALF_TERM(11, 6);
-    HALF_TERM(12, 5);
-    HALF_TERM(13, 4);
-    HALF_TERM(18, 14);
-    HALF_COLUMN_END(7);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 8);
-    HALF_TERM(20, 7);
-    HALF_TERM(12, 6);
-    HALF_TERM(21, 5);
-    HALF_TERM(4, 4);
-    HALF_TERM(19, 14);
-    HALF_COLUMN_END(8);
-    HALF_COLUMN_START;
-    HALF_TERM(10, 9);
-    HALF_TERM(11, 8);
-    HALF_TERM(12, 7);
-    HALF_TERM(13, 6);
-    HALF_TERM(14, 5);
-    HALF_COLUMN_END(9);
-    fe_carry(h, t);
-}
+/* f^2 as f * f: a written-out square (55 products instead of 100) is
+ * 3.3 KiB more code than the micro:bit's flash has room for, for 1.2 M
+ * fewer instructions per X25519 (docs/PERFORMANCE.md, link goals). */
+static void fe_sq(fe h, const fe f) { fe_mul(h, f, f); }
 #else
 /* The products written out (a loop with its index tests and the column's
  * `% 10` cost several times more on Cortex-M0 at -Os). Column k gathers
