@@ -77,7 +77,10 @@ static size_t pad(uint8_t *out, const uint8_t *data, size_t len)
     return p;
 }
 
-/* Check a padded payload of p bytes and move its data to the front. */
+/* Check a padded payload of p bytes and move its data to the front. The
+ * work depends on the bucket p only, not on the payload's length: the pad
+ * check runs over the whole bucket by mask, and the move takes all p - 2
+ * bytes (the checked zeros follow the data). */
 static fd_status unpad(uint8_t *buf, size_t p, size_t *len)
 {
     const size_t n = ((size_t)buf[0] << 8) | buf[1];
@@ -85,13 +88,14 @@ static fd_status unpad(uint8_t *buf, size_t p, size_t *len)
         return FD_ERR_PARSE;
     }
     uint8_t nonzero = 0;
-    for (size_t i = 2 + n; i < p; i++) {
-        nonzero |= buf[i];
+    for (size_t i = 2; i < p; i++) {
+        const size_t in_data = (i - (2u + n)) >> (sizeof(size_t) * 8u - 1u); /* 1 while i < 2 + n */
+        nonzero |= (uint8_t)(buf[i] & (uint8_t)(in_data - 1u));
     }
     if (nonzero != 0) {
         return FD_ERR_PARSE;
     }
-    memmove(buf, buf + 2, n);
+    memmove(buf, buf + 2, p - 2u);
     *len = n;
     return FD_OK;
 }

@@ -469,6 +469,37 @@ static void test_link_padding(void **state)
     assert_int_equal(n, FD_LINK_MAX_FRAME - 32);
 }
 
+/* An authentic frame with a malformed padding (a non-zero pad byte, a
+ * length beyond the bucket) is refused like a forged one and moves nothing:
+ * the well-formed frame with the same counter still opens. */
+static void test_link_bad_padding(void **state)
+{
+    (void)state;
+    static pair p;
+    handshake(&p, secret, FD_OK);
+    uint8_t *f = frame_pool[0];
+    for (unsigned bad = 0; bad < 2; bad++) {
+        fd_noise_cipher c = p.ctl.s.tx; /* the controller's next key and counter, on a copy */
+        uint8_t *body = f + FD_LINK_HEADER_SIZE;
+        memset(body, 0, 64);
+        body[1] = 3;
+        memcpy(body + 2, "NEW", 3);
+        if (bad == 0) {
+            body[63] = 1; /* the last pad byte */
+        } else {
+            body[0] = 1; /* 259 bytes claimed in a 64-byte bucket */
+        }
+        f[0] = FD_LINK_MAGIC;
+        f[1] = FD_LINK_DATA;
+        f[2] = 0;
+        f[3] = 64 + 16;
+        assert_int_equal(fd_noise_encrypt(&c, f, FD_LINK_HEADER_SIZE, body, 64, body), FD_OK);
+        expect_reject(&p.dev, f, FD_LINK_HEADER_SIZE + 64 + 16);
+    }
+    const size_t n = seal(&p.ctl, "NEW", f);
+    expect_open(&p.dev, f, n, "NEW");
+}
+
 /* The reader finds frames in a stream with lost bytes and line noise. */
 static void test_link_reader(void **state)
 {
@@ -558,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_link_wrong_secret),
         cmocka_unit_test(test_link_padding),
         cmocka_unit_test(test_link_reader),
+        cmocka_unit_test(test_link_bad_padding),
 #if defined(FD_LINK_REKEY_TEST)
         cmocka_unit_test(test_link_rekey),
 #endif
