@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fairdeal/util.h"
+#include "word.h"
 
 static const size_t buckets[FD_LINK_BUCKET_COUNT] = FD_LINK_BUCKETS;
 
@@ -87,10 +88,16 @@ static fd_status unpad(uint8_t *buf, size_t p, size_t *len)
     if (n + 2u > p) {
         return FD_ERR_PARSE;
     }
-    uint8_t nonzero = 0;
-    for (size_t i = 2; i < p; i++) {
-        const size_t in_data = (i - (2u + n)) >> (sizeof(size_t) * 8u - 1u); /* 1 while i < 2 + n */
-        nonzero |= (uint8_t)(buf[i] & (uint8_t)(in_data - 1u));
+    /* p is a multiple of 4: word j holds bytes [j, j + 4); the first d =
+     * clamp(2 + n - j, 0, 4) of them are length or data, the rest must be 0 */
+    uint32_t nonzero = 0;
+    for (size_t j = 0; j < p; j += 4) {
+        uint32_t d = (uint32_t)(2u + n) - (uint32_t)j; /* wraps when j > 2 + n (both below 2^10) */
+        d &= ~(0u - (d >> 31));                        /* wrapped: 0 */
+        const uint32_t over = 0u - ((4u - d) >> 31);   /* above 4: all ones */
+        d = (d & ~over) | (4u & over);
+        const uint32_t pad_bytes = (uint32_t)(UINT64_C(0xFFFFFFFFFFFFFFFF) << (8u * d));
+        nonzero |= fd_load_le32(buf + j) & pad_bytes;
     }
     if (nonzero != 0) {
         return FD_ERR_PARSE;
