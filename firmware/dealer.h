@@ -77,6 +77,9 @@ typedef struct fd_dealer_config {
     /* Why the chip last reset, for the POWER_ON record: 0 unknown, 1 power-on,
      * 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup. */
     uint8_t reset_cause;
+    /* Kicks the board's watchdog (NULL: none): called inside every long
+     * journal walk and compaction (fd_journal_set_kick). */
+    void (*kick)(void *ctx);
 } fd_dealer_config;
 
 /* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only

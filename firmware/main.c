@@ -68,6 +68,13 @@ static void watchdog_start(void)
     }
 }
 
+/* fd_dealer_config.kick: the journal's long walks keep the watchdog fed. */
+static void kick_watchdog(void *ctx)
+{
+    (void)ctx;
+    hal_watchdog_kick();
+}
+
 /* Test images also print why they (re)started, so a test sees a watchdog
  * reset before RECALL/LOG can show it from the journal's power-on record. */
 static void report_reset_cause(hal_reset_cause cause)
@@ -180,6 +187,7 @@ int main(void)
         .storage_name = hal_storage_name(),
         .storage_volatile = storage_volatile,
         .reset_cause = (uint8_t)reset_cause,
+        .kick = kick_watchdog,
         .secret_page = secret,
         .release = FD_DEALER_RELEASE != 0,
     };

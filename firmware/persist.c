@@ -639,6 +639,9 @@ bool persist_mount(fd_dealer *d)
     if (st == FD_OK) {
         st = fd_journal_init(&p->journal, &p->flash, key, sizeof key, p->pages, fd_records_keep_rules, &p->rules);
     }
+    if (st == FD_OK) {
+        fd_journal_set_kick(&p->journal, d->cfg.kick, NULL); /* a full area's walk outlasts a watchdog period */
+    }
     fd_wipe(key, sizeof key);
     if (st != FD_OK) {
         report(p, st, "storage area unusable");

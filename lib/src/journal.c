@@ -305,6 +305,9 @@ static fd_status read_record(fd_journal *j, uint32_t page, uint32_t off, const u
                              rec_result *res, uint32_t *size_out)
 {
     *size_out = 0;
+    if (j->kick != NULL) {
+        j->kick(j->kick_ctx); /* every walk, mount, compaction and wipe reads records here */
+    }
     if (off + HDR_BASE > j->flash->geometry.page_size) {
         return judge_rest(j, page, off, REC_END, REC_TORN, res);
     }
@@ -666,6 +669,14 @@ fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key,
     j->keep_ctx = keep_ctx;
     j->cur_page = NO_PAGE;
     return FD_OK;
+}
+
+void fd_journal_set_kick(fd_journal *j, fd_journal_kick_fn kick, void *ctx)
+{
+    if (j != NULL) {
+        j->kick = kick;
+        j->kick_ctx = ctx;
+    }
 }
 
 /* The scratch buffer and j->rec hold the last record read or written,

@@ -45,6 +45,15 @@ static fd_status restart_ok(void *ctx)
     return FD_OK;
 }
 
+/* The watchdog kicks the journal gives (fd_dealer_config.kick). */
+static uint64_t kicks;
+
+static void count_kick(void *ctx)
+{
+    (void)ctx;
+    kicks++;
+}
+
 /* Power on: a new dealer over the same flash (RAM is lost). */
 static fd_status power_on(void)
 {
@@ -54,6 +63,7 @@ static fd_status power_on(void)
     cfg.storage = &hf.flash;
     cfg.storage_name = "test flash";
     cfg.reset_cause = 1;
+    cfg.kick = count_kick;
     const fd_status st = fd_dealer_init(&dealer, &cfg);
     fd_console_init(&console, &dealer, capture_write, &out, false, false);
     return st;
@@ -745,6 +755,41 @@ static void test_steady_rounds(void **state)
            (unsigned long long)total, min, max);
 }
 
+/* Every long walk kicks the watchdog: the mount once per record it reads
+ * (at least once per live record), compaction while it copies. */
+static fd_status count_record(void *ctx, const fd_journal_record *rec)
+{
+    (void)rec;
+    (*(uint32_t *)ctx)++;
+    return FD_OK;
+}
+
+static void test_watchdog_kicked_in_walks(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    uint64_t most_between = 0; /* kicks in the last append that compacted */
+    for (int round = 0; round < 300; round++) {
+        assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        const uint32_t tail = dealer.persist.journal.tail_page_seq;
+        const uint64_t before = kicks;
+        assert_true(starts(cmd("DEAL 2 4"), "OK DEAL"));
+        if (dealer.persist.journal.tail_page_seq != tail) {
+            assert_true(kicks > before); /* the DEAL's append compacted: it kicked */
+            most_between = kicks - before;
+        }
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    }
+    assert_true(most_between > 0u); /* a compaction was met */
+    uint32_t live = 0;
+    assert_int_equal(fd_dealer_journal_walk(&dealer, count_record, &live), FD_OK);
+    kicks = 0;
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(kicks >= live); /* the mount's one walk: a kick per record */
+    printf("watchdog: %llu kicks in a mount of %u live records\n", (unsigned long long)kicks, live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -758,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_revealed_round_never_returns),
         cmocka_unit_test(test_verify_rejects_deals_after_reveal),
         cmocka_unit_test(test_steady_rounds),
+        cmocka_unit_test(test_watchdog_kicked_in_walks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

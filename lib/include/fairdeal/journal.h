@@ -131,6 +131,11 @@ typedef struct fd_journal_record {
  * round (docs/RECORDS.md). Must be deterministic for a given record. */
 typedef bool (*fd_journal_keep_fn)(void *ctx, const fd_journal_record *record);
 
+/* Called once per record a walk, mount, compaction or wipe reads, so a
+ * caller can kick its watchdog inside every long walk (the library makes
+ * no HAL calls). Must not call back into the journal. */
+typedef void (*fd_journal_kick_fn)(void *ctx);
+
 /* Per-page state the caller provides: one entry per page of the area. */
 typedef struct fd_journal_page {
     uint32_t page_seq;    /* 0: unused (erased, stale or damaged) */
@@ -162,6 +167,9 @@ typedef struct fd_journal {
     fd_journal_keep_fn keep;
     /* First argument of keep. */
     void *keep_ctx;
+    /* fd_journal_set_kick's; NULL: none. */
+    fd_journal_kick_fn kick;
+    void *kick_ctx;
     /* state after mount */
     bool mounted;
     bool failed; /* a write failed: remount before writing again */
@@ -193,6 +201,11 @@ typedef struct fd_journal {
  * cannot use: page size, page count, write unit 4, erased value 0xFF). */
 FD_MUST_CHECK fd_status fd_journal_init(fd_journal *j, const fd_flash *flash, const void *key, size_t key_len,
                                         fd_journal_page *pages, fd_journal_keep_fn keep, void *keep_ctx);
+
+/* Call kick (may be NULL: none) with ctx once per record every later
+ * walk, mount, append (compaction) and wipe reads. Touches no flash.
+ * j must be initialised (fd_journal_init clears it). */
+void fd_journal_set_kick(fd_journal *j, fd_journal_kick_fn kick, void *ctx);
 
 /* Called for each live record, oldest first; a status other than FD_OK
  * stops the walk and is returned. The record lives in the journal's
