@@ -667,8 +667,13 @@ static void cmd_cut(const request *r)
         reply_err(r->w, "syntax", "usage: CUT <n> (0 removes the cut card)");
         return;
     }
-    if (cut > r->d->shoe.count || fd_dealer_cut(r->d, (uint16_t)cut) != FD_OK) {
+    if (cut > r->d->shoe.count) {
         reply_err(r->w, "range", "cut beyond the last card");
+        return;
+    }
+    const fd_status st = fd_dealer_cut(r->d, (uint16_t)cut);
+    if (st != FD_OK) {
+        reply_status(r->d, FD_CMD_CUT, st, r->w); /* the journal's refusal or failure */
         return;
     }
     put(r->w, "OK CUT ");

@@ -790,6 +790,94 @@ static void test_watchdog_kicked_in_walks(void **state)
     printf("watchdog: %llu kicks in a mount of %u live records\n", (unsigned long long)kicks, live);
 }
 
+/* The wear budget (docs/RECORDS.md "Wear"): floods of TIME and SELFTEST
+ * erase nothing; events of each kind survive a flood of another (LOG);
+ * CUT is journalled, restored, and limited per round. Prints the erases a
+ * round costs: a 4-seat round, an 8-deck shoe dealt card by card, an
+ * 8-deck SHUFFLE/REVEAL loop (the most bytes per command). */
+static void test_wear_budget(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    uint64_t e0 = hf.erases;
+    for (int i = 0; i < 10000; i++) {
+        assert_true(starts(cmd("TIME 1800000000"), "OK TIME"));
+    }
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    for (int i = 0; i < 10000; i++) {
+        assert_true(starts(cmd("TIME 1800000001"), "OK TIME"));
+    }
+    const uint64_t flood = hf.erases - e0;
+    assert_true(flood <= 1u); /* 20,000 TIMEs: two records, at most one page turn */
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    /* SELFTEST restarts the sources: one seed file (140 bytes) each, its
+     * SELFTEST record once per round and power-on */
+    e0 = hf.erases;
+    for (int i = 0; i < 300; i++) {
+        assert_true(starts(cmd("SELFTEST"), "OK SELFTEST"));
+    }
+    const double selftest = (double)(hf.erases - e0) / 300.0;
+    assert_true(selftest <= 0.2);
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    /* CUT: journalled while the round is open, restored, 4 per round */
+    assert_true(starts(cmd("CUT 3"), "OK CUT"));
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(fd_dealer_round_open(&dealer) && dealer.shoe.cut == 3u);
+    assert_true(starts(cmd("CUT 3"), "OK CUT")); /* unchanged: nothing written */
+    assert_true(starts(cmd("CUT 4"), "OK CUT"));
+    assert_true(starts(cmd("CUT 5"), "OK CUT"));
+    assert_true(starts(cmd("CUT 6"), "OK CUT"));
+    assert_true(starts(cmd("CUT 7"), "ERR journal this round's cut has moved"));
+    assert_int_equal(dealer.shoe.cut, 6u);
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(dealer.shoe.cut, 6u);
+    assert_true(starts(cmd("CUT 7"), "ERR journal")); /* the count survives the restart */
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    /* events per kind: power-ons and self-tests stay in LOG through 100 rounds of TIMEs */
+    for (int i = 0; i < 100; i++) {
+        assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        assert_true(starts(cmd("TIME 1800000002"), "OK TIME"));
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    }
+    const char *log = cmd("LOG 32");
+    assert_true(starts(log, "OK LOG n=32"));
+    assert_non_null(strstr(log, "power-on cause="));
+    assert_non_null(strstr(log, "selftest result="));
+    assert_non_null(strstr(log, "time-set unix=1800000002"));
+    /* erases per round, measured */
+    e0 = hf.erases;
+    for (int i = 0; i < 200; i++) {
+        assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        assert_true(starts(cmd("DEAL 2 4"), "OK DEAL"));
+        assert_true(starts(cmd("BURN"), "OK BURN"));
+        assert_true(starts(cmd("DEAL 5"), "OK DEAL"));
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    }
+    const double small = (double)(hf.erases - e0) / 200.0;
+    assert_true(starts(cmd("NEW french 8 2"), "OK NEW"));
+    e0 = hf.erases;
+    for (int i = 0; i < 4; i++) {
+        assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        for (uint32_t k = 0; k < dealer.shoe.count; k++) {
+            assert_true(starts(cmd("DEAL 1"), "OK DEAL"));
+        }
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    }
+    const double shoe = (double)(hf.erases - e0) / 4.0;
+    e0 = hf.erases;
+    for (int i = 0; i < 100; i++) {
+        assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    }
+    const double loop = (double)(hf.erases - e0) / 100.0;
+    /* the budgets docs/RECORDS.md states (1 KiB pages) */
+    assert_true(small <= 1.0 && shoe <= 40.0 && loop <= 4.0);
+    printf("wear (98 x 1 KiB): 20,000 TIMEs %llu erases; SELFTEST %.3f erases each; 4-seat round %.2f erases; "
+           "8-deck shoe card by card %.1f; 8-deck SHUFFLE+REVEAL %.2f\n",
+           (unsigned long long)flood, selftest, small, shoe, loop);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -804,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_verify_rejects_deals_after_reveal),
         cmocka_unit_test(test_steady_rounds),
         cmocka_unit_test(test_watchdog_kicked_in_walks),
+        cmocka_unit_test(test_wear_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
