@@ -10,7 +10,8 @@
  * the events and the seed file, with what it keeps on top. */
 _Static_assert(FD_REC_CAP_SUMMARIES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES) >= 10u,
                "the board's storage area cannot hold the journal's worst case (docs/RECORDS.md \"Capacity\")");
-_Static_assert(FD_REC_CAP_PAGES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_KEEP_SUMMARIES, FD_DEALER_KEEP_HANDS - 1u) <=
+_Static_assert(FD_REC_CAP_PAGES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES, FD_DEALER_KEEP_SUMMARIES,
+                                FD_DEALER_KEEP_HANDS - 1u) <=
                    FD_DEALER_JOURNAL_PAGES,
                "what the dealer keeps fits its storage area");
 _Static_assert(FD_DEALER_SECRET_MAX <= 7u * FD_REC_SECRET_PART && FD_DEALER_MAX_PLAYERS <= 15u,

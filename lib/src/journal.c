@@ -5,7 +5,8 @@
  *           tag[16] = HMAC(key, 'P' || the 52 bytes before it)
  * Record (word aligned, little-endian):
  *   type | flags << 8 | len << 16, seq, secret_len | check << 16,
- *   [orig_seq, source_seq] (copies), payload padded to 4,
+ *   [orig_seq, source_seq] (flag 1: written for every record now, an
+ *   original's source 0; older originals lack them), payload padded to 4,
  *   [SHA-256(secret), secret padded to 4], tag[16], commit word (0)
  *   tag = HMAC(key, 'R' || prev_head || the record up to the tag, secret
  *   bytes excluded); the new head is the full 32-byte HMAC. */
@@ -23,7 +24,6 @@
 #define FLAG_COPY 0x01u
 #define HDR_BASE 12u
 #define HDR_COPY 8u
-#define RESERVE_PAGES 2u
 #define NO_PAGE UINT32_MAX
 #define MIN_PAGE_SIZE 512u
 
@@ -757,6 +757,8 @@ fd_status fd_journal_mount_walk(fd_journal *j, fd_journal_visit_fn visit, void *
     return FD_OK;
 }
 
+static uint32_t reserve_pages(const fd_journal *j) { return FD_JOURNAL_RESERVE_PAGES(j->flash->geometry.page_count); }
+
 static bool page_free(const fd_journal *j, uint32_t p)
 {
     return j->pages[p].page_seq == 0u || j->pages[p].page_seq < j->tail_page_seq;
@@ -836,16 +838,17 @@ static fd_status open_pages(fd_journal *j, uint32_t size)
 static fd_status write_record(fd_journal *j, uint8_t type, const uint8_t *payload, size_t len, const uint8_t *secret,
                               size_t secret_len, const fd_journal_record *src, uint32_t *seq)
 {
-    bool copy = src != NULL;
-    rec_layout l = layout_of(len, secret_len, copy);
+    /* Every record is written in the long header (orig_seq, source seq;
+     * an original: its own seq, 0), so a copy takes the bytes its original
+     * took: compaction never needs more room than it frees
+     * (docs/RECORDS.md "Capacity"). Short headers still read. */
+    rec_layout l = layout_of(len, secret_len, true);
     uint8_t *b = buf8(j);
     memset(b, 0, l.size);
-    fd_store_le32(b, (uint32_t)type | (copy ? FLAG_COPY << 8 : 0u) | ((uint32_t)len << 16));
+    fd_store_le32(b, (uint32_t)type | (FLAG_COPY << 8) | ((uint32_t)len << 16));
     fd_store_le32(b + 4, j->next_seq);
-    if (src != NULL) {
-        fd_store_le32(b + 12, src->orig_seq);
-        fd_store_le32(b + 16, src->seq);
-    }
+    fd_store_le32(b + 12, src != NULL ? src->orig_seq : j->next_seq);
+    fd_store_le32(b + 16, src != NULL ? src->seq : 0u);
     if (len > 0u) {
         memcpy(b + l.hdr, payload, len);
     }
@@ -931,7 +934,7 @@ static fd_status retire_tail(fd_journal *j)
 {
     uint8_t victim_seq[4];
     fd_store_le32(victim_seq, j->tail_page_seq);
-    fd_status st = open_pages(j, fd_journal_record_size(4, 0, false));
+    fd_status st = open_pages(j, fd_journal_record_size(4, 0, true));
     if (st == FD_OK) {
         st = write_record(j, FD_JOURNAL_TYPE_RETIRE, victim_seq, 4, NULL, 0, NULL, NULL);
     }
@@ -942,14 +945,14 @@ static fd_status retire_tail(fd_journal *j)
 }
 
 /* Copy forward what keep() names from the oldest page, retire it; repeat
- * while fewer than RESERVE_PAGES pages are free. Pages from `protect` on
+ * while fewer than reserve_pages(j) pages are free. Pages from `protect` on
  * (the page that held the newest record when the append began) are never
  * retired: an area too full to make room fails rather than churning
  * through the ring and dropping the newest records. */
 static fd_status compact(fd_journal *j, uint32_t protect)
 {
     fd_status st = FD_OK;
-    for (uint32_t rounds = 0; st == FD_OK && free_pages(j) < RESERVE_PAGES && j->tail_page_seq < protect &&
+    for (uint32_t rounds = 0; st == FD_OK && free_pages(j) < reserve_pages(j) && j->tail_page_seq < protect &&
                               rounds < j->flash->geometry.page_count;
          rounds++) {
         unsigned n = 0;
@@ -966,14 +969,14 @@ static fd_status compact(fd_journal *j, uint32_t protect)
 }
 
 /* Open pages until size bytes fit in the current one, compacting whenever
- * fewer than RESERVE_PAGES are free. Compaction that copies as much as it
+ * fewer than reserve_pages(j) are free. Compaction that copies as much as it
  * frees makes no room: bounded, then a full area (FD_ERR_EXHAUSTED). */
 static fd_status make_room(fd_journal *j, uint32_t size)
 {
     const uint32_t protect = j->newest_page_seq;
     for (uint32_t opened = 0; j->cur_page == NO_PAGE || j->cur_offset + size > j->flash->geometry.page_size; opened++) {
         fd_status st = opened < j->flash->geometry.page_count ? open_page(j) : FD_ERR_EXHAUSTED;
-        if (st == FD_OK && free_pages(j) < RESERVE_PAGES) {
+        if (st == FD_OK && free_pages(j) < reserve_pages(j)) {
             st = compact(j, protect);
         }
         if (st != FD_OK) {
@@ -1003,7 +1006,7 @@ fd_status fd_journal_append(fd_journal *j, uint8_t type, const void *payload, si
         return FD_ERR_NOT_READY;
     }
     j->busy = true;
-    fd_status st = make_room(j, fd_journal_record_size(len, secret_len, false));
+    fd_status st = make_room(j, fd_journal_record_size(len, secret_len, true));
     if (st == FD_OK) {
         st = write_record(j, type, payload, len, secret, secret_len, NULL, seq);
     }
@@ -1029,7 +1032,6 @@ static fd_status wipe_one(fd_journal *j, void *ctx, uint32_t size)
     static const uint32_t zero = 0;
     wipe_target *w = ctx;
     const fd_journal_record *r = &j->rec;
-    (void)size;
     if (r->orig_seq != w->orig_seq || r->secret_len == 0u) {
         return FD_OK;
     }
@@ -1037,12 +1039,13 @@ static fd_status wipe_one(fd_journal *j, void *ctx, uint32_t size)
     if (secret_state_of(r, r->secret) != FD_JOURNAL_SECRET_AVAILABLE) {
         return FD_OK; /* wiped, or a wipe of it was cut (above) */
     }
-    rec_layout l = layout_of(r->len, r->secret_len, r->seq != r->orig_seq);
+    /* the secret ends before the tag and commit word, whichever header the record has */
+    const uint32_t secret_off = size - FD_JOURNAL_TAG_SIZE - 4u - pad4(r->secret_len);
     fd_status st = FD_OK;
     for (uint32_t i = 0; i < r->secret_len && st == FD_OK; i += 4u) {
         const uint32_t n = r->secret_len - i < 4u ? r->secret_len - i : 4u; /* the padding is zero */
         if (!all_zero(r->secret + i, n)) {
-            st = flash_program(j, r->offset + l.secret_off + i, &zero, 1);
+            st = flash_program(j, r->offset + secret_off + i, &zero, 1);
         }
     }
     return st;

@@ -572,7 +572,7 @@ static void test_replay_detected(void **state)
 /* ---- Power cuts at every step. ---- */
 
 #define CUT_ROUNDS 24u
-#define CUT_PAGES 6u
+#define CUT_PAGES 7u
 #define CUT_HANDS 2u
 #define CUT_SUMMARIES 16u
 

@@ -64,6 +64,11 @@ typedef struct fd_flash {
 #define FD_JOURNAL_MAX_SECRET 64u   /* bytes of erasable secret per record */
 #define FD_JOURNAL_MIN_KEY 16u      /* device key length, at least */
 #define FD_JOURNAL_MIN_PAGES 4u     /* two live, two reserved for compaction */
+/* Pages compaction keeps free in an area of n pages: 2, and 4 from 16
+ * pages on, so that a power cut in the middle of copying a page of kept
+ * records still leaves a page to finish it in (docs/RECORDS.md
+ * "Capacity"). */
+#define FD_JOURNAL_RESERVE_PAGES(n) ((n) >= 16u ? 4u : 2u)
 /* Most pages an area may have; fd_journal_init refuses more (FD_ERR_STATE). */
 #define FD_JOURNAL_MAX_PAGES 256u
 #define FD_JOURNAL_PAGE_HEADER 68u /* bytes at the start of every page */
@@ -87,11 +92,12 @@ typedef struct fd_flash {
     (FD_JOURNAL_RECORD_OVERHEAD + ((copy) ? FD_JOURNAL_COPY_OVERHEAD : 0u) + FD_JOURNAL_PAD4(payload_len) +             \
      ((secret_len) > 0u ? FD_SHA256_SIZE + FD_JOURNAL_PAD4(secret_len) : 0u))
 /* The RETIRE record compaction writes for each page it retires. */
-#define FD_JOURNAL_RETIRE_BYTES FD_JOURNAL_RECORD_BYTES(4u, 0u, 0)
+#define FD_JOURNAL_RETIRE_BYTES FD_JOURNAL_RECORD_BYTES(4u, 0u, 1)
 
 /* Flash bytes one record takes: header, padded payload, secret hash and
- * secret when secret_len > 0, tag, commit word. copy adds the 8 bytes a
- * record copied forward by compaction carries. */
+ * secret when secret_len > 0, tag, commit word. copy: the long header
+ * (8 more bytes: orig_seq, source seq) every record is written with now;
+ * without, the short header of records written before (still read). */
 uint32_t fd_journal_record_size(size_t payload_len, size_t secret_len, bool copy);
 
 /* What a read found in a record's secret part. */

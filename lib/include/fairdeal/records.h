@@ -106,15 +106,15 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
 #define FD_REC_CAP_ROUND (FD_REC_CAP_HAND + FD_REC_CAP_KEPT(FD_REC_REVEAL_SIZE, 0u))
 /* One kept round summary. */
 #define FD_REC_CAP_SUMMARY FD_REC_CAP_KEPT(FD_REC_REVEAL_SIZE, 0u)
-/* Kept whatever the rounds: the events, the seed file, the parts of one
- * SHUFFLE cut short (live until the next power-on wipes them) and room for
- * the reserved record types (16 records of up to 8 bytes). */
+/* Kept whatever the rounds: the events, the seed file and room for the
+ * reserved record types (16 records of up to 8 bytes). (The parts of a
+ * SHUFFLE cut short are never copied: the next power-on wipes them before
+ * anything is written, and a wiped part is not kept.) */
 #define FD_REC_CAP_RESERVED (16u * FD_REC_CAP_KEPT(8u, 0u))
-/* The fixed part: events per kind, the seed file, one SHUFFLE cut short, the reserved types. */
+/* The fixed part: events per kind, the seed file, the reserved types. */
 #define FD_REC_CAP_FIXED                                                                                                \
     (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND * FD_REC_CAP_KEPT(FD_REC_TIME_SET_SIZE, 0u) +                          \
-     FD_REC_CAP_KEPT(FD_REC_SEED_FILE_SIZE, FD_JOURNAL_MAX_SECRET) +                                                    \
-     FD_REC_MAX_PARTS * FD_REC_CAP_KEPT(FD_REC_ROUND_SECRET_SIZE, FD_REC_SECRET_PART) + FD_REC_CAP_RESERVED)
+     FD_REC_CAP_KEPT(FD_REC_SEED_FILE_SIZE, FD_JOURNAL_MAX_SECRET) + FD_REC_CAP_RESERVED)
 /* Everything live at once: the open round, `summaries` summaries and
  * `hands` revealed hands kept in full, the fixed part. */
 #define FD_REC_CAP_LIVE(summaries, hands)                                                                               \
@@ -125,14 +125,16 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
  * compaction may add to it, and the tail a record too large for it leaves. */
 #define FD_REC_CAP_PAGE_USE(page_size)                                                                                  \
     ((page_size)-FD_JOURNAL_PAGE_HEADER - FD_JOURNAL_RETIRE_BYTES - (FD_REC_CAP_LARGEST - 4u))
-/* Pages an area needs for a live set: its bytes, the page being filled and
- * the two compaction keeps free. */
-#define FD_REC_CAP_PAGES(page_size, summaries, hands)                                                                   \
-    ((FD_REC_CAP_LIVE(summaries, hands) + FD_REC_CAP_PAGE_USE(page_size) - 1u) / FD_REC_CAP_PAGE_USE(page_size) + 3u)
+/* Pages an area of `pages` pages needs for a live set: its bytes, the page
+ * being filled and the pages compaction keeps free. */
+#define FD_REC_CAP_SPARE_PAGES(pages) (1u + FD_JOURNAL_RESERVE_PAGES(pages))
+#define FD_REC_CAP_PAGES(page_size, pages, summaries, hands)                                                            \
+    ((FD_REC_CAP_LIVE(summaries, hands) + FD_REC_CAP_PAGE_USE(page_size) - 1u) / FD_REC_CAP_PAGE_USE(page_size) +      \
+     FD_REC_CAP_SPARE_PAGES(pages))
 /* What an area of `pages` pages keeps: summaries first (up to
  * FD_REC_SUMMARIES_MAX), then revealed hands in full (up to
  * FD_REC_HANDS_MAX); 0 when not even the open round fits. */
-#define FD_REC_CAP_ROOM(page_size, pages) (((pages)-3u) * FD_REC_CAP_PAGE_USE(page_size))
+#define FD_REC_CAP_ROOM(page_size, pages) (((pages)-FD_REC_CAP_SPARE_PAGES(pages)) * FD_REC_CAP_PAGE_USE(page_size))
 /* Room an area of `pages` pages leaves after `used` bytes (0 when over). */
 #define FD_REC_CAP_SPARE(page_size, pages, used)                                                                        \
     (FD_REC_CAP_ROOM(page_size, pages) < (used) ? 0u : FD_REC_CAP_ROOM(page_size, pages) - (used))
