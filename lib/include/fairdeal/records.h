@@ -125,9 +125,11 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
  * compaction may add to it, and the tail a record too large for it leaves. */
 #define FD_REC_CAP_PAGE_USE(page_size)                                                                                  \
     ((page_size)-FD_JOURNAL_PAGE_HEADER - FD_JOURNAL_RETIRE_BYTES - (FD_REC_CAP_LARGEST - 4u))
-/* Pages an area of `pages` pages needs for a live set: its bytes, the page
+/* Pages of an area of `pages` pages that hold no live records: the page
  * being filled and the pages compaction keeps free. */
 #define FD_REC_CAP_SPARE_PAGES(pages) (1u + FD_JOURNAL_RESERVE_PAGES(pages))
+/* Pages an area of `pages` pages needs for a live set: its bytes in pages
+ * of FD_REC_CAP_PAGE_USE, and the spare pages. */
 #define FD_REC_CAP_PAGES(page_size, pages, summaries, hands)                                                            \
     ((FD_REC_CAP_LIVE(summaries, hands) + FD_REC_CAP_PAGE_USE(page_size) - 1u) / FD_REC_CAP_PAGE_USE(page_size) +      \
      FD_REC_CAP_SPARE_PAGES(pages))
