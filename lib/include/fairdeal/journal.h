@@ -175,6 +175,7 @@ typedef struct fd_journal {
     void *keep_ctx;
     /* fd_journal_set_kick's; NULL: none. */
     fd_journal_kick_fn kick;
+    /* First argument of kick. */
     void *kick_ctx;
     /* state after mount */
     bool mounted;
