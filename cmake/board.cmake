@@ -37,9 +37,10 @@ set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BRE
   FD_DEBUG_LOCK_DRIVER FD_DEBUG_LOCK_UICR_ADDR
   FD_BUDGET_QEMU_BOARD FD_BUDGET_ERASE_US FD_BUDGET_PROGRAM_NS FD_BUDGET_SAMPLE_NS)
 # The flash map, in address order from FD_FLASH_BASE (docs/PORTING.md).
-# Only the bootloader room may be empty (a board that boots from the start
-# of its flash puts the bootloader there, before slot A).
-set(FD_FLASH_REGIONS SLOT_A SLOT_B BOOTLOADER STORAGE COUNTER SECRET)
+# Only the bootloader room may be empty. The bootloader comes first: the
+# parts boot from the start of their flash (the nRF51 has no VTOR to move
+# the vector table elsewhere).
+set(FD_FLASH_REGIONS BOOTLOADER SLOT_A SLOT_B STORAGE COUNTER SECRET)
 
 # fd_load_board(BOARD): set the board's facts in the caller's scope, check
 # that none is missing or inconsistent (FATAL_ERROR naming the fact), and
@@ -198,23 +199,50 @@ function(fd_add_board_library)
     if(FD_SEMIHOSTING)
       target_compile_definitions(fd_board PUBLIC FD_SEMIHOSTING=1)
     endif()
-    # The image links into slot A; the other regions are kept out of it.
+    # Three layouts (docs/SECURITY.md "Boot"): a plain image (memory.ld)
+    # starts at the reset address and may fill the bootloader room and slot
+    # A, with no bootloader; a signed application (slot.ld) runs from slot A
+    # after its header room and leaves room for its trailer; the bootloader
+    # (boot.ld) fills the bootloader room. The other regions are kept out.
     math(EXPR ram_base "${FD_RAM_BASE}" OUTPUT_FORMAT HEXADECIMAL)
     math(EXPR ram_size "${FD_RAM_SIZE}" OUTPUT_FORMAT HEXADECIMAL)
     math(EXPR stack_size "${FD_STACK_SIZE}")
-    set(ld "/* Generated from boards/${FD_BOARD}/board.cmake by cmake/board.cmake: do not edit. */\n")
-    string(APPEND ld "MEMORY\n{\n")
-    string(APPEND ld "  FLASH (rx)  : ORIGIN = ${FD_FLASH_SLOT_A_ADDR}, LENGTH = ${FD_FLASH_SLOT_A_SIZE}\n")
-    string(APPEND ld "  RAM   (rwx) : ORIGIN = ${ram_base}, LENGTH = ${ram_size}\n}\n")
-    string(APPEND ld "_stack_size = ${stack_size};\nINCLUDE sections.ld\n")
+    math(EXPR plain_size "${FD_FLASH_BOOTLOADER_SIZE} + ${FD_FLASH_SLOT_A_SIZE}" OUTPUT_FORMAT HEXADECIMAL)
+    math(EXPR app_addr "${FD_FLASH_SLOT_A_ADDR} + 512" OUTPUT_FORMAT HEXADECIMAL) # FD_IMAGE_HEADER_ROOM
+    math(EXPR app_size "${FD_FLASH_SLOT_A_SIZE} - 512 - 4096" OUTPUT_FORMAT HEXADECIMAL) # room for the trailer
+    set(layouts "memory|${FD_FLASH_BASE}|${plain_size}" "slot|${app_addr}|${app_size}")
+    if(FD_FLASH_BOOTLOADER_SIZE GREATER 0)
+      list(APPEND layouts "boot|${FD_FLASH_BOOTLOADER_ADDR}|${FD_FLASH_BOOTLOADER_SIZE}")
+    endif()
+    foreach(layout IN LISTS layouts)
+      string(REPLACE "|" ";" layout "${layout}")
+      list(GET layout 0 layout_name)
+      list(GET layout 1 flash_addr)
+      list(GET layout 2 flash_size)
+      set(ld "/* Generated from boards/${FD_BOARD}/board.cmake by cmake/board.cmake: do not edit. */\n")
+      string(APPEND ld "MEMORY\n{\n")
+      string(APPEND ld "  FLASH (rx)  : ORIGIN = ${flash_addr}, LENGTH = ${flash_size}\n")
+      string(APPEND ld "  RAM   (rwx) : ORIGIN = ${ram_base}, LENGTH = ${ram_size}\n}\n")
+      set(entry fd_reset_handler)
+      if(layout_name STREQUAL "boot")
+        set(entry fd_boot_reset) # bootloader/console.c
+      endif()
+      string(APPEND ld "ENTRY(${entry})\n_stack_size = ${stack_size};\nINCLUDE sections.ld\n")
+      if(layout_name STREQUAL "memory")
+        set(memory_ld "${ld}")
+      else()
+        file(CONFIGURE OUTPUT ${gen}/${layout_name}.ld CONTENT "${ld}" @ONLY)
+      endif()
+    endforeach()
+    set(ld "${memory_ld}")
     if(FD_RELEASE AND FD_DEBUG_LOCK_UICR_ADDR)
       # the debug lock's UICR word (docs/SECURITY.md "Debug lock"): in the .elf and .hex, not the .bin
       string(APPEND ld "SECTIONS\n{\n  .uicr_lock ${FD_DEBUG_LOCK_UICR_ADDR} : { KEEP(*(.uicr_lock)) }\n}\n")
       string(APPEND ld "ASSERT(SIZEOF(.uicr_lock) == 4, \"release build without its UICR debug lock word\")\n")
     endif()
     file(CONFIGURE OUTPUT ${gen}/memory.ld CONTENT "${ld}" @ONLY)
-    target_link_options(fd_board INTERFACE -T${gen}/memory.ld -L${common}/cortex-m)
-    set_property(GLOBAL PROPERTY FD_LINK_DEPENDS ${gen}/memory.ld ${common}/cortex-m/sections.ld)
+    target_link_options(fd_board INTERFACE -L${common}/cortex-m)
+    set_property(GLOBAL PROPERTY FD_LINK_DEPENDS ${common}/cortex-m/sections.ld)
   endif()
   if(FD_BOARD_KIND STREQUAL "qemu")
     # for tests/qemu/run.sh and scripts/run.sh: how to run this tree's images

@@ -75,6 +75,47 @@ static void kick_watchdog(void *ctx)
     hal_watchdog_kick();
 }
 
+#if defined(FD_SIGNED_IMAGE)
+#include "fairdeal/image.h"
+
+/* A signed image started by the bootloader (docs/SECURITY.md "Boot"): its
+ * version and SHA-256 from its own header and trailer in slot A, as the
+ * bootloader checked them, on a banner line of their own. */
+static void report_image(void)
+{
+    static const char digits[] = "0123456789abcdef";
+    const uint8_t *slot = (const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR;
+    fd_image_header h;
+    const uint8_t *hash = NULL;
+    if (fd_image_header_decode(slot, &h) == FD_OK && h.body_size <= FD_SLOT_A_SIZE - FD_IMAGE_HEADER_ROOM - 4u) {
+        const size_t off = (FD_IMAGE_HEADER_ROOM + (size_t)h.body_size + 3u) & ~(size_t)3u;
+        const size_t len = (size_t)slot[off + 2] | ((size_t)slot[off + 3] << 8);
+        size_t pos = 0;
+        fd_image_tlv tlv;
+        while (len <= FD_SLOT_A_SIZE - off && fd_image_tlv_next(slot + off, len, &pos, &tlv) == FD_OK) {
+            if (tlv.type == FD_IMAGE_TLV_SHA256 && tlv.len == FD_SHA256_SIZE) {
+                hash = tlv.value;
+            }
+        }
+    }
+    if (hash == NULL) {
+        static const char none[] = "image: no signed image header in slot A\r\n";
+        hal_console_write(none, sizeof none - 1u);
+        return;
+    }
+    char line[] = "image: version=0x00000000 hash=";
+    for (unsigned i = 0; i < 8u; i++) {
+        line[17u + i] = digits[(h.version >> (28u - 4u * i)) & 0xFu];
+    }
+    hal_console_write(line, sizeof line - 1u);
+    for (size_t i = 0; i < FD_SHA256_SIZE; i++) {
+        const char two[2] = {digits[hash[i] >> 4], digits[hash[i] & 0xFu]};
+        hal_console_write(two, 2);
+    }
+    hal_console_write("\r\n", 2);
+}
+#endif
+
 /* Test images also print why they (re)started, so a test sees a watchdog
  * reset before RECALL/LOG can show it from the journal's power-on record. */
 static void report_reset_cause(hal_reset_cause cause)
@@ -196,6 +237,9 @@ int main(void)
     (void)fd_dealer_init(&dealer, &cfg);
     fd_console_init(&console, &dealer, console_write, NULL, hal_console_is_terminal(), FD_CONSOLE_ECHO != 0);
     report_reset_cause(reset_cause);
+#if defined(FD_SIGNED_IMAGE)
+    report_image();
+#endif
     fd_console_start(&console);
     while (!dealer.quit) {
         hal_watchdog_kick();

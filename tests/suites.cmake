@@ -53,6 +53,10 @@ function(fd_register_board_tests board bindir)
       fd_add_qemu_test(${board}.console.break ${qemu}/console_break.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf)
     endif()
     fd_add_qemu_test(${board}.no_semihosting ${qemu}/no_semihosting.sh ${FD_QEMU_MACHINE} ${image})
+    if(FD_FLASH_BOOTLOADER_SIZE GREATER 0)
+      # the bootloader: the signed dealer boots, tampered, foreign-key, older and missing images are refused
+      fd_add_qemu_test(${board}.boot ${qemu}/boot.sh ${bindir})
+    endif()
     if(NOT FD_STORAGE_EMULATED)
       # the journal across power cuts stood in for by freezing QEMU and
       # booting a fresh one with the saved storage area

@@ -15,12 +15,15 @@ static void put16(uint8_t *p, size_t v)
     p[1] = (uint8_t)(v >> 8);
 }
 
-void fd_image_message(const fd_image_header *h, const uint8_t *body, uint8_t *msg)
+void fd_image_digest(const fd_image_header *h, const uint8_t *body, uint8_t digest[FD_SHA256_SIZE])
 {
-    fd_image_header_encode(h, msg);
-    if (h->body_size > 0u) {
-        memcpy(msg + FD_IMAGE_HEADER_SIZE, body, h->body_size);
-    }
+    uint8_t head[FD_IMAGE_HEADER_SIZE];
+    fd_image_header_encode(h, head);
+    fd_sha256_ctx ctx;
+    fd_sha256_init(&ctx);
+    fd_sha256_update(&ctx, head, sizeof head);
+    fd_sha256_update(&ctx, body, h->body_size);
+    fd_sha256_final(&ctx, digest);
 }
 
 fd_status fd_image_assemble(const fd_image_header *h, const uint8_t *body, const uint8_t pub[FD_HSS_PUB_SIZE],
@@ -50,11 +53,7 @@ fd_status fd_image_assemble(const fd_image_header *h, const uint8_t *body, const
     p += FD_IMAGE_TLV_HEAD_SIZE + FD_SHA256_SIZE;
     put16(p, FD_IMAGE_TLV_SHA256);
     put16(p + 2, FD_SHA256_SIZE);
-    fd_sha256_ctx ctx;
-    fd_sha256_init(&ctx);
-    fd_sha256_update(&ctx, out, FD_IMAGE_HEADER_SIZE);
-    fd_sha256_update(&ctx, out + FD_IMAGE_HEADER_ROOM, h->body_size);
-    fd_sha256_final(&ctx, p + FD_IMAGE_TLV_HEAD_SIZE);
+    fd_image_digest(h, body, p + FD_IMAGE_TLV_HEAD_SIZE);
     p += FD_IMAGE_TLV_HEAD_SIZE + FD_SHA256_SIZE;
     put16(p, FD_IMAGE_TLV_HSS);
     put16(p + 2, sig_len);
@@ -159,16 +158,15 @@ int fd_tool_image_sign(int argc, char **argv)
     }
     uint8_t *body = slurp(in, MAX_BODY, &body_len);
     h.body_size = (uint32_t)body_len;
-    uint8_t *msg = malloc(FD_IMAGE_HEADER_SIZE + body_len);
     const size_t cap = FD_IMAGE_HEADER_ROOM + body_len + 4u + FD_IMAGE_TLV_MAX;
     uint8_t *image = malloc(cap);
     static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
     size_t sig_len = 0, image_len = 0;
     fd_status st = FD_ERR_BUFFER_TOO_SMALL;
-    if (msg != NULL && image != NULL) {
-        fd_image_message(&h, body, msg);
-        st = fd_lms_sign_file(key_path, &fd_lms_io_posix, msg, FD_IMAGE_HEADER_SIZE + body_len, sig, sizeof sig,
-                              &sig_len);
+    if (image != NULL) {
+        uint8_t digest[FD_SHA256_SIZE];
+        fd_image_digest(&h, body, digest);
+        st = fd_lms_sign_file(key_path, &fd_lms_io_posix, digest, sizeof digest, sig, sizeof sig, &sig_len);
     }
     if (st == FD_OK) {
         st = fd_image_assemble(&h, body, pub, sig, sig_len, image, cap, &image_len);
@@ -187,7 +185,6 @@ int fd_tool_image_sign(int argc, char **argv)
     }
     free(pub);
     free(body);
-    free(msg);
     free(image);
     return rc;
 }

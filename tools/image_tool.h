@@ -11,15 +11,15 @@
 
 /* Lay out a signed image in out (cap bytes): the header padded with 0xFF to
  * FD_IMAGE_HEADER_ROOM, the body, 0xFF to a multiple of 4, the TLV area
- * (key hash of pub, SHA-256 of header || body, the signature sig of
- * header || body). *out_len: its size. Errors: FD_ERR_BUFFER_TOO_SMALL,
+ * (key hash of pub, SHA-256 of header || body, the signature sig of that
+ * hash). *out_len: its size. Errors: FD_ERR_BUFFER_TOO_SMALL,
  * FD_ERR_TOO_LARGE (a TLV area over 64 KiB). */
 fd_status fd_image_assemble(const fd_image_header *h, const uint8_t *body, const uint8_t pub[FD_HSS_PUB_SIZE],
                             const uint8_t *sig, size_t sig_len, uint8_t *out, size_t cap, size_t *out_len);
 
-/* The bytes an image's signature covers: the encoded header followed by the
- * body, in msg (FD_IMAGE_HEADER_SIZE + body_size bytes). */
-void fd_image_message(const fd_image_header *h, const uint8_t *body, uint8_t *msg);
+/* The 32 bytes an image's signature signs: the SHA-256 of the encoded
+ * header followed by the body. */
+void fd_image_digest(const fd_image_header *h, const uint8_t *body, uint8_t digest[FD_SHA256_SIZE]);
 
 /* The subcommands (argv[1] is the name); exit codes as fairdeal-tool's. */
 int fd_tool_image_sign(int argc, char **argv);

@@ -151,38 +151,24 @@ static fd_status check(const uint8_t *slot, size_t slot_len, const uint8_t pub[F
         *why = "signed by another key";
         return FD_ERR_SIGNATURE;
     }
-    /* one pass over header || body feeds the hash and the signature */
-    fd_hss_verify_ctx vctx;
-    st = fd_hss_verify_init(&vctx, pub, FD_HSS_PUB_SIZE, t.sig, t.sig_len);
-    if (st != FD_OK) {
-        *why = "signature malformed";
-        return st == FD_ERR_NULL ? st : FD_ERR_PARSE;
-    }
+    /* the image is hashed once; the signature signs that hash (as MCUboot's) */
     fd_sha256_ctx hctx;
     fd_sha256_init(&hctx);
     fd_sha256_update(&hctx, slot, FD_IMAGE_HEADER_SIZE);
-    st = fd_hss_verify_update(&vctx, slot, FD_IMAGE_HEADER_SIZE);
-    const uint8_t *p = slot + FD_IMAGE_HEADER_ROOM;
-    for (size_t left = body; left > 0 && st == FD_OK;) {
-        const size_t n = left < 1024u ? left : 1024u;
-        fd_sha256_update(&hctx, p, n);
-        st = fd_hss_verify_update(&vctx, p, n);
-        p += n;
-        left -= n;
-    }
+    fd_sha256_update(&hctx, slot + FD_IMAGE_HEADER_ROOM, body);
     fd_sha256_final(&hctx, info->hash);
-    const fd_status verdict = fd_hss_verify_final(&vctx);
-    if (st != FD_OK) {
-        *why = "signature check failed";
-        return st;
-    }
     if (memcmp(info->hash, t.hash, FD_SHA256_SIZE) != 0) {
         *why = "hash mismatch: header or image changed";
         return FD_ERR_CORRUPT;
     }
-    if (verdict != FD_OK) {
+    st = fd_hss_verify(pub, FD_HSS_PUB_SIZE, info->hash, FD_SHA256_SIZE, t.sig, t.sig_len);
+    if (st == FD_ERR_PARSE) {
+        *why = "signature malformed";
+        return FD_ERR_PARSE;
+    }
+    if (st != FD_OK) {
         *why = "signature does not verify";
-        return verdict == FD_ERR_SIGNATURE ? FD_ERR_SIGNATURE : verdict;
+        return st;
     }
     if (info->header.version < min_version) {
         *why = "version older than the minimum (rollback)";

@@ -23,6 +23,10 @@
 #define NVIC_ISER0 FD_REG32(FD_SCS_BASE + 0x100u)
 #define NVIC_ISER(n) FD_REG32(FD_SCS_BASE + 0x100u + 4u * (n))
 #define NVIC_ICER0 FD_REG32(FD_SCS_BASE + 0x180u)
+#define NVIC_ICER(n) FD_REG32(FD_SCS_BASE + 0x180u + 4u * (n))
+#define NVIC_ICPR(n) FD_REG32(FD_SCS_BASE + 0x280u + 4u * (n))
+#define SCB_ICSR_PENDSTCLR (1u << 25)
+#define SCB_VTOR FD_REG32(FD_SCS_BASE + 0xD08u) /* Armv7-M only: the nRF51 (v6-M) has none */
 #define SCB_ICSR FD_REG32(FD_SCS_BASE + 0xD04u)
 #define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_CPACR FD_REG32(FD_SCS_BASE + 0xD88u)

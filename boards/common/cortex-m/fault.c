@@ -51,11 +51,16 @@ __attribute__((naked)) void fd_fault_handler(void)
  * it escalates to HardFault with the stacked pc on the bkpt itself. */
 #define SEMIHOST_BKPT 0xBEABu
 
+extern const uint8_t fd_flash_origin[];
+extern const uint8_t fd_flash_limit[];
+
 static bool is_semihosting_trap(uint32_t pc)
 {
-    /* read only inside this image's slot (below it, pc - base wraps high):
+    /* read only inside this image's flash (below it, pc - base wraps high):
      * a wild pc must not fault again */
-    if (pc - FD_SLOT_A_ADDR > FD_SLOT_A_SIZE - 2u || (pc & 1u) != 0u) {
+    const uint32_t base = (uint32_t)(uintptr_t)fd_flash_origin;
+    const uint32_t size = (uint32_t)((uintptr_t)fd_flash_limit - (uintptr_t)fd_flash_origin);
+    if (pc - base > size - 2u || (pc & 1u) != 0u) {
         return false;
     }
     return *(const volatile uint16_t *)(uintptr_t)pc == SEMIHOST_BKPT;

@@ -1,8 +1,8 @@
 /* fairdeal: the signed firmware image (docs/SECURITY.md "Image format"),
  * MCUboot style: a fixed header, the image body, then a TLV trailer with
  * the SHA-256 of header || body, the SHA-256 of the signer's public key and
- * the LMS/HSS signature (fairdeal/lms.h) of header || body. All integers
- * little-endian. In a slot:
+ * the LMS/HSS signature (fairdeal/lms.h) of that 32-byte hash (the image is
+ * hashed once). All integers little-endian. In a slot:
  *
  *   slot + 0                    header (FD_IMAGE_HEADER_SIZE bytes, then
  *                               0xFF up to FD_IMAGE_HEADER_ROOM)
@@ -35,7 +35,7 @@ extern "C" {
 #define FD_IMAGE_TLV_HEAD_SIZE 4u  /* u16 type, u16 length */
 #define FD_IMAGE_TLV_KEYHASH 0x01u /* SHA-256 of the HSS public key (32 bytes) */
 #define FD_IMAGE_TLV_SHA256 0x10u  /* SHA-256 of header || body (32 bytes) */
-#define FD_IMAGE_TLV_HSS 0x80u     /* HSS signature of header || body */
+#define FD_IMAGE_TLV_HSS 0x80u     /* HSS signature of the SHA-256 of header || body */
 /* The largest TLV area the walker accepts (two levels of H15/W1 would not
  * fit a 16-bit total; the default set's is 2,588 bytes). */
 #define FD_IMAGE_TLV_MAX 0xFFFFu

@@ -1,0 +1,57 @@
+/* The bootloader's start (bootloader/main.c): .data and .bss, the console's
+ * transmit side and the time base its timeouts use, then main. Not the
+ * board's hal_board_init: the bootloader must not start receiving (on the
+ * nRF51 a byte that arrived before the jump would sit behind an event the
+ * application's start clears, and the console would stall). */
+#include <string.h>
+
+#include "cortex_m.h"
+#include "hal/board.h"
+
+#if defined(FD_BOOT_CONSOLE_NRF51)
+#include "nrf51.h"
+#elif defined(FD_BOOT_CONSOLE_MPS2)
+#include "mps2.h"
+#elif defined(FD_BOOT_CONSOLE_LM3S)
+#include "lm3s6965.h"
+#endif
+
+extern uint32_t fd_data_load[];
+extern uint32_t fd_data_start[];
+extern uint32_t fd_data_end[];
+extern uint32_t fd_bss_start[];
+extern uint32_t fd_bss_end[];
+
+int main(void);
+void fd_boot_reset(void);
+
+static void console_tx_start(void)
+{
+#if defined(FD_BOOT_CONSOLE_NRF51)
+    /* as nrf51_uart_init (boards/microbit/uart.c), transmit only */
+    GPIO_OUTSET = 1u << MICROBIT_PIN_TX;
+    GPIO_PIN_CNF(MICROBIT_PIN_TX) = GPIO_PIN_CNF_OUTPUT;
+    UART_PSELTXD = MICROBIT_PIN_TX;
+    UART_BAUDRATE = UART_BAUD_115200;
+    UART_ENABLE = 4u;
+    UART_EVENTS_TXDRDY = 0u;
+    UART_TASKS_STARTTX = 1u;
+#elif defined(FD_BOOT_CONSOLE_MPS2)
+    mps2_uart_init(); /* polled: a received byte waits in the UART */
+#elif defined(FD_BOOT_CONSOLE_LM3S)
+    lm3s_uart0_init(); /* its receive interrupt stays pending (masked) for the application */
+#else
+#error "bootloader: no console for this board"
+#endif
+}
+
+void fd_boot_reset(void)
+{
+    memcpy(fd_data_start, fd_data_load, (size_t)((uintptr_t)fd_data_end - (uintptr_t)fd_data_start));
+    memset(fd_bss_start, 0, (size_t)((uintptr_t)fd_bss_end - (uintptr_t)fd_bss_start));
+    console_tx_start();
+    if (fd_timebase_start() != FD_OK) {
+        fd_board_refuse("time base absent or stopped");
+    }
+    hal_board_exit(main());
+}
