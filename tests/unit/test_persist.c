@@ -878,6 +878,76 @@ static void test_wear_budget(void **state)
            (unsigned long long)flood, selftest, small, shoe, loop);
 }
 
+/* A full 8-deck + 2-joker seeded shoe dealt one card per command, with a
+ * power cut (clean, and torn every third) at every erase/program step of
+ * the dealing: each time the dealer powers on over the flash, the round
+ * is back with its commitment, no acknowledged card lost or dealt twice,
+ * and the shoe is dealt to its end and revealed; the journal verifies. */
+static uint8_t shoe_image[sizeof mem];
+static host_flash shoe_flash; /* the store's state with it: programs per word since erase */
+
+static void test_whole_shoe_cut_at_every_step(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(starts(cmd("NEW french 8 2"), "OK NEW"));
+    assert_true(starts(cmd("SHUFFLE slots=2"), "OK SHUFFLE"));
+    assert_true(starts(cmd("SEED 0 00112233445566778899aabbccddeeff"), "OK SEED"));
+    assert_true(starts(cmd("SEED 1 ffeeddccbbaa99887766554433221100"), "OK SEED"));
+    uint8_t commitment[FD_SHA256_SIZE];
+    memcpy(commitment, dealer.round.commitment, sizeof commitment);
+    static fd_card order[FD_SHOE_MAX_CARDS];
+    memcpy(order, dealer.shoe.order, sizeof order);
+    const uint16_t count = dealer.shoe.count;
+    assert_int_equal(count, 432u);
+    memcpy(shoe_image, mem, sizeof mem);
+    shoe_flash = hf;
+    /* the uncut run: how many flash steps the dealing takes */
+    const uint64_t start = hf.steps;
+    for (uint16_t i = 0; i < count; i++) {
+        assert_true(starts(cmd(i % 9u == 4u ? "BURN" : "DEAL 1"), "OK"));
+    }
+    const uint64_t steps = hf.steps - start;
+    uint64_t cuts = 0;
+    for (uint64_t k = 0; k < steps; k++) {
+        memcpy(mem, shoe_image, sizeof mem);
+        hf = shoe_flash;
+        assert_int_equal(power_on(), FD_OK);
+        assert_true(fd_dealer_round_open(&dealer));
+        hf.cut_after = hf.steps + k;
+        hf.torn = k % 3u == 1u;
+        hf.tear_state = (uint32_t)(k * 2654435761u + 1u);
+        uint16_t sent_ok = dealer.shoe.position;
+        while (!hf.cut) {
+            const char *r = cmd(sent_ok % 9u == 4u ? "BURN" : "DEAL 1");
+            if (!hf.cut) {
+                assert_true(starts(r, "OK"));
+                sent_ok++;
+            }
+        }
+        cuts++;
+        assert_int_equal(power_on(), FD_OK);
+        assert_int_equal(dealer.persist.status, FD_OK);
+        assert_true(fd_dealer_round_open(&dealer) && dealer.round.id == 1u);
+        assert_memory_equal(dealer.round.commitment, commitment, sizeof commitment);
+        /* the cut command's card may have been journalled: at most one more */
+        assert_true(dealer.shoe.position == sent_ok || dealer.shoe.position == sent_ok + 1u);
+        assert_memory_equal(dealer.shoe.order, order, sizeof(fd_card) * count);
+        if (k % 64u == 0u || k + 1u == steps) {
+            /* now and then the rest of the shoe, the REVEAL and the check */
+            while (dealer.shoe.position < count) {
+                assert_true(starts(cmd("DEAL 1"), "OK DEAL"));
+            }
+            assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+            assert_int_equal(verify_now(), 0);
+        }
+    }
+    printf("whole shoe: 432 cards one per command, %llu flash steps, a cut at each (every third torn): "
+           "resumed and revealed\n",
+           (unsigned long long)cuts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -893,6 +963,7 @@ int main(void)
         cmocka_unit_test(test_steady_rounds),
         cmocka_unit_test(test_watchdog_kicked_in_walks),
         cmocka_unit_test(test_wear_budget),
+        cmocka_unit_test(test_whole_shoe_cut_at_every_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
