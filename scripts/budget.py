@@ -37,14 +37,7 @@ CLOCK_START_S = 0.010
 # on every run and marked in the table; anything else over, and any failed
 # session, fails --check). An entry that fits again is reported so it can
 # be dropped. (board, operation id)
-KNOWN_OVER = {
-    # the journal's mount walks the whole area (98 / 78 pages) with no
-    # watchdog kick inside: docs/HARDWARE.md "Timing budget"
-    ("microbit", "mount"): "mount walks the whole journal area without a watchdog kick",
-    ("microbit", "power-on"): "power-on includes that mount",
-    ("nrf52840-dk", "mount"): "mount walks the whole journal area without a watchdog kick",
-    ("nrf52840-dk", "power-on"): "power-on includes that mount",
-}
+KNOWN_OVER = {}
 BEGIN = "<!-- budget table: scripts/budget.py --write-docs -->"
 END = "<!-- end of budget table -->"
 
