@@ -379,6 +379,11 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slo
     if (beacon_slot == FD_ROUND_NO_BEACON ? beacon_index != 0u : beacon_slot >= slots) {
         return FD_ERR_BOUND;
     }
+    /* a beacon index is used once per slot (docs/PROTOCOL.md "SHUFFLE") */
+    uint64_t last = 0;
+    if (beacon_slot != FD_ROUND_NO_BEACON && fd_dealer_beacon_last(d, beacon_slot, &last) && beacon_index <= last) {
+        return FD_ERR_STATE;
+    }
     st = fd_dealer_secret_ready(d);
     if (st != FD_OK) {
         return st;

@@ -199,9 +199,16 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full);
  * FD_ROUND_NO_BEACON with index 0) carries the public beacon value of index
  * beacon_index. slots 0 (house-only) closes the round at once. Errors:
  * refusals, FD_ERR_TOO_LARGE (slots above FD_ROUND_SLOTS), FD_ERR_BOUND
- * (beacon slot not accepted), the source's error (fault latched, no round
- * opened); nothing changes on an error but the fault. */
+ * (beacon slot not accepted), FD_ERR_STATE (a beacon index not greater than
+ * the last this device used in that slot: fd_dealer_beacon_last), the
+ * source's error (fault latched, no round opened); nothing changes on an
+ * error but the fault. */
 fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slot, uint64_t beacon_index);
+
+/* The last beacon index a round of this device used in beacon slot `slot`
+ * (journalled, kept across power cuts and compaction): true and *index,
+ * or false when the slot has none. */
+bool fd_dealer_beacon_last(const fd_dealer *d, unsigned slot, uint64_t *index);
 
 /* Whether rounds may be drawn: FD_OK; FD_ERR_NOT_READY (no secret: a
  * release build not provisioned); FD_ERR_CORRUPT (the secret page is

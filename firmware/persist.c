@@ -210,6 +210,33 @@ fd_status fd_dealer_time(fd_dealer *d, uint32_t unix_s)
     return st;
 }
 
+bool fd_dealer_beacon_last(const fd_dealer *d, unsigned slot, uint64_t *index)
+{
+    const fd_persist *p = &d->persist;
+    if (slot >= FD_ROUND_SLOTS || (p->beacon_used & (1u << slot)) == 0u) {
+        return false;
+    }
+    *index = p->beacon_last[slot];
+    return true;
+}
+
+/* The beacon index a round uses in slot (docs/RECORDS.md BEACON_INDEX):
+ * journalled first, so a SHUFFLE cut short still uses it up. */
+static fd_status persist_beacon(fd_dealer *d, uint8_t slot, uint64_t index)
+{
+    fd_persist *p = &d->persist;
+    const fd_rec_beacon_index bi = {slot, index};
+    uint8_t b[FD_REC_BEACON_INDEX_SIZE];
+    uint32_t seq = 0;
+    const fd_status st = append(d, FD_REC_BEACON_INDEX, b, fd_rec_beacon_index_encode(&bi, b), NULL, 0, &seq);
+    if (st == FD_OK) {
+        p->beacon_used = (uint8_t)(p->beacon_used | (1u << slot));
+        p->beacon_last[slot] = index;
+        p->rules.beacon_seq[slot] = seq;
+    }
+    return st;
+}
+
 fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, const fd_round_header *header,
                                size_t secret_len, const uint8_t salt[16], const uint8_t commitment[FD_SHA256_SIZE])
 {
@@ -218,6 +245,12 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     const size_t parts = (len + FD_REC_SECRET_PART - 1u) / FD_REC_SECRET_PART;
     if (parts == 0u || parts > FD_REC_MAX_PARTS) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_REC_MAX_PARTS covers the largest shoe */
+    }
+    if (header != NULL && header->beacon_slot < FD_ROUND_SLOTS) {
+        const fd_status bs = persist_beacon(d, header->beacon_slot, header->beacon_index);
+        if (bs != FD_OK) {
+            return bs;
+        }
     }
     p->rules.rounds.newest_round = round_id;
     fd_rec_round_opened *const o = &one.opened;
@@ -475,6 +508,15 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
         replay_part(r, rec);
         return FD_OK;
     }
+    if (rec->type == FD_REC_BEACON_INDEX) {
+        fd_rec_beacon_index bi;
+        if (fd_rec_beacon_index_decode(b, rec->len, &bi) == FD_OK && rec->orig_seq > p->rules.beacon_seq[bi.slot]) {
+            p->beacon_used = (uint8_t)(p->beacon_used | (1u << bi.slot));
+            p->beacon_last[bi.slot] = bi.index;
+            p->rules.beacon_seq[bi.slot] = rec->orig_seq;
+        }
+        return FD_OK;
+    }
     if (rec->type == FD_REC_SEED_FILE) {
         fd_rec_seed_file f;
         if (fd_rec_seed_file_decode(b, rec->len, &f) == FD_OK && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
@@ -664,6 +706,9 @@ bool persist_mount(fd_dealer *d)
         p->rules.seed_file_seq = 0;
         memset(p->events, 0, sizeof p->events);
         memset(p->rules.event_floor, 0, sizeof p->rules.event_floor);
+        p->beacon_used = 0;
+        memset(p->beacon_last, 0, sizeof p->beacon_last);
+        memset(p->rules.beacon_seq, 0, sizeof p->rules.beacon_seq);
         fd_wipe(&d->round, sizeof d->round);
         fd_wipe(&r, sizeof r);
         (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */

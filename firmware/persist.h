@@ -71,6 +71,10 @@ typedef struct fd_persist {
     uint16_t event_status[FD_REC_EVENT_KINDS];
     /* CUT records of the open round (at most FD_REC_CUTS_MAX). */
     uint32_t round_cuts;
+    /* Per beacon slot, the last beacon index a round used (bit n of
+     * beacon_used: slot n has one), journalled as BEACON_INDEX. */
+    uint8_t beacon_used;
+    uint64_t beacon_last[FD_ROUND_SLOTS];
     fd_records_rules rules;
     fd_flash flash;
     fd_journal journal;
@@ -96,7 +100,9 @@ void persist_power_on(struct fd_dealer *d, fd_status selftest);
  * effort: a failure latches persist.status like any failed write. */
 void persist_event(struct fd_dealer *d, uint8_t type, fd_status st, uint16_t detail);
 
-/* Before SHUFFLE replies: the round's reveal material (ROUND: S in
+/* Before SHUFFLE replies, a verifiable round with a beacon first: the
+ * beacon index its slot used (BEACON_INDEX, docs/PROTOCOL.md "SHUFFLE"),
+ * then the round's reveal material (ROUND: S in
  * d->round.secret; DRBG/FULL: salt and d->shoe's order) as ROUND_SECRET
  * parts, then ROUND_OPENED. header is the verifiable round's, NULL for
  * DRBG/FULL. */

@@ -521,6 +521,15 @@ static void cmd_shuffle(const request *r)
         reply_err(r->w, "range", "the beacon slot must be one of this round's slots");
         return;
     }
+    uint64_t last = 0;
+    if (beacon && fd_dealer_beacon_last(r->d, beacon_slot, &last) && beacon_index <= last) {
+        /* nothing is drawn or journalled: the index was used (docs/PROTOCOL.md "SHUFFLE") */
+        put(r->w, "ERR range the beacon index must be greater than ");
+        put_u64(r->w, last);
+        put_field_u32(r->w, ", the last this device used in slot ", beacon_slot);
+        put(r->w, "\r\n");
+        return;
+    }
     if (fd_dealer_transition(fd_dealer_get_state(r->d), FD_CMD_SHUFFLE)->verdict == FD_ALLOW && !secret_ready(r)) {
         return;
     }

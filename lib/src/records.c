@@ -17,6 +17,7 @@ _Static_assert(FD_REC_DEALT_BASE == 9u && FD_REC_DEALT_MAX <= FD_JOURNAL_MAX_PAY
 _Static_assert(FD_REC_ROUND_SECRET_SIZE == 8u && FD_REC_SEED_FILE_SIZE == 4u && FD_REC_CLIENT_SEED_BASE == 8u, "heads");
 _Static_assert(FD_REC_DEALT_CARDS_MAX < 256u && FD_REC_DEALT_PLAYERS_MAX < 16u,
                "DEALT packs players and seat0 in 4 bits each");
+_Static_assert(FD_REC_BEACON_INDEX_SIZE == 12u, "BEACON_INDEX: 0 slot, 1-3 zero, 4 index (u64)");
 _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART <= UINT16_MAX, "material length is a u16");
 
 fd_status fd_rec_round_id(const uint8_t *payload, size_t len, uint32_t *round_id)
@@ -331,6 +332,25 @@ fd_status fd_rec_cut_decode(const uint8_t *b, size_t len, fd_rec_cut *out)
     return FD_OK;
 }
 
+size_t fd_rec_beacon_index_encode(const fd_rec_beacon_index *in, uint8_t out[FD_REC_BEACON_INDEX_SIZE])
+{
+    memset(out, 0, FD_REC_BEACON_INDEX_SIZE);
+    out[0] = in->slot;
+    fd_store_le32(out + 4, (uint32_t)in->index);
+    fd_store_le32(out + 8, (uint32_t)(in->index >> 32));
+    return FD_REC_BEACON_INDEX_SIZE;
+}
+
+fd_status fd_rec_beacon_index_decode(const uint8_t *b, size_t len, fd_rec_beacon_index *out)
+{
+    if (sized(b, len, FD_REC_BEACON_INDEX_SIZE, out) != FD_OK || b[0] >= FD_ROUND_SLOTS) {
+        return FD_ERR_PARSE;
+    }
+    out->slot = b[0];
+    out->index = fd_load_le32(b + 4) | ((uint64_t)fd_load_le32(b + 8) << 32);
+    return FD_OK;
+}
+
 /* ---- compaction's keep policy ---- */
 
 bool fd_rec_event_kind_of(uint8_t type, fd_rec_event_kind *kind)
@@ -380,6 +400,11 @@ bool fd_records_keep_rules(void *rules, const fd_journal_record *record)
     if (record->type == FD_REC_SEED_FILE) {
         return r->seed_file_seq != 0u && record->orig_seq == r->seed_file_seq &&
                record->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
+    }
+    if (record->type == FD_REC_BEACON_INDEX) {
+        fd_rec_beacon_index bi;
+        return fd_rec_beacon_index_decode(record->payload, record->len, &bi) == FD_OK &&
+               r->beacon_seq[bi.slot] != 0u && record->orig_seq == r->beacon_seq[bi.slot];
     }
     return fd_records_keep(&r->rounds, record);
 }

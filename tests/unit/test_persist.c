@@ -199,7 +199,7 @@ static void test_failed_mount_lends_nothing(void **state)
 static const char *const round_kinds[6][8] = {
     {"SHUFFLE", "DEAL 2 3", "BURN", "DEAL 1 3", "REVEAL", NULL},
     {"SHUFFLE slots=2", "SEED 0 a1b2", "SEED 1 c3d4", "DEAL 5", "REVEAL", NULL},
-    {"SHUFFLE slots=3 beacon=2:1000000", "SEED 1 0102", "CLOSE", "DEAL 3 2", "REVEAL", NULL},
+    {"@BEACON", "SEED 1 0102", "CLOSE", "DEAL 3 2", "REVEAL", NULL},
     {"SHUFFLE drbg", "DEAL 4", "TIME 1700000000", "DEAL 2", "REVEAL", NULL},
     {"SHUFFLE full", "DEAL 60", "DEAL 10 4", "@SEEDFILE", "REVEAL", NULL},
     {"NEW french 6", "SHUFFLE drbg", "DEAL 130", "REVEAL", "SHUFFLE", "DEAL 7 2", "REVEAL", "NEW french 1"},
@@ -233,6 +233,11 @@ static bool session_line(const char *line)
             ack.seed_file_set = true;
         }
         return !hf.cut;
+    }
+    char beacon[64]; /* a beacon index is used once: the next round's id above 1000000 */
+    if (strcmp(line, "@BEACON") == 0) {
+        snprintf(beacon, sizeof beacon, "SHUFFLE slots=3 beacon=2:%lu", 1000001ul + dealer.round.id);
+        line = beacon;
     }
     const char *reply = cmd(line);
     if (starts(reply, "OK SHUFFLE")) {
@@ -446,6 +451,109 @@ static void test_beacon_round_across_a_cut(void **state)
     assert_int_not_equal(fd_round_verify(&none, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order,
                                          dealer.shoe.count),
                          FD_OK);
+}
+
+static int verify_now(void);
+
+/* ---- a beacon index is used once per slot (docs/PROTOCOL.md "SHUFFLE") ---- */
+
+/* A verifiable round with one seed slot carrying beacon `beacon`, revealed:
+ * the SHUFFLE's reply. */
+static void beacon_round(const char *beacon, char *reply, size_t size)
+{
+    char line[64];
+    snprintf(line, sizeof line, "SHUFFLE slots=2 beacon=%s", beacon);
+    snprintf(reply, size, "%s", cmd(line));
+    if (starts(reply, "OK SHUFFLE")) {
+        assert_true(starts(cmd("SEED 0 00112233"), "OK SEED"));
+        assert_true(starts(cmd("SEED 1 44556677"), "OK SEED"));
+        assert_true(starts(cmd("DEAL 2"), "OK DEAL"));
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    }
+}
+
+/* A SHUFFLE with `beacon` is refused with the range error naming the last
+ * index, and nothing is committed: the journal, the round id and the state
+ * are what they were. */
+static void beacon_refused(const char *beacon, const char *last)
+{
+    uint8_t head[FD_SHA256_SIZE], head2[FD_SHA256_SIZE];
+    uint32_t next = 0, next2 = 0;
+    assert_int_equal(fd_dealer_journal_head(&dealer, head, &next), FD_OK);
+    const uint32_t id = dealer.round.id;
+    const fd_dealer_state before = fd_dealer_get_state(&dealer);
+    char reply[160];
+    beacon_round(beacon, reply, sizeof reply);
+    char want[120];
+    snprintf(want, sizeof want, "ERR range the beacon index must be greater than %s, the last this device used in slot ",
+             last);
+    if (!starts(reply, want)) {
+        fail_msg("beacon=%s: %s", beacon, reply);
+    }
+    assert_int_equal(fd_dealer_journal_head(&dealer, head2, &next2), FD_OK);
+    assert_int_equal(next2, next);
+    assert_memory_equal(head2, head, sizeof head);
+    assert_int_equal(dealer.round.id, id);
+    assert_int_equal(fd_dealer_get_state(&dealer), before);
+    /* the dealer's own check, below the console */
+    assert_int_equal(fd_dealer_open_round(&dealer, 2, (unsigned)(beacon[0] - '0'), strtoull(beacon + 2, NULL, 10)),
+                     FD_ERR_STATE);
+    assert_int_equal(dealer.round.id, id);
+}
+
+static uint32_t beacon_copies;
+static fd_status find_beacon_copy(void *ctx, const fd_journal_record *rec)
+{
+    (void)ctx;
+    beacon_copies += rec->type == FD_REC_BEACON_INDEX && rec->seq != rec->orig_seq;
+    return FD_OK;
+}
+
+/* Two rounds with beacon=0:5: the second refused; across a restart; across
+ * compaction (the slot's BEACON_INDEX copied, every round record of its
+ * round long dropped); 2^64 - 1 then anything refused. */
+static void test_beacon_index_used_once(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    char reply[160];
+    beacon_round("0:5", reply, sizeof reply);
+    assert_true(starts(reply, "OK SHUFFLE"));
+    beacon_refused("0:5", "5");
+    beacon_refused("0:4", "5");
+    beacon_round("1:5", reply, sizeof reply); /* another slot has its own */
+    assert_true(starts(reply, "OK SHUFFLE"));
+    beacon_round("0:6", reply, sizeof reply);
+    assert_true(starts(reply, "OK SHUFFLE"));
+
+    assert_int_equal(power_on(), FD_OK); /* a restart */
+    beacon_refused("0:6", "6");
+    beacon_refused("1:5", "5");
+    beacon_round("0:7", reply, sizeof reply);
+    assert_true(starts(reply, "OK SHUFFLE"));
+
+    /* compaction: rounds without a beacon until slot 0's record was copied */
+    for (int round = 0; beacon_copies == 0u; round++) {
+        assert_true(round < 3000);
+        assert_true(starts(cmd("SHUFFLE drbg"), "OK SHUFFLE"));
+        assert_true(starts(cmd("DEAL 4"), "OK DEAL"));
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+        beacon_copies = 0;
+        assert_int_equal(fd_dealer_journal_walk(&dealer, find_beacon_copy, NULL), FD_OK);
+    }
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(dealer.persist.status, FD_OK);
+    beacon_refused("0:7", "7");
+    beacon_refused("1:5", "5");
+
+    beacon_round("0:18446744073709551615", reply, sizeof reply); /* the largest index */
+    assert_true(starts(reply, "OK SHUFFLE"));
+    beacon_refused("0:18446744073709551615", "18446744073709551615");
+    beacon_refused("0:0", "18446744073709551615");
+    assert_int_equal(power_on(), FD_OK);
+    beacon_refused("0:18446744073709551615", "18446744073709551615");
+    assert_int_equal(verify_now(), 0);
 }
 
 /* ---- the micro:bit budget: its storage area (FD_STORAGE_PAGES of 1 KiB) ---- */
@@ -956,6 +1064,7 @@ int main(void)
         cmocka_unit_test(test_seed_file_kept_through_rotation),
         cmocka_unit_test(test_failed_mount_lends_nothing),
         cmocka_unit_test(test_beacon_round_across_a_cut),
+        cmocka_unit_test(test_beacon_index_used_once),
         cmocka_unit_test(test_cut_at_every_step),
         cmocka_unit_test(test_microbit_budget),
         cmocka_unit_test(test_revealed_round_never_returns),

@@ -226,6 +226,40 @@ static void test_round_records(void **state)
     assert_int_equal(fd_rec_cut_decode(b, n, &k2), FD_OK);
     assert_true(k2.round_id == 7u && k2.cut == 26u);
     REFUSES_OTHER_LENGTHS(fd_rec_cut_decode, fd_rec_cut, b, n, n);
+
+    const fd_rec_beacon_index bi = {2, 0x0000000100000002u};
+    n = fd_rec_beacon_index_encode(&bi, b);
+    same_as_doc("BEACON_INDEX", b, n);
+    fd_rec_beacon_index bi2;
+    assert_int_equal(fd_rec_beacon_index_decode(b, n, &bi2), FD_OK);
+    assert_true(bi2.slot == 2u && bi2.index == bi.index);
+    REFUSES_OTHER_LENGTHS(fd_rec_beacon_index_decode, fd_rec_beacon_index, b, n, n);
+    b[0] = FD_ROUND_SLOTS; /* no such slot */
+    assert_int_equal(fd_rec_beacon_index_decode(b, n, &bi2), FD_ERR_PARSE);
+}
+
+/* Compaction keeps the newest BEACON_INDEX of each slot and no other. */
+static void test_keep_newest_beacon_per_slot(void **state)
+{
+    (void)state;
+    fd_records_rules rules;
+    memset(&rules, 0, sizeof rules);
+    static fd_journal_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = FD_REC_BEACON_INDEX;
+    const fd_rec_beacon_index bi = {3, 5};
+    rec.len = (uint16_t)fd_rec_beacon_index_encode(&bi, rec.payload);
+    rec.orig_seq = 40;
+    assert_false(fd_records_keep_rules(&rules, &rec)); /* the slot has none */
+    rules.beacon_seq[3] = 40;
+    assert_true(fd_records_keep_rules(&rules, &rec));
+    rules.beacon_seq[3] = 41; /* a newer one of the slot */
+    assert_false(fd_records_keep_rules(&rules, &rec));
+    rules.beacon_seq[2] = 40; /* another slot's newest: not this record's */
+    assert_false(fd_records_keep_rules(&rules, &rec));
+    rec.len--; /* malformed */
+    rules.beacon_seq[3] = 40;
+    assert_false(fd_records_keep_rules(&rules, &rec));
 }
 
 static void test_dealt(void **state)
@@ -295,6 +329,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_events),     cmocka_unit_test(test_round_opened),   cmocka_unit_test(test_round_records),
         cmocka_unit_test(test_dealt),      cmocka_unit_test(test_capacity_units),
+        cmocka_unit_test(test_keep_newest_beacon_per_slot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

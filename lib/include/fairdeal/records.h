@@ -41,7 +41,7 @@ typedef enum fd_record_type {
     FD_REC_CUT = 15,          /* round id, the cut card's position */
     /* Reserved for records other parts of the firmware will write; their
        room is in the capacity model (FD_REC_CAP_RESERVED). */
-    FD_REC_BEACON_INDEX = 16, /* reserved: the last beacon index used, per beacon slot */
+    FD_REC_BEACON_INDEX = 16, /* the last beacon index used, per beacon slot */
     FD_REC_SKIPPED = 17,      /* reserved: positions skipped (marked, never dealt) in a round */
     FD_REC_LINK_SESSION = 18  /* reserved: the link's session counter */
 } fd_record_type;
@@ -73,6 +73,7 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
 #define FD_REC_DEALT_CARDS_MAX 120u /* most cards in one DEALT record */
 #define FD_REC_DEALT_MAX (FD_REC_DEALT_BASE + 2u * FD_REC_DEALT_CARDS_MAX) /* the largest DEALT */
 #define FD_REC_CUT_SIZE 8u /* CUT */
+#define FD_REC_BEACON_INDEX_SIZE 12u /* BEACON_INDEX */
 
 /* ---- The capacity model (docs/RECORDS.md "Capacity"): the live bytes the
  * journal must hold at once in the worst case, every record counted in its
@@ -107,10 +108,14 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
 /* One kept round summary. */
 #define FD_REC_CAP_SUMMARY FD_REC_CAP_KEPT(FD_REC_REVEAL_SIZE, 0u)
 /* Kept whatever the rounds: the events, the seed file and room for the
- * reserved record types (16 records of up to 8 bytes). (The parts of a
- * SHUFFLE cut short are never copied: the next power-on wipes them before
- * anything is written, and a wiped part is not kept.) */
+ * record types 16-18 (16 records of up to 8 bytes): the newest
+ * BEACON_INDEX per slot takes part of it. (The parts of a SHUFFLE cut
+ * short are never copied: the next power-on wipes them before anything is
+ * written, and a wiped part is not kept.) */
 #define FD_REC_CAP_RESERVED (16u * FD_REC_CAP_KEPT(8u, 0u))
+FD_STATIC_ASSERT(FD_REC_CAP_KEPT(FD_REC_BEACON_INDEX_SIZE, 0u) * FD_ROUND_SLOTS + FD_REC_CAP_KEPT(8u, 0u) * 7u <=
+                     FD_REC_CAP_RESERVED,
+                 "the newest BEACON_INDEX per slot fits the reserved room, with 7 records of 8 bytes to spare");
 /* The fixed part: events per kind, the seed file, the reserved types. */
 #define FD_REC_CAP_FIXED                                                                                                \
     (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND * FD_REC_CAP_KEPT(FD_REC_TIME_SET_SIZE, 0u) +                          \
@@ -314,6 +319,17 @@ size_t fd_rec_cut_encode(const fd_rec_cut *in, uint8_t out[FD_REC_CUT_SIZE]);
 /* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_cut_decode(const uint8_t *b, size_t len, fd_rec_cut *out);
 
+/* BEACON_INDEX: the beacon index a verifiable round of this device used in
+ * a beacon slot (the next round's index for that slot must be greater). */
+typedef struct fd_rec_beacon_index {
+    uint8_t slot; /* < FD_ROUND_SLOTS */
+    uint64_t index; /* the beacon index */
+} fd_rec_beacon_index;
+/* Writes in's payload into out; returns its length. */
+size_t fd_rec_beacon_index_encode(const fd_rec_beacon_index *in, uint8_t out[FD_REC_BEACON_INDEX_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
+FD_MUST_CHECK fd_status fd_rec_beacon_index_decode(const uint8_t *b, size_t len, fd_rec_beacon_index *out);
+
 /* What compaction keeps (fd_journal_keep_fn with ctx = this policy): the
  * round records (OPENED, ROUND_SECRET, CLIENT_SEED, SEEDS_CLOSED, DEALT,
  * CUT) of the last `hands` rounds, the REVEALs
@@ -342,8 +358,9 @@ bool fd_rec_event_kind_of(uint8_t type, fd_rec_event_kind *kind);
 /* The dealer's whole keep policy: the rounds' (fd_records_policy), the
  * events of each kind first written at or after that kind's floor (the
  * dealer keeps it at its last FD_REC_EVENTS_PER_KIND events of the kind;
- * 0 keeps none), and the one SEED_FILE first written as seed_file_seq while
- * its secret is available (0: none). */
+ * 0 keeps none), the one SEED_FILE first written as seed_file_seq while
+ * its secret is available (0: none) and per beacon slot the BEACON_INDEX
+ * first written as beacon_seq[slot] (0: none). */
 typedef struct fd_records_rules {
     /* What is kept of the rounds. */
     fd_records_policy rounds;
@@ -351,6 +368,8 @@ typedef struct fd_records_rules {
     uint32_t event_floor[FD_REC_EVENT_KINDS];
     /* seq the newest seed file was first written under; 0: none. */
     uint32_t seed_file_seq;
+    /* Per beacon slot: seq its newest BEACON_INDEX was first written under; 0: none. */
+    uint32_t beacon_seq[FD_ROUND_SLOTS];
 } fd_records_rules;
 
 /* Events the dealer keeps through compaction, all kinds. */
@@ -363,7 +382,7 @@ typedef struct fd_records_rules {
 bool fd_records_keep(void *policy, const fd_journal_record *record);
 
 /* fd_journal_keep_fn for fd_records_rules (rules is one): fd_records_keep
- * for the round records, plus the event and seed-file rules above. False
+ * for the round records, plus the event, seed-file and beacon rules above. False
  * for NULL arguments. */
 bool fd_records_keep_rules(void *rules, const fd_journal_record *record);
 
