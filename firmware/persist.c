@@ -452,6 +452,7 @@ typedef struct replay {
     uint8_t part_mode;
     uint32_t available; /* bit i: part i of part_round read back */
     uint32_t part_seq[FD_REC_MAX_PARTS];
+    uint32_t seed_files; /* SEED_FILE records whose secret is available */
 } replay;
 
 static void replay_part(replay *r, const fd_journal_record *rec)
@@ -519,6 +520,7 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
     }
     if (rec->type == FD_REC_SEED_FILE) {
         fd_rec_seed_file f;
+        r->seed_files += rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
         if (fd_rec_seed_file_decode(b, rec->len, &f) == FD_OK && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
             rec->secret_len <= FD_DEALER_SEED_FILE_MAX && rec->orig_seq > p->rules.seed_file_seq) {
             memcpy(p->seed_file, rec->secret, rec->secret_len);
@@ -652,6 +654,47 @@ static bool restore_open_round(replay *r)
     return true;
 }
 
+/* Seed files whose secret is still there besides the newest (a power cut
+ * between a seed file's append and its predecessor's wipe), a few per walk. */
+typedef struct stale_seed_files {
+    uint32_t newest; /* the seed file the replay took */
+    unsigned n;
+    uint32_t seq[4];
+} stale_seed_files;
+
+static fd_status collect_stale_seed_file(void *ctx, const fd_journal_record *rec)
+{
+    stale_seed_files *s = ctx;
+    if (rec->type == FD_REC_SEED_FILE && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
+        rec->orig_seq != s->newest && s->n < sizeof s->seq / sizeof s->seq[0]) {
+        s->seq[s->n++] = rec->orig_seq;
+    }
+    return FD_OK;
+}
+
+/* After the replay: every seed file older than the one it took is wiped
+ * (docs/RECORDS.md "Replay"); a seed file must not outlive its successor.
+ * At most 16 walks of 4 wipes per power-on (one cut leaves one behind). */
+static void wipe_superseded_seed_files(fd_dealer *d)
+{
+    fd_persist *p = &d->persist;
+    stale_seed_files s = {p->rules.seed_file_seq, 0, {0}};
+    for (unsigned pass = 0; pass < 16u && p->status == FD_OK; pass++) {
+        s.n = 0;
+        const fd_status st = fd_journal_walk(&p->journal, collect_stale_seed_file, &s, NULL);
+        if (st != FD_OK) {
+            p->status = st;
+            return;
+        }
+        for (unsigned i = 0; i < s.n; i++) {
+            wipe(d, s.seq[i]);
+        }
+        if (s.n < sizeof s.seq / sizeof s.seq[0]) {
+            return;
+        }
+    }
+}
+
 static void report(fd_persist *p, fd_status st, const char *reason)
 {
     p->status = st;
@@ -726,6 +769,9 @@ bool persist_mount(fd_dealer *d)
             report(p, FD_ERR_CORRUPT, r.opened ? "open round's secret damaged" : "open round's opening record missing");
             d->round.revealed_rounds = r.round_id - 1u;
         }
+    }
+    if (r.seed_files > 1u) {
+        wipe_superseded_seed_files(d);
     }
     /* a round that never opened (its SHUFFLE cut short): its secret goes now */
     if (r.part_round > r.round_id) {

@@ -4,7 +4,8 @@
  * the commitment published at SHUFFLE (fd_round_verify). An open round with
  * every card dealt; the largest beacon index; a power cut at every flash
  * step of SHUFFLE (among them: between the round's secret parts and its
- * ROUND_OPENED). */
+ * ROUND_OPENED); a power cut at every step of a round in which the journal
+ * compacts and a seed file is superseded. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -246,12 +247,109 @@ static void test_cut_between_secret_parts_and_opened(void **state)
                   dropped);
 }
 
+/* ---- a seed file superseded while the journal compacts ---- */
+
+#define MAX_ROUNDS 400u
+#define MAX_SEED_FILES 64u
+
+static uint64_t round_steps[MAX_ROUNDS + 1u]; /* flash steps before round i */
+static uint8_t seed_files[MAX_SEED_FILES][FD_ROOT_BYTES];
+static unsigned seed_file_count;
+
+/* One round of the session; false when a command failed (after a cut). */
+static bool one_round(void)
+{
+    return starts(cmd("SHUFFLE"), "OK SHUFFLE") && starts(cmd("DEAL 2 4"), "OK DEAL") &&
+           starts(cmd("REVEAL"), "OK REVEAL");
+}
+
+static void note_seed_file(void)
+{
+    if (seed_file_count == 0u ||
+        memcmp(seed_files[seed_file_count - 1u], dealer.persist.seed_file, FD_ROOT_BYTES) != 0) {
+        assert_true(seed_file_count < MAX_SEED_FILES);
+        memcpy(seed_files[seed_file_count++], dealer.persist.seed_file, FD_ROOT_BYTES);
+    }
+}
+
+/* The first round of the session in which the journal erases a page
+ * (compaction) and the dealer writes a seed file (every
+ * FD_DEALER_SEED_FILE_PERIOD rounds), superseding the last one; then a
+ * power cut at every flash step of that round. After the restart: the
+ * journal mounts, no seed file the session wrote is left anywhere in flash
+ * (the power-on wrote the next one and the superseded ones are wiped,
+ * compaction copies included), a round left open REVEALs and verifies,
+ * and the next round does too. */
+static void test_superseded_seed_file_during_compaction(void **state)
+{
+    (void)state;
+    fresh_flash();
+    trng_seed = 500;
+    power_on();
+    seed_file_count = 0;
+    note_seed_file();
+    unsigned target = MAX_ROUNDS;
+    for (unsigned i = 0; i < MAX_ROUNDS && target == MAX_ROUNDS; i++) {
+        round_steps[i] = hf.steps;
+        const uint64_t erases = hf.erases;
+        const uint32_t written = dealer.seed_files_written;
+        assert_true(one_round());
+        note_seed_file();
+        if (hf.erases > erases && dealer.seed_files_written > written) {
+            target = i;
+            round_steps[i + 1u] = hf.steps;
+        }
+    }
+    if (target == MAX_ROUNDS) {
+        fail_msg("no round of %u both compacts and writes a seed file", MAX_ROUNDS);
+    }
+    const unsigned files = seed_file_count;
+    unsigned opened = 0;
+    for (uint64_t k = round_steps[target]; k < round_steps[target + 1u]; k++) {
+        fresh_flash();
+        trng_seed = 500;
+        power_on();
+        for (unsigned i = 0; i < target; i++) {
+            assert_true(one_round());
+        }
+        assert_true(hf.steps == round_steps[target]); /* the same session, step for step */
+        hf.cut_after = k;
+        (void)one_round();
+
+        power_on();
+        if (fd_dealer_round_open(&dealer)) {
+            opened++;
+            char commitment[80];
+            for (unsigned i = 0; i < FD_SHA256_SIZE; i++) {
+                snprintf(commitment + 2u * i, 3, "%02x", dealer.round.commitment[i]);
+            }
+            reveal_and_verify(commitment);
+        }
+        for (unsigned f = 0; f < files; f++) {
+            if (memmem(mem, sizeof mem, seed_files[f], FD_ROOT_BYTES) != NULL) {
+                fail_msg("cut after step %u of round %u: seed file %u of %u still in flash", (unsigned)k,
+                         target + 1u, f + 1u, files);
+            }
+        }
+        char commitment[80];
+        const char *r = cmd("SHUFFLE");
+        if (!starts(r, "OK SHUFFLE mode=round ")) {
+            fail_msg("SHUFFLE after the cut at step %u: %s", (unsigned)k, r);
+        }
+        assert_non_null(reply_field(r, "commitment", commitment, sizeof commitment));
+        reveal_and_verify(commitment);
+    }
+    print_message("round %u compacts and writes seed file %u: %u cuts, %u left a round open\n", target + 1u, files,
+                  (unsigned)(round_steps[target + 1u] - round_steps[target]), opened);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_round_with_every_card_dealt),
         cmocka_unit_test(test_largest_beacon_index_across_a_restart),
         cmocka_unit_test(test_cut_between_secret_parts_and_opened),
+        cmocka_unit_test(test_superseded_seed_file_during_compaction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
