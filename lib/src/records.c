@@ -403,8 +403,8 @@ bool fd_records_keep_rules(void *rules, const fd_journal_record *record)
     }
     if (record->type == FD_REC_BEACON_INDEX) {
         fd_rec_beacon_index bi;
-        return fd_rec_beacon_index_decode(record->payload, record->len, &bi) == FD_OK &&
-               r->beacon_seq[bi.slot] != 0u && record->orig_seq == r->beacon_seq[bi.slot];
+        return fd_rec_beacon_index_decode(record->payload, record->len, &bi) == FD_OK && r->beacon_seq[bi.slot] != 0u &&
+               record->orig_seq == r->beacon_seq[bi.slot];
     }
     return fd_records_keep(&r->rounds, record);
 }

@@ -485,8 +485,8 @@ static void beacon_refused(const char *beacon, const char *last)
     char reply[160];
     beacon_round(beacon, reply, sizeof reply);
     char want[120];
-    snprintf(want, sizeof want, "ERR range the beacon index must be greater than %s, the last this device used in slot ",
-             last);
+    snprintf(want, sizeof want,
+             "ERR range the beacon index must be greater than %s, the last this device used in slot ", last);
     if (!starts(reply, want)) {
         fail_msg("beacon=%s: %s", beacon, reply);
     }

@@ -327,9 +327,9 @@ static void test_capacity_units(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_events),     cmocka_unit_test(test_round_opened),   cmocka_unit_test(test_round_records),
-        cmocka_unit_test(test_dealt),      cmocka_unit_test(test_capacity_units),
-        cmocka_unit_test(test_keep_newest_beacon_per_slot),
+        cmocka_unit_test(test_events),         cmocka_unit_test(test_round_opened),
+        cmocka_unit_test(test_round_records),  cmocka_unit_test(test_dealt),
+        cmocka_unit_test(test_capacity_units), cmocka_unit_test(test_keep_newest_beacon_per_slot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -327,8 +327,8 @@ static void test_superseded_seed_file_during_compaction(void **state)
         }
         for (unsigned f = 0; f < files; f++) {
             if (memmem(mem, sizeof mem, seed_files[f], FD_ROOT_BYTES) != NULL) {
-                fail_msg("cut after step %u of round %u: seed file %u of %u still in flash", (unsigned)k,
-                         target + 1u, f + 1u, files);
+                fail_msg("cut after step %u of round %u: seed file %u of %u still in flash", (unsigned)k, target + 1u,
+                         f + 1u, files);
             }
         }
         char commitment[80];

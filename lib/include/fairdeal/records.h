@@ -322,7 +322,7 @@ FD_MUST_CHECK fd_status fd_rec_cut_decode(const uint8_t *b, size_t len, fd_rec_c
 /* BEACON_INDEX: the beacon index a verifiable round of this device used in
  * a beacon slot (the next round's index for that slot must be greater). */
 typedef struct fd_rec_beacon_index {
-    uint8_t slot; /* < FD_ROUND_SLOTS */
+    uint8_t slot;   /* < FD_ROUND_SLOTS */
     uint64_t index; /* the beacon index */
 } fd_rec_beacon_index;
 /* Writes in's payload into out; returns its length. */
