@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fairdeal/util.h"
+#include "program_verify.h"
 #include "recall.h"
 
 /* ---- output (reply.h) ---- */
@@ -840,6 +841,25 @@ static void cmd_quit(const request *r)
     }
 }
 
+/* VERIFY <seed hex>: program verification (docs/PROTOCOL.md VERIFY) */
+static void cmd_verify(const request *r)
+{
+    uint8_t seed[FD_PROGRAM_VERIFY_SEED_MAX];
+    uint8_t mac[FD_SHA256_SIZE];
+    size_t len = 0;
+    uint32_t bytes = 0;
+    if (r->n != 2u || fd_hex_decode(r->t[1].text, r->t[1].len, seed, sizeof seed, &len) != FD_OK || len == 0u) {
+        reply_err(r->w, "syntax", "usage: VERIFY <seed: 2-128 hex digits>");
+    } else if (fd_program_verify(seed, len, mac, &bytes) != FD_OK) {
+        reply_err(r->w, "state", "program verification needs the device's flash");
+    } else {
+        put(r->w, "OK VERIFY hmac=");
+        put_hex(r->w, mac, sizeof mac);
+        put_field_u32(r->w, " bytes=", bytes);
+        put(r->w, "\r\n");
+    }
+}
+
 /* ---- TIME, RECALL, LOG: the journal ---- */
 
 static void cmd_time(const request *r)
@@ -973,6 +993,7 @@ static const command commands[] = {
     {.word = "TIME", .run = cmd_time, .help = "TIME <unix seconds>"},
     {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]"},
     {.word = "LOG", .run = cmd_log, .help = "LOG [events]"},
+    {.word = "VERIFY", .run = cmd_verify, .help = "VERIFY <seed hex>"},
     {.word = "HELP", .run = cmd_help, .help = "HELP"},
     {.word = "QUIT", .run = cmd_quit, .help = "QUIT"},
 #if defined(FD_DEALER_TEST_COMMANDS)

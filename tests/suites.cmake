@@ -56,6 +56,8 @@ function(fd_register_board_tests board bindir)
     if(FD_FLASH_BOOTLOADER_SIZE GREATER 0)
       # the bootloader: the signed dealer boots, tampered, foreign-key, older and missing images are refused
       fd_add_qemu_test(${board}.boot ${qemu}/boot.sh ${bindir})
+      # VERIFY <seed> agrees with fairdeal-tool program-verify (docs/PROTOCOL.md VERIFY)
+      fd_add_qemu_test(${board}.program_verify ${qemu}/program_verify.sh ${bindir})
     endif()
     if(NOT FD_STORAGE_EMULATED)
       # the journal across power cuts stood in for by freezing QEMU and

@@ -26,6 +26,8 @@
  *              a signed firmware image (tools/image_tool.c, fairdeal/image.h)
  *   image-verify --pub FILE --in IMAGE [--min-version N] [--slot-size N]
  *              the bootloader's check on the host: exit 0 accepted, 1 refused
+ *   program-verify --seed HEX --boot BOOT.bin --boot-size N --image IMAGE --slot-size N [--fill 0xff]
+ *              the HMAC a device's VERIFY answers, from the released files
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -531,7 +533,8 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage_error("usage: fairdeal-tool "
-                    "{chacha20|hmac-drbg|bytes|perms|verify|lms-keygen|lms-sign|lms-verify|image-sign|image-verify} "
+                    "{chacha20|hmac-drbg|bytes|perms|verify|lms-keygen|lms-sign|lms-verify|image-sign|image-verify|"
+                    "program-verify} "
                     "[options] "
                     "(see README.md)");
     }
@@ -554,9 +557,12 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int argc, char **argv);
     } lms_commands[] = {
-        {.name = "lms-keygen", .run = fd_tool_lms_keygen},     {.name = "lms-sign", .run = fd_tool_lms_sign},
-        {.name = "lms-verify", .run = fd_tool_lms_verify},     {.name = "image-sign", .run = fd_tool_image_sign},
+        {.name = "lms-keygen", .run = fd_tool_lms_keygen},
+        {.name = "lms-sign", .run = fd_tool_lms_sign},
+        {.name = "lms-verify", .run = fd_tool_lms_verify},
+        {.name = "image-sign", .run = fd_tool_image_sign},
         {.name = "image-verify", .run = fd_tool_image_verify},
+        {.name = "program-verify", .run = fd_tool_program_verify},
     };
     for (size_t i = 0; i < sizeof lms_commands / sizeof lms_commands[0]; i++) {
         if (strcmp(argv[1], lms_commands[i].name) == 0) {
@@ -564,6 +570,6 @@ int main(int argc, char **argv)
         }
     }
     usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms, verify, lms-keygen, lms-sign, "
-                "lms-verify, image-sign or image-verify",
+                "lms-verify, image-sign, image-verify or program-verify",
                 argv[1]);
 }

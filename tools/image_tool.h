@@ -24,5 +24,8 @@ void fd_image_digest(const fd_image_header *h, const uint8_t *body, uint8_t dige
 /* The subcommands (argv[1] is the name); exit codes as fairdeal-tool's. */
 int fd_tool_image_sign(int argc, char **argv);
 int fd_tool_image_verify(int argc, char **argv);
+/* program-verify: the HMAC a device's VERIFY answers (docs/PROTOCOL.md VERIFY)
+ * from the released bootloader and image files, each padded to its region. */
+int fd_tool_program_verify(int argc, char **argv);
 
 #endif
