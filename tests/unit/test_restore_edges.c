@@ -172,9 +172,9 @@ typedef struct parts_count {
 static fd_status count_parts(void *ctx, const fd_journal_record *rec)
 {
     parts_count *c = ctx;
-    if (rec->type == FD_REC_ROUND_SECRET && rec->len >= 4u && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
-        ((uint32_t)rec->payload[0] | (uint32_t)rec->payload[1] << 8 | (uint32_t)rec->payload[2] << 16 |
-         (uint32_t)rec->payload[3] << 24) == c->round) {
+    fd_rec_round_secret h;
+    if (rec->type == FD_REC_ROUND_SECRET && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
+        fd_rec_round_secret_decode(rec->payload, rec->len, &h) == FD_OK && h.round_id == c->round) {
         c->available++;
     }
     return FD_OK;
