@@ -18,6 +18,7 @@ _Static_assert(FD_REC_ROUND_SECRET_SIZE == 8u && FD_REC_SEED_FILE_SIZE == 4u && 
 _Static_assert(FD_REC_DEALT_CARDS_MAX < 256u && FD_REC_DEALT_PLAYERS_MAX < 16u,
                "DEALT packs players and seat0 in 4 bits each");
 _Static_assert(FD_REC_BEACON_INDEX_SIZE == 12u, "BEACON_INDEX: 0 slot, 1-3 zero, 4 index (u64)");
+_Static_assert(FD_REC_SKIPPED_SIZE == 8u, "SKIPPED: 0 round id, 4 first (u16), 6 count (u16)");
 _Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART <= UINT16_MAX, "material length is a u16");
 
 fd_status fd_rec_round_id(const uint8_t *payload, size_t len, uint32_t *round_id)
@@ -348,6 +349,30 @@ fd_status fd_rec_beacon_index_decode(const uint8_t *b, size_t len, fd_rec_beacon
     }
     out->slot = b[0];
     out->index = fd_load_le32(b + 4) | ((uint64_t)fd_load_le32(b + 8) << 32);
+    return FD_OK;
+}
+
+size_t fd_rec_skipped_encode(const fd_rec_skipped *in, uint8_t out[FD_REC_SKIPPED_SIZE])
+{
+    fd_store_le32(out, in->round_id);
+    fd_store_le16(out + 4, in->first);
+    fd_store_le16(out + 6, in->count);
+    return FD_REC_SKIPPED_SIZE;
+}
+
+fd_status fd_rec_skipped_decode(const uint8_t *b, size_t len, fd_rec_skipped *out)
+{
+    if (sized(b, len, FD_REC_SKIPPED_SIZE, out) != FD_OK) {
+        return FD_ERR_PARSE;
+    }
+    const uint16_t first = fd_load_le16(b + 4);
+    const uint16_t count = fd_load_le16(b + 6);
+    if (count == 0u || (uint32_t)first + count > FD_SHOE_MAX_CARDS) {
+        return FD_ERR_PARSE;
+    }
+    out->round_id = fd_load_le32(b);
+    out->first = first;
+    out->count = count;
     return FD_OK;
 }
 

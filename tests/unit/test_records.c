@@ -236,6 +236,22 @@ static void test_round_records(void **state)
     REFUSES_OTHER_LENGTHS(fd_rec_beacon_index_decode, fd_rec_beacon_index, b, n, n);
     b[0] = FD_ROUND_SLOTS; /* no such slot */
     assert_int_equal(fd_rec_beacon_index_decode(b, n, &bi2), FD_ERR_PARSE);
+
+    const fd_rec_skipped sk = {7, 300, 3};
+    n = fd_rec_skipped_encode(&sk, b);
+    same_as_doc("SKIPPED", b, n);
+    fd_rec_skipped sk2;
+    assert_int_equal(fd_rec_skipped_decode(b, n, &sk2), FD_OK);
+    assert_true(sk2.round_id == 7u && sk2.first == 300u && sk2.count == 3u);
+    REFUSES_OTHER_LENGTHS(fd_rec_skipped_decode, fd_rec_skipped, b, n, n);
+    const fd_rec_skipped bad[] = {{7, 300, 0}, {7, FD_SHOE_MAX_CARDS - 1u, 2}, {7, FD_SHOE_MAX_CARDS, 1}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = fd_rec_skipped_encode(&bad[i], b);
+        assert_int_equal(fd_rec_skipped_decode(b, n, &sk2), FD_ERR_PARSE);
+    }
+    const fd_rec_skipped last = {7, FD_SHOE_MAX_CARDS - 1u, 1}; /* the shoe's last card */
+    n = fd_rec_skipped_encode(&last, b);
+    assert_int_equal(fd_rec_skipped_decode(b, n, &sk2), FD_OK);
 }
 
 /* Compaction keeps the newest BEACON_INDEX of each slot and no other. */

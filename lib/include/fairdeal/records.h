@@ -42,7 +42,7 @@ typedef enum fd_record_type {
     /* Reserved for records other parts of the firmware will write; their
        room is in the capacity model (FD_REC_CAP_RESERVED). */
     FD_REC_BEACON_INDEX = 16, /* the last beacon index used, per beacon slot */
-    FD_REC_SKIPPED = 17,      /* reserved: positions skipped (marked, never dealt) in a round */
+    FD_REC_SKIPPED = 17,      /* positions of a round skipped at power loss (layout only: not written yet) */
     FD_REC_LINK_SESSION = 18  /* reserved: the link's session counter */
 } fd_record_type;
 
@@ -74,6 +74,7 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
 #define FD_REC_DEALT_MAX (FD_REC_DEALT_BASE + 2u * FD_REC_DEALT_CARDS_MAX) /* the largest DEALT */
 #define FD_REC_CUT_SIZE 8u /* CUT */
 #define FD_REC_BEACON_INDEX_SIZE 12u /* BEACON_INDEX */
+#define FD_REC_SKIPPED_SIZE 8u       /* SKIPPED */
 
 /* ---- The capacity model (docs/RECORDS.md "Capacity"): the live bytes the
  * journal must hold at once in the worst case, every record counted in its
@@ -329,6 +330,19 @@ typedef struct fd_rec_beacon_index {
 size_t fd_rec_beacon_index_encode(const fd_rec_beacon_index *in, uint8_t out[FD_REC_BEACON_INDEX_SIZE]);
 /* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_beacon_index_decode(const uint8_t *b, size_t len, fd_rec_beacon_index *out);
+
+/* SKIPPED: positions first .. first + count - 1 of a round, journalled as
+ * dealt by a DEAL or BURN whose reply may never have gone out (a power cut
+ * after its write-ahead): never dealt again, shown as skipped. */
+typedef struct fd_rec_skipped {
+    uint32_t round_id; /* round id */
+    uint16_t first;    /* < FD_SHOE_MAX_CARDS */
+    uint16_t count;    /* >= 1, first + count <= FD_SHOE_MAX_CARDS */
+} fd_rec_skipped;
+/* Writes in's payload into out; returns its length. */
+size_t fd_rec_skipped_encode(const fd_rec_skipped *in, uint8_t out[FD_REC_SKIPPED_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
+FD_MUST_CHECK fd_status fd_rec_skipped_decode(const uint8_t *b, size_t len, fd_rec_skipped *out);
 
 /* What compaction keeps (fd_journal_keep_fn with ctx = this policy): the
  * round records (OPENED, ROUND_SECRET, CLIENT_SEED, SEEDS_CLOSED, DEALT,
