@@ -3,6 +3,7 @@
  * board's hal_board_init: the bootloader must not start receiving (on the
  * nRF51 a byte that arrived before the jump would sit behind an event the
  * application's start clears, and the console would stall). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "cortex_m.h"
@@ -24,6 +25,33 @@ extern uint32_t fd_bss_end[];
 
 int main(void);
 void fd_boot_reset(void);
+bool fd_boot_flash_program(uint32_t addr, uint32_t value);
+
+/* Program one erased flash word (the counter page, bootloader/main.c):
+ * false where the board cannot (QEMU models no LM3S flash controller). */
+bool fd_boot_flash_program(uint32_t addr, uint32_t value)
+{
+#if defined(FD_BOOT_CONSOLE_NRF51)
+    /* nRF51 RM v3.0 NVMC: CONFIG = WEN, the word, wait READY, CONFIG = REN */
+    volatile uint32_t *const ready = (volatile uint32_t *)0x4001E400u;
+    volatile uint32_t *const config = (volatile uint32_t *)0x4001E504u;
+    *config = 1u;
+    while (*ready == 0u) {
+    }
+    *(volatile uint32_t *)(uintptr_t)addr = value;
+    while (*ready == 0u) {
+    }
+    *config = 0u;
+    return true;
+#elif defined(FD_BOOT_CONSOLE_MPS2)
+    *(volatile uint32_t *)(uintptr_t)addr = value; /* QEMU's MPS2 "flash" is RAM */
+    return true;
+#else
+    (void)addr;
+    (void)value;
+    return false;
+#endif
+}
 
 static void console_tx_start(void)
 {

@@ -11,10 +11,12 @@
  * once the application runs, and to the bootloader's fault handler while
  * the bootloader itself runs (the interrupted pc says which). The M0 build
  * never writes VTOR (checked on its disassembly, tests/qemu/boot.sh). */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "boot_key.h"
 #include "cortex_m.h"
+#include "fairdeal/bootcount.h"
 #include "fairdeal/image.h"
 #include "fd_board_map.h"
 #include "hal/board.h"
@@ -27,6 +29,50 @@ _Static_assert(FD_SLOT_A_ADDR >= FD_BOOTLOADER_ADDR + FD_BOOTLOADER_SIZE, "slot 
 _Static_assert(FD_BOOT_KEY_SIZE == FD_HSS_PUB_SIZE, "the built-in key is an HSS public key");
 
 static void say(const char *s) { hal_console_write(s, __builtin_strlen(s)); }
+
+bool fd_boot_flash_program(uint32_t addr, uint32_t value); /* console.c */
+
+#define COUNTER_WORDS (FD_COUNTER_SIZE / 4u)
+
+/* The anti-rollback minimum: the higher of the bootloader's own build
+ * version and the counter page's (docs/SECURITY.md "Anti-rollback"). */
+static uint32_t minimum_version(void)
+{
+    uint32_t min = 0;
+    size_t next = 0;
+    if (fd_bootcount_scan((const uint32_t *)(uintptr_t)FD_COUNTER_ADDR, COUNTER_WORDS, &min, &next) != FD_OK) {
+        min = 0;
+    }
+    return min > FD_BOOT_MIN_VERSION ? min : FD_BOOT_MIN_VERSION;
+}
+
+/* An accepted version above the page's minimum is recorded before the image
+ * runs: version, then its complement, each word programmed once. */
+static void record_version(uint32_t version)
+{
+    const uint32_t *page = (const uint32_t *)(uintptr_t)FD_COUNTER_ADDR;
+    size_t at = 0;
+    const fd_status st = fd_bootcount_plan(page, COUNTER_WORDS, version, &at);
+    if (st == FD_ERR_STATE) {
+        return; /* already the minimum */
+    }
+    if (st != FD_OK) {
+        say("BOOT counter: page full, version not recorded\r\n");
+        return;
+    }
+    const uint32_t addr = FD_COUNTER_ADDR + 4u * (uint32_t)at;
+    if (!fd_boot_flash_program(addr, version) || !fd_boot_flash_program(addr + 4u, ~version)) {
+        say("BOOT counter: not recorded (no flash writes on this board)\r\n");
+        return;
+    }
+    uint32_t min = 0;
+    size_t next = 0;
+    if (fd_bootcount_scan(page, COUNTER_WORDS, &min, &next) == FD_OK && min == version) {
+        say("BOOT counter: version recorded\r\n");
+    } else {
+        say("BOOT counter: the write did not read back\r\n");
+    }
+}
 
 static void say_hex(const uint8_t *p, size_t n)
 {
@@ -111,7 +157,7 @@ int main(void)
     say("\r\nBOOT fairdeal bootloader: checking slot A\r\n");
     const uint32_t t0 = fd_timebase_read();
     const fd_status st = fd_image_check((const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR, FD_SLOT_A_SIZE, fd_boot_key,
-                                        FD_BOOT_MIN_VERSION, &info, &why);
+                                        minimum_version(), &info, &why);
     const uint32_t clocks = fd_timebase_read() - t0;
     const uint8_t c[4] = {(uint8_t)(clocks >> 24), (uint8_t)(clocks >> 16), (uint8_t)(clocks >> 8), (uint8_t)clocks};
     say("BOOT check took 0x"); /* time-base clocks (FD_CPU_HZ): docs/PERFORMANCE.md "Bootloader" */
@@ -134,5 +180,6 @@ int main(void)
     say(" hash=");
     say_hex(info.hash, sizeof info.hash);
     say("\r\n");
+    record_version(info.header.version);
     start();
 }

@@ -22,7 +22,11 @@ fi
 [ -f "build/$board/qemu.env" ] || { echo "$board does not run in QEMU (boards/$board/board.cmake)" >&2; exit 2; }
 . "build/$board/qemu.env"
 . "build/$board/boot.env"
+# the anti-rollback counter page as erased flash (QEMU's unwritten flash reads 0x00): fresh at every run
+counter="build/$board/bootloader/counter_erased.bin"
+head -c $((FD_COUNTER_SIZE)) /dev/zero | tr '\0' '\377' >"$counter"
 # shellcheck disable=SC2086
 exec qemu-system-arm -M "$FD_QEMU_MACHINE" $console $FD_QEMU_FLAGS \
   -kernel "build/$board/bootloader/bootloader.elf" \
-  -device "loader,file=build/$board/bootloader/dealer.signed.bin,addr=$FD_SLOT_A_ADDR,force-raw=on"
+  -device "loader,file=build/$board/bootloader/dealer.signed.bin,addr=$FD_SLOT_A_ADDR,force-raw=on" \
+  -device "loader,file=$counter,addr=$FD_COUNTER_ADDR,force-raw=on"

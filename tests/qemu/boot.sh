@@ -19,12 +19,25 @@ trap 'rm -rf "$work"' EXIT
 status=0
 fail() { echo "FAIL $*"; status=1; }
 
-run() { # IMAGE INPUT -> $work/out, returns QEMU's status
+# the counter page as a chip's erased flash (QEMU's unwritten flash reads 0x00)
+counter_page() { # VERSION-WORD CHECK-WORD OUT: a page with one pair (or erased: '' '')
+  python3 -c "import sys, struct
+size = int(sys.argv[1], 0)
+page = bytearray(b'\\xff' * size)
+if sys.argv[2]:
+    page[0:8] = struct.pack('<II', int(sys.argv[2], 0), int(sys.argv[3], 0))
+open(sys.argv[4], 'wb').write(page)" "$FD_COUNTER_SIZE" "$1" "$2" "$3"
+}
+counter_page '' '' "$work/counter.bin"
+counter=$work/counter.bin
+
+run() { # IMAGE INPUT -> $work/out, returns QEMU's status (counter page: $counter)
   if [ -n "$1" ]; then
     set -- "$1" "$2" -device "loader,file=$1,addr=$FD_SLOT_A_ADDR,force-raw=on"
   else
     set -- "" "$2"
   fi
+  set -- "$@" -device "loader,file=$counter,addr=$FD_COUNTER_ADDR,force-raw=on"
   in=$2
   shift 2
   # shellcheck disable=SC2086
@@ -32,19 +45,44 @@ run() { # IMAGE INPUT -> $work/out, returns QEMU's status
     $FD_QEMU_FLAGS -kernel "$boot" "$@" >"$work/out" 2>&1
 }
 
-# a good image boots the dealer
+# a good image boots the dealer and its version goes into the counter page
+case $FD_QEMU_MACHINE in
+  lm3s6965evb) recorded="not recorded (no flash writes on this board)" ;; # QEMU models no LM3S flash controller
+  *) recorded="version recorded" ;;
+esac
 run "$bin/bootloader/dealer.signed.bin" 'STATUS\nQUIT\n'
 rc=$?
 tr -d '\r' <"$work/out" >"$work/good"
 version=$(printf '0x%08x' "$FD_IMAGE_VERSION")
 hash=$(sed -n 's/^BOOT ok version=[0-9a-fx]* hash=\([0-9a-f]\{64\}\)$/\1/p' "$work/good")
 if [ $rc -ne 0 ] || ! grep -q "^BOOT ok version=$version hash=[0-9a-f]\{64\}$" "$work/good" ||
-  ! grep -qx "image: version=$version hash=$hash" "$work/good" ||
+  ! grep -qx "image: version=$version hash=$hash" "$work/good" || ! grep -qx "BOOT counter: $recorded" "$work/good" ||
   ! grep -q '^OK STATUS ' "$work/good" || ! grep -q '^OK BYE' "$work/good"; then
   fail "good image: exit $rc"; head -20 "$work/good"
 else
-  echo "ok   signed dealer boots: $(grep '^BOOT ok' "$work/good")"
+  echo "ok   signed dealer boots: $(grep '^BOOT ok' "$work/good"); counter: $recorded"
 fi
+
+# the counter page: a higher version recorded refuses this one; a torn record (no check word) does not count
+vplus=$((FD_IMAGE_VERSION + 1))
+counter_page "$vplus" "$((0xFFFFFFFF ^ vplus))" "$work/higher.bin"
+counter_page "$vplus" 0xFFFFFFFF "$work/torn.bin"
+for case in "higher:97:BOOT refused: version older than the minimum (rollback)" "torn:0:BOOT ok version=$version hash=$hash"; do
+  name=${case%%:*}
+  rest=${case#*:}
+  want_rc=${rest%%:*}
+  want=${rest#*:}
+  counter=$work/$name.bin
+  run "$bin/bootloader/dealer.signed.bin" 'QUIT\n'
+  rc=$?
+  tr -d '\r' <"$work/out" >"$work/got"
+  if [ $rc -ne "$want_rc" ] || ! grep -qxF "$want" "$work/got"; then
+    fail "counter page $name: exit $rc, want $want_rc and '$want'"; cat "$work/got"
+  else
+    echo "ok   counter page $name: $want (exit $rc)"
+  fi
+done
+counter=$work/counter.bin
 
 flip() { # OFFSET OUT: the signed dealer with one bit of byte OFFSET flipped
   python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[int(sys.argv[2])] ^= 4; open(sys.argv[3], 'wb').write(d)" \
