@@ -13,4 +13,6 @@
 
 __attribute__((section(".uicr_lock"), used)) const uint32_t fd_uicr_lock = NRF51_RBPCONF_PR0_PALL_ENABLED;
 
-void fd_debug_lock(void) { /* nothing at run time: RBPCONF is read by the hardware at reset */ }
+void fd_debug_lock(void)
+{ /* nothing at run time: RBPCONF is read by the hardware at reset */
+}
