@@ -32,6 +32,9 @@
  * newest, open or revealed, and the revealed hands that fit). */
 #define FD_DEALER_KEEP_SUMMARIES FD_REC_CAP_SUMMARIES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES)
 #define FD_DEALER_KEEP_HANDS (1u + FD_REC_CAP_HANDS(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES))
+/* FD_DEALER_KEEP_HANDS and FD_DEALER_KEEP_SUMMARIES as values (persist.c). */
+extern const uint32_t fd_persist_keep_hands;
+extern const uint32_t fd_persist_keep_summaries;
 /* Largest seed file (the journal's largest erasable secret). */
 #define FD_DEALER_SEED_FILE_MAX FD_JOURNAL_MAX_SECRET
 

@@ -905,7 +905,8 @@ static void end_walk_reply(const request *r, fd_status st)
 static void cmd_recall(const request *r)
 {
     uint32_t n = 0;
-    if (!parse_count(r, FD_REC_CAP_MIN(FD_REC_HANDS_MAX, FD_DEALER_KEEP_SUMMARIES), FD_DEALER_KEEP_SUMMARIES,
+    const uint32_t most = fd_persist_keep_summaries;
+    if (!parse_count(r, most < FD_REC_HANDS_MAX ? most : FD_REC_HANDS_MAX, most,
                      "usage: RECALL [hands 1-100]", &n)) {
         return;
     }

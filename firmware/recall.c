@@ -127,6 +127,17 @@ typedef struct log_walk {
 
 static const char *const reset_causes[] = {"unknown", "power-on", "pin", "watchdog", "software", "brown-out", "lockup"};
 
+/* One FAULT or SELFTEST line. */
+static void log_event(const log_walk *c, const fd_journal_record *rec, const fd_rec_event *e)
+{
+    put_field_u32(c->w, " | seq=", rec->orig_seq);
+    put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
+    put(c->w, e->status == 0u ? "ok" : fd_status_name((fd_status)e->status));
+    if (rec->type == FD_REC_FAULT) {
+        put_field_u32(c->w, " detail=", e->detail);
+    }
+}
+
 static fd_status log_visit(void *ctx, const fd_journal_record *rec)
 {
     log_walk *c = ctx;
@@ -151,12 +162,7 @@ static fd_status log_visit(void *ctx, const fd_journal_record *rec)
     } else if ((rec->type == FD_REC_FAULT || rec->type == FD_REC_SELFTEST) &&
                fd_rec_event_decode(rec->payload, rec->len, &e) == FD_OK) {
         if (rec->orig_seq >= c->floor) {
-            put_field_u32(c->w, " | seq=", rec->orig_seq);
-            put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
-            put(c->w, e.status == 0u ? "ok" : fd_status_name((fd_status)e.status));
-            if (rec->type == FD_REC_FAULT) {
-                put_field_u32(c->w, " detail=", e.detail);
-            }
+            log_event(c, rec, &e);
         }
         time = e.time;
     } else {

@@ -8,13 +8,19 @@
 #include "word.h"
 
 /* ---- sizes pinned: a layout change must change docs/RECORDS.md too ---- */
-_Static_assert(FD_REC_POWER_ON_SIZE == 8u && FD_REC_TIME_SET_SIZE == 12u && FD_REC_EVENT_SIZE == 8u, "event sizes");
-_Static_assert(FD_REC_ROUND_OPENED_BASE == 24u + FD_SHA256_SIZE && FD_REC_ROUND_OPENED_MAX == 153u, "ROUND_OPENED");
+_Static_assert(FD_REC_POWER_ON_SIZE == 8u, "POWER_ON");
+_Static_assert(FD_REC_TIME_SET_SIZE == 12u, "TIME_SET");
+_Static_assert(FD_REC_EVENT_SIZE == 8u, "FAULT, SELFTEST");
+_Static_assert(FD_REC_ROUND_OPENED_BASE == 24u + FD_SHA256_SIZE, "ROUND_OPENED: the part seqs at 56");
+_Static_assert(FD_REC_ROUND_OPENED_MAX == 153u, "ROUND_OPENED: the longest");
 _Static_assert(FD_REC_REVEAL_SIZE == 12u + 2u * FD_SHA256_SIZE + 4u, "REVEAL: 76 u16 dealt, 78-79 zero");
-_Static_assert(FD_REC_DEALT_BASE == 9u && FD_REC_DEALT_MAX <= FD_JOURNAL_MAX_PAYLOAD && FD_REC_CUT_SIZE == 8u &&
-                   FD_REC_SEEDS_CLOSED_SIZE == 8u,
+_Static_assert(FD_REC_DEALT_BASE == 9u && FD_REC_DEALT_MAX <= FD_JOURNAL_MAX_PAYLOAD,
                "DEALT: 6 cards (u8), 7 players | seat0 << 4, 8 deck kind, 9 the cards");
-_Static_assert(FD_REC_ROUND_SECRET_SIZE == 8u && FD_REC_SEED_FILE_SIZE == 4u && FD_REC_CLIENT_SEED_BASE == 8u, "heads");
+_Static_assert(FD_REC_CUT_SIZE == 8u, "CUT");
+_Static_assert(FD_REC_SEEDS_CLOSED_SIZE == 8u, "SEEDS_CLOSED");
+_Static_assert(FD_REC_ROUND_SECRET_SIZE == 8u, "ROUND_SECRET");
+_Static_assert(FD_REC_SEED_FILE_SIZE == 4u, "SEED_FILE");
+_Static_assert(FD_REC_CLIENT_SEED_BASE == 8u, "CLIENT_SEED");
 _Static_assert(FD_REC_DEALT_CARDS_MAX < 256u && FD_REC_DEALT_PLAYERS_MAX < 16u,
                "DEALT packs players and seat0 in 4 bits each");
 _Static_assert(FD_REC_BEACON_INDEX_SIZE == 12u, "BEACON_INDEX: 0 slot, 1-3 zero, 4 index (u64)");
@@ -156,7 +162,7 @@ fd_status fd_rec_round_opened_decode(const uint8_t *b, size_t len, fd_rec_round_
     out->time = fd_load_le32(b + 20);
     memcpy(out->commitment, b + 24, FD_SHA256_SIZE);
     for (unsigned i = 0; i < parts; i++) {
-        out->part_seq[i] = fd_load_le32(b + FD_REC_ROUND_OPENED_BASE + 4u * i);
+        out->part_seq[i] = fd_load_le32(b + FD_REC_ROUND_OPENED_BASE + (size_t)4u * i);
     }
     memcpy(out->device_id, b + FD_REC_ROUND_OPENED_BASE + 4u * (size_t)parts, d);
     out->has_beacon = len == base + FD_REC_BEACON_SIZE;
@@ -277,14 +283,17 @@ fd_status fd_rec_seed_file_decode(const uint8_t *b, size_t len, fd_rec_seed_file
 
 size_t fd_rec_dealt_encode(const fd_rec_dealt *in, uint8_t out[FD_REC_DEALT_MAX])
 {
-    const unsigned n = in->cards <= FD_REC_DEALT_CARDS_MAX ? in->cards : FD_REC_DEALT_CARDS_MAX;
+    unsigned n = in->cards;
+    if (n > FD_REC_DEALT_CARDS_MAX) {
+        n = FD_REC_DEALT_CARDS_MAX;
+    }
     fd_store_le32(out, in->round_id);
     fd_store_le16(out + 4, in->first);
     out[6] = (uint8_t)n;
     out[7] = (uint8_t)((in->players & 0x0Fu) | ((in->seat0 & 0x0Fu) << 4));
     out[8] = in->kind;
     for (unsigned i = 0; i < n; i++) {
-        fd_store_le16(out + FD_REC_DEALT_BASE + 2u * i, in->card[i]);
+        fd_store_le16(out + FD_REC_DEALT_BASE + (size_t)2u * i, in->card[i]);
     }
     return FD_REC_DEALT_BASE + 2u * (size_t)n;
 }
@@ -310,7 +319,7 @@ fd_status fd_rec_dealt_decode(const uint8_t *b, size_t len, fd_rec_dealt *out)
     out->seat0 = seat0;
     out->kind = b[8];
     for (unsigned i = 0; i < n; i++) {
-        out->card[i] = fd_load_le16(b + FD_REC_DEALT_BASE + 2u * i);
+        out->card[i] = fd_load_le16(b + FD_REC_DEALT_BASE + (size_t)2u * i);
     }
     return FD_OK;
 }
