@@ -67,6 +67,8 @@ function(fd_register_board_tests board bindir)
       # the same stand-in around the dealer image: the open round revealed after the cut, ids continue
       fd_add_qemu_test(${board}.dealer.cut ${qemu}/dealer_cut.sh ${FD_QEMU_MACHINE}
         ${bindir}/firmware/dealer.elf ${FD_FLASH_STORAGE_ADDR} ${FD_FLASH_STORAGE_SIZE} ${tool})
+      # a whole 8-deck + 2-joker seeded shoe dealt one card per DEAL, revealed and verified
+      fd_add_qemu_test(${board}.dealer.shoe ${qemu}/dealer_shoe.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf ${tool})
     endif()
     add_test(NAME ${board}.nomalloc_guard
       COMMAND ${CMAKE_COMMAND} --build ${bindir} --target nomalloc_probe)
