@@ -9,6 +9,7 @@
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
 #include "lms_sign.h"
+#include "tool_args.h"
 
 static void put16(uint8_t *p, size_t v)
 {
@@ -65,77 +66,14 @@ fd_status fd_image_assemble(const fd_image_header *h, const uint8_t *body, const
 
 /* ---- subcommands ---- */
 
-static _Noreturn void usage(const char *fmt, const char *arg)
-{
-    fputs("fairdeal-tool: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(2);
-}
-
-/* --name VALUE pairs after argv[1]; unknown or repeated options are errors. */
-static const char *opt(int argc, char **argv, const char *name, const char *const *known)
-{
-    const char *value = NULL;
-    for (int i = 2; i < argc; i += 2) {
-        bool ok = false;
-        for (const char *const *k = known; *k != NULL; k++) {
-            ok = ok || strcmp(argv[i], *k) == 0;
-        }
-        if (!ok) {
-            usage("unknown option '%s'", argv[i]);
-        }
-        if (i + 1 >= argc) {
-            usage("%s needs a value", argv[i]);
-        }
-        if (strcmp(argv[i], name) == 0) {
-            if (value != NULL) {
-                usage("%s given twice", name);
-            }
-            value = argv[i + 1];
-        }
-    }
-    return value;
-}
-
-static const char *need(int argc, char **argv, const char *name, const char *const *known)
-{
-    const char *v = opt(argc, argv, name, known);
-    if (v == NULL) {
-        usage("%s is required", name);
-    }
-    return v;
-}
-
 static uint32_t number(const char *name, const char *s)
 {
     char *end = NULL;
     const unsigned long long v = strtoull(s, &end, 0);
     if (s[0] == '\0' || s[0] == '-' || *end != '\0' || v > 0xFFFFFFFFull) {
-        usage("%s: a number 0..2^32-1 (decimal or 0x hex)", name);
+        fd_tool_usage("%s: a number 0..2^32-1 (decimal or 0x hex)", name);
     }
     return (uint32_t)v;
-}
-
-/* A whole file (at most max bytes) into a malloc'd buffer. */
-static uint8_t *slurp(const char *path, size_t max, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        usage("cannot open '%s'", path);
-    }
-    uint8_t *buf = malloc(max + 1u);
-    if (buf == NULL) {
-        usage("out of memory reading '%s'", path);
-    }
-    *len = fread(buf, 1, max + 1u, f);
-    const bool bad = ferror(f) != 0;
-    (void)fclose(f);
-    if (bad || *len > max) {
-        free(buf);
-        usage("'%s': unreadable or too large", path);
-    }
-    return buf;
 }
 
 #define MAX_BODY (16u * 1024u * 1024u)
@@ -143,21 +81,21 @@ static uint8_t *slurp(const char *path, size_t max, size_t *len)
 int fd_tool_image_sign(int argc, char **argv)
 {
     static const char *const known[] = {"--key", "--pub", "--in", "--version", "--load", "--out", NULL};
-    const char *key_path = need(argc, argv, "--key", known);
-    const char *pub_path = need(argc, argv, "--pub", known);
-    const char *in = need(argc, argv, "--in", known);
-    const char *out = need(argc, argv, "--out", known);
+    const char *key_path = fd_tool_need(argc, argv, "--key", known);
+    const char *pub_path = fd_tool_need(argc, argv, "--pub", known);
+    const char *in = fd_tool_need(argc, argv, "--in", known);
+    const char *out = fd_tool_need(argc, argv, "--out", known);
     fd_image_header h = {
-        .version = number("--version", need(argc, argv, "--version", known)),
-        .load_addr = number("--load", need(argc, argv, "--load", known)),
+        .version = number("--version", fd_tool_need(argc, argv, "--version", known)),
+        .load_addr = number("--load", fd_tool_need(argc, argv, "--load", known)),
     };
     size_t pub_len = 0, body_len = 0;
-    uint8_t *pub = slurp(pub_path, FD_HSS_PUB_SIZE, &pub_len);
+    uint8_t *pub = fd_tool_slurp(pub_path, FD_HSS_PUB_SIZE, &pub_len);
     if (pub_len != FD_HSS_PUB_SIZE) {
         free(pub);
-        usage("'%s': not an HSS public key (60 bytes)", pub_path);
+        fd_tool_usage("'%s': not an HSS public key (60 bytes)", pub_path);
     }
-    uint8_t *body = slurp(in, MAX_BODY, &body_len);
+    uint8_t *body = fd_tool_slurp(in, MAX_BODY, &body_len);
     h.body_size = (uint32_t)body_len;
     const size_t cap = FD_IMAGE_HEADER_ROOM + body_len + 4u + FD_IMAGE_TLV_MAX;
     uint8_t *image = malloc(cap);
@@ -194,7 +132,7 @@ int fd_tool_image_sign(int argc, char **argv)
 static bool hmac_region(fd_hmac_sha256_ctx *ctx, const char *path, uint32_t size, uint8_t fill)
 {
     size_t len = 0;
-    uint8_t *buf = slurp(path, size, &len);
+    uint8_t *buf = fd_tool_slurp(path, size, &len);
     fd_hmac_sha256_update(ctx, buf, len);
     uint8_t pad[256];
     memset(pad, fill, sizeof pad);
@@ -210,20 +148,20 @@ static bool hmac_region(fd_hmac_sha256_ctx *ctx, const char *path, uint32_t size
 int fd_tool_program_verify(int argc, char **argv)
 {
     static const char *const known[] = {"--seed", "--boot", "--boot-size", "--image", "--slot-size", "--fill", NULL};
-    const char *seed_hex = need(argc, argv, "--seed", known);
-    const char *boot = need(argc, argv, "--boot", known);
-    const uint32_t boot_size = number("--boot-size", need(argc, argv, "--boot-size", known));
-    const char *image = need(argc, argv, "--image", known);
-    const uint32_t slot_size = number("--slot-size", need(argc, argv, "--slot-size", known));
-    const char *fill_text = opt(argc, argv, "--fill", known);
+    const char *seed_hex = fd_tool_need(argc, argv, "--seed", known);
+    const char *boot = fd_tool_need(argc, argv, "--boot", known);
+    const uint32_t boot_size = number("--boot-size", fd_tool_need(argc, argv, "--boot-size", known));
+    const char *image = fd_tool_need(argc, argv, "--image", known);
+    const uint32_t slot_size = number("--slot-size", fd_tool_need(argc, argv, "--slot-size", known));
+    const char *fill_text = fd_tool_opt(argc, argv, "--fill", known);
     const uint32_t fill = fill_text != NULL ? number("--fill", fill_text) : 0xFFu;
     uint8_t seed[64];
     size_t seed_len = 0;
     if (fd_hex_decode(seed_hex, strlen(seed_hex), seed, sizeof seed, &seed_len) != FD_OK || seed_len == 0u) {
-        usage("--seed '%s': 2-128 hex digits", seed_hex);
+        fd_tool_usage("--seed '%s': 2-128 hex digits", seed_hex);
     }
     if (fill > 0xFFu) {
-        usage("--fill '%s': a byte (erased flash: 0xff)", fill_text);
+        fd_tool_usage("--fill '%s': a byte (erased flash: 0xff)", fill_text);
     }
     fd_hmac_sha256_ctx ctx;
     fd_hmac_sha256_init(&ctx, seed, seed_len);
@@ -242,13 +180,13 @@ int fd_tool_program_verify(int argc, char **argv)
 int fd_tool_image_verify(int argc, char **argv)
 {
     static const char *const known[] = {"--pub", "--in", "--min-version", "--slot-size", NULL};
-    const char *pub_path = need(argc, argv, "--pub", known);
-    const char *in = need(argc, argv, "--in", known);
-    const char *min = opt(argc, argv, "--min-version", known);
-    const char *slot = opt(argc, argv, "--slot-size", known);
+    const char *pub_path = fd_tool_need(argc, argv, "--pub", known);
+    const char *in = fd_tool_need(argc, argv, "--in", known);
+    const char *min = fd_tool_opt(argc, argv, "--min-version", known);
+    const char *slot = fd_tool_opt(argc, argv, "--slot-size", known);
     size_t pub_len = 0, len = 0;
-    uint8_t *pub = slurp(pub_path, FD_HSS_PUB_SIZE, &pub_len);
-    uint8_t *image = slurp(in, MAX_BODY + FD_IMAGE_HEADER_ROOM + 4u + FD_IMAGE_TLV_MAX, &len);
+    uint8_t *pub = fd_tool_slurp(pub_path, FD_HSS_PUB_SIZE, &pub_len);
+    uint8_t *image = fd_tool_slurp(in, MAX_BODY + FD_IMAGE_HEADER_ROOM + 4u + FD_IMAGE_TLV_MAX, &len);
     int rc = 1;
     if (pub_len != FD_HSS_PUB_SIZE) {
         fprintf(stderr, "fairdeal-tool: image-verify: '%s' is not an HSS public key (60 bytes)\n", pub_path);

@@ -22,6 +22,10 @@
 
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
+#include "tool_args.h"
+
+/* The largest file a subcommand reads (a message to sign or verify). */
+#define LMS_FILE_MAX (256u * 1024u * 1024u)
 
 #define D_C 0xfffdu
 #define D_CHILD_SEED 0xfffeu
@@ -425,80 +429,6 @@ fd_status fd_lms_sign_file(const char *path, const fd_lms_io *io, const uint8_t 
 
 /* ---- subcommands ---- */
 
-static _Noreturn void lms_usage(const char *fmt, const char *arg)
-{
-    fputs("fairdeal-tool: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(2);
-}
-
-/* --name VALUE pairs after argv[1]; unknown or repeated options are errors. */
-static const char *opt(int argc, char **argv, const char *name, const char *const *known)
-{
-    const char *value = NULL;
-    for (int i = 2; i < argc; i += 2) {
-        bool ok = false;
-        for (const char *const *k = known; *k != NULL; k++) {
-            ok = ok || strcmp(argv[i], *k) == 0;
-        }
-        if (!ok) {
-            lms_usage("unknown option '%s'", argv[i]);
-        }
-        if (i + 1 >= argc) {
-            lms_usage("%s needs a value", argv[i]);
-        }
-        if (strcmp(argv[i], name) == 0) {
-            if (value != NULL) {
-                lms_usage("%s given twice", name);
-            }
-            value = argv[i + 1];
-        }
-    }
-    return value;
-}
-
-static const char *need(int argc, char **argv, const char *name, const char *const *known)
-{
-    const char *v = opt(argc, argv, name, known);
-    if (v == NULL) {
-        lms_usage("%s is required", name);
-    }
-    return v;
-}
-
-/* A whole file into a malloc'd buffer (host tool). */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (f == NULL) {
-        lms_usage("cannot open '%s'", path);
-    }
-    size_t cap = 65536, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf != NULL && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2u;
-            uint8_t *more = realloc(buf, cap);
-            if (more == NULL) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = more;
-        }
-    }
-    if (f != stdin) {
-        (void)fclose(f);
-    }
-    if (buf == NULL) {
-        lms_usage("out of memory reading '%s'", path);
-    }
-    *len = n;
-    return buf;
-}
-
 static int spill(const char *path, const uint8_t *buf, size_t len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
@@ -535,11 +465,11 @@ static bool parse_set(const char *s, uint32_t *lms_type, uint32_t *ots_type)
 int fd_tool_lms_keygen(int argc, char **argv)
 {
     static const char *const known[] = {"--key", "--pub", "--set", "--seed", "--id", NULL};
-    const char *key_path = need(argc, argv, "--key", known);
-    const char *pub_path = need(argc, argv, "--pub", known);
-    const char *set = opt(argc, argv, "--set", known);
-    const char *seed_hex = opt(argc, argv, "--seed", known);
-    const char *id_hex = opt(argc, argv, "--id", known);
+    const char *key_path = fd_tool_need(argc, argv, "--key", known);
+    const char *pub_path = fd_tool_need(argc, argv, "--pub", known);
+    const char *set = fd_tool_opt(argc, argv, "--set", known);
+    const char *seed_hex = fd_tool_opt(argc, argv, "--seed", known);
+    const char *id_hex = fd_tool_opt(argc, argv, "--id", known);
     fd_lms_key key;
     memset(&key, 0, sizeof key);
     char sets[64];
@@ -547,7 +477,7 @@ int fd_tool_lms_keygen(int argc, char **argv)
         set = "h10w4";
     }
     if (strlen(set) >= sizeof sets) {
-        lms_usage("--set '%s': too long", set);
+        fd_tool_usage("--set '%s': too long", set);
     }
     strcpy(sets, set);
     char *second = strchr(sets, ',');
@@ -557,19 +487,19 @@ int fd_tool_lms_keygen(int argc, char **argv)
     key.levels = second == NULL ? 1u : 2u;
     if (!parse_set(sets, &key.lms_type[0], &key.ots_type[0]) ||
         (second != NULL && !parse_set(second, &key.lms_type[1], &key.ots_type[1]))) {
-        lms_usage("--set '%s': use hHwW[,hHwW] with H in 5, 10, 15 and W in 1, 2, 4, 8", set);
+        fd_tool_usage("--set '%s': use hHwW[,hHwW] with H in 5, 10, 15 and W in 1, 2, 4, 8", set);
     }
     size_t len = 0;
     if ((seed_hex == NULL) != (id_hex == NULL)) {
-        lms_usage("%s", "--seed and --id go together (tests only; default: fresh from getrandom)");
+        fd_tool_usage("%s", "--seed and --id go together (tests only; default: fresh from getrandom)");
     }
     if (seed_hex != NULL) {
         if (fd_hex_decode(seed_hex, strlen(seed_hex), key.seed, sizeof key.seed, &len) != FD_OK ||
             len != sizeof key.seed) {
-            lms_usage("--seed '%s': 64 hex digits", seed_hex);
+            fd_tool_usage("--seed '%s': 64 hex digits", seed_hex);
         }
         if (fd_hex_decode(id_hex, strlen(id_hex), key.I, sizeof key.I, &len) != FD_OK || len != sizeof key.I) {
-            lms_usage("--id '%s': 32 hex digits", id_hex);
+            fd_tool_usage("--id '%s': 32 hex digits", id_hex);
         }
     } else if (getrandom(key.seed, sizeof key.seed, 0) != (ssize_t)sizeof key.seed ||
                getrandom(key.I, sizeof key.I, 0) != (ssize_t)sizeof key.I) {
@@ -593,11 +523,11 @@ int fd_tool_lms_keygen(int argc, char **argv)
 int fd_tool_lms_sign(int argc, char **argv)
 {
     static const char *const known[] = {"--key", "--in", "--out", NULL};
-    const char *key_path = need(argc, argv, "--key", known);
-    const char *in = need(argc, argv, "--in", known);
-    const char *out = need(argc, argv, "--out", known);
+    const char *key_path = fd_tool_need(argc, argv, "--key", known);
+    const char *in = fd_tool_need(argc, argv, "--in", known);
+    const char *out = fd_tool_need(argc, argv, "--out", known);
     size_t msg_len = 0;
-    uint8_t *msg = slurp(in, &msg_len);
+    uint8_t *msg = fd_tool_slurp(in, LMS_FILE_MAX, &msg_len);
     static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
     size_t sig_len = 0;
     const fd_status st = fd_lms_sign_file(key_path, &fd_lms_io_posix, msg, msg_len, sig, sizeof sig, &sig_len);
@@ -612,13 +542,13 @@ int fd_tool_lms_sign(int argc, char **argv)
 int fd_tool_lms_verify(int argc, char **argv)
 {
     static const char *const known[] = {"--pub", "--in", "--sig", NULL};
-    const char *pub_path = need(argc, argv, "--pub", known);
-    const char *in = need(argc, argv, "--in", known);
-    const char *sig_path = need(argc, argv, "--sig", known);
+    const char *pub_path = fd_tool_need(argc, argv, "--pub", known);
+    const char *in = fd_tool_need(argc, argv, "--in", known);
+    const char *sig_path = fd_tool_need(argc, argv, "--sig", known);
     size_t pub_len = 0, msg_len = 0, sig_len = 0;
-    uint8_t *pub = slurp(pub_path, &pub_len);
-    uint8_t *sig = slurp(sig_path, &sig_len);
-    uint8_t *msg = slurp(in, &msg_len);
+    uint8_t *pub = fd_tool_slurp(pub_path, LMS_FILE_MAX, &pub_len);
+    uint8_t *sig = fd_tool_slurp(sig_path, LMS_FILE_MAX, &sig_len);
+    uint8_t *msg = fd_tool_slurp(in, LMS_FILE_MAX, &msg_len);
     const fd_status st = fd_hss_verify(pub, pub_len, msg, msg_len, sig, sig_len);
     free(pub);
     free(sig);

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define FD_BOOTCOUNT_ERASED 0xFFFFFFFFu
+#define FD_BOOTCOUNT_ERASED 0xFFFFFFFFu /* an erased word of the counter page */
 
 /* Read the page (words 32-bit words, an even count). *min_version: the
  * highest version of a whole pair (0 when there is none); *next: the word
