@@ -297,6 +297,7 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     st = append(d, FD_REC_ROUND_OPENED, b, fd_rec_round_opened_encode(o, b), NULL, 0, NULL);
     if (st == FD_OK) {
         p->round_cuts = 0;
+        p->round_skipped = 0;
     }
     return st;
 }
@@ -318,6 +319,9 @@ fd_status persist_seeds_closed(fd_dealer *d)
 
 fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn)
 {
+    if (d->persist.attached && d->persist.round_skipped >= FD_REC_SKIPPED_MAX) {
+        return FD_ERR_BUFFER_TOO_SMALL; /* the round's reservation holds FD_REC_SKIPPED_MAX: REVEAL only */
+    }
     fd_rec_dealt *const r = &one.dealt;
     uint8_t b[FD_REC_DEALT_MAX];
     fd_status st = FD_OK;
@@ -436,8 +440,21 @@ bool persist_seeds_complete(const fd_round *r)
  * id of any round record, and what belongs to it is gathered by id. A
  * round is revealed when any REVEAL of its id exists, wherever compaction
  * put it (docs/RECORDS.md "Replay"). */
+/* The open round's newest DEALT records: one deal writes up to this many
+ * (FD_REC_DEALT_CARDS_MAX cards each). */
+#define NEWEST_DEALT ((FD_SHOE_MAX_CARDS + FD_REC_DEALT_CARDS_MAX - 1u) / FD_REC_DEALT_CARDS_MAX)
+
+typedef struct dealt_at {
+    uint32_t seq; /* 0: none */
+    uint16_t first;
+    uint16_t cards;
+    uint8_t players;
+    uint8_t seat0;
+} dealt_at;
+
 typedef struct replay {
     fd_dealer *d;
+    uint32_t newest_seq; /* the newest record of any kind */
     uint32_t round_id; /* newest id among ROUND_OPENED, DEALT, CLIENT_SEED, SEEDS_CLOSED, CUT, REVEAL */
     bool opened;       /* its ROUND_OPENED read (decoded into `opened_rec`) */
     bool revealed;     /* a REVEAL of it exists */
@@ -448,6 +465,10 @@ typedef struct replay {
     uint16_t cut;      /* its newest CUT */
     uint32_t cut_seq;
     uint32_t cuts; /* its CUT records */
+    uint32_t skipped; /* its SKIPPED records */
+    uint16_t skipped_first[FD_REC_SKIPPED_MAX];
+    uint16_t skipped_count[FD_REC_SKIPPED_MAX];
+    dealt_at dealt[NEWEST_DEALT]; /* its newest DEALT records, newest first */
     fd_rec_round_opened opened_rec;
     /* the newest round's reveal material from the available parts; a
      * SHUFFLE cut short leaves parts of a newer id, wiped after the walk */
@@ -492,8 +513,74 @@ static bool replay_round(replay *r, uint32_t id)
         r->position = 0;
         r->cut_seq = 0;
         r->cuts = 0;
+        r->skipped = 0;
+        memset(r->dealt, 0, sizeof r->dealt);
         (void)fd_round_seeds_clear(&r->d->round.seeds); /* cannot fail: never NULL */
     }
+    return true;
+}
+
+/* Keeps the open round's NEWEST_DEALT highest-seq DEALT records, newest
+ * first (the walk is not in seq order). */
+static void note_dealt(replay *r, const dealt_at *at)
+{
+    unsigned i = 0;
+    while (i < NEWEST_DEALT && r->dealt[i].seq > at->seq) {
+        i++;
+    }
+    if (i == NEWEST_DEALT) {
+        return;
+    }
+    memmove(&r->dealt[i + 1u], &r->dealt[i], (NEWEST_DEALT - 1u - i) * sizeof r->dealt[0]);
+    r->dealt[i] = *at;
+}
+
+/* One SKIPPED record of the open round, kept in position order. */
+static void note_skipped(replay *r, const fd_rec_skipped *k)
+{
+    if (r->skipped >= FD_REC_SKIPPED_MAX) {
+        r->skipped++; /* more than a round may hold: counted, so it deals no further */
+        return;
+    }
+    unsigned i = r->skipped;
+    while (i > 0u && r->skipped_first[i - 1u] > k->first) {
+        r->skipped_first[i] = r->skipped_first[i - 1u];
+        r->skipped_count[i] = r->skipped_count[i - 1u];
+        i--;
+    }
+    r->skipped_first[i] = k->first;
+    r->skipped_count[i] = k->count;
+    r->skipped++;
+}
+
+/* The positions of the open round's last deal when its DEALT records are
+ * the newest records of the journal: nothing followed its write-ahead, so
+ * its reply may never have gone out (docs/RECORDS.md "Replay"). The deal's
+ * records are the newest DEALT and those just before it in seq that it
+ * continues (a full FD_REC_DEALT_CARDS_MAX each, the same seats). False
+ * when something else was journalled after the newest DEALT. */
+static bool unacknowledged_deal(const replay *r, uint16_t *first, uint16_t *count)
+{
+    const dealt_at *n = &r->dealt[0];
+    if (n->seq == 0u || n->seq != r->newest_seq) {
+        return false;
+    }
+    unsigned i = 0;
+    while (i + 1u < NEWEST_DEALT) {
+        const dealt_at *prev = &r->dealt[i + 1u];
+        const dealt_at *cur = &r->dealt[i];
+        const bool continues = prev->seq != 0u && prev->seq + 1u == cur->seq &&
+                               prev->cards == FD_REC_DEALT_CARDS_MAX && prev->first + prev->cards == cur->first &&
+                               prev->players == cur->players &&
+                               (prev->players == 0u ||
+                                cur->seat0 == (prev->seat0 + FD_REC_DEALT_CARDS_MAX) % prev->players);
+        if (!continues) {
+            break;
+        }
+        i++;
+    }
+    *first = r->dealt[i].first;
+    *count = (uint16_t)(n->first + n->cards - r->dealt[i].first);
     return true;
 }
 
@@ -504,6 +591,9 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
     const uint8_t *b = rec->payload;
     uint32_t id = 0;
     fd_rec_event_kind kind = FD_REC_KIND_POWER_ON;
+    if (rec->orig_seq > r->newest_seq) {
+        r->newest_seq = rec->orig_seq;
+    }
     if (fd_rec_event_kind_of(rec->type, &kind)) {
         note_event(p, kind, rec->orig_seq);
         return FD_OK;
@@ -535,7 +625,7 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
     const bool round_record = rec->type == FD_REC_ROUND_OPENED || rec->type == FD_REC_REVEAL ||
                               rec->type == FD_REC_DEALT || rec->type == FD_REC_CARDS_DEALT ||
                               rec->type == FD_REC_CLIENT_SEED || rec->type == FD_REC_SEEDS_CLOSED ||
-                              rec->type == FD_REC_CUT;
+                              rec->type == FD_REC_CUT || rec->type == FD_REC_SKIPPED;
     if (!round_record || fd_rec_round_id(b, rec->len, &id) != FD_OK || !replay_round(r, id)) {
         return FD_OK; /* an older round's (kept for RECALL), or not the dealer's record */
     }
@@ -553,8 +643,19 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
     }
     case FD_REC_DEALT: {
         fd_rec_dealt *const t = &one.dealt;
-        if (fd_rec_dealt_decode(b, rec->len, t) == FD_OK && t->first + t->cards > r->position) {
-            r->position = (uint16_t)(t->first + t->cards);
+        if (fd_rec_dealt_decode(b, rec->len, t) == FD_OK) {
+            if (t->first + t->cards > r->position) {
+                r->position = (uint16_t)(t->first + t->cards);
+            }
+            const dealt_at at = {rec->orig_seq, t->first, t->cards, t->players, t->seat0};
+            note_dealt(r, &at);
+        }
+        break;
+    }
+    case FD_REC_SKIPPED: {
+        fd_rec_skipped k;
+        if (fd_rec_skipped_decode(b, rec->len, &k) == FD_OK) {
+            note_skipped(r, &k);
         }
         break;
     }
@@ -709,6 +810,23 @@ static void wipe_superseded_seed_files(fd_dealer *d)
     }
 }
 
+/* After the replay and its wipes: the open round's last deal, when nothing
+ * was journalled after it, gets its SKIPPED record (docs/RECORDS.md
+ * "Replay"). A failed append is latched: the round then deals no more. */
+static void mark_skipped(fd_dealer *d, replay *r)
+{
+    fd_persist *p = &d->persist;
+    fd_rec_skipped k = {d->round.id, 0, 0};
+    uint8_t b[FD_REC_SKIPPED_SIZE];
+    if (p->status == FD_OK && r->skipped < FD_REC_SKIPPED_MAX && unacknowledged_deal(r, &k.first, &k.count) &&
+        append(d, FD_REC_SKIPPED, b, fd_rec_skipped_encode(&k, b), NULL, 0, NULL) == FD_OK) {
+        note_skipped(r, &k);
+    }
+    p->round_skipped = r->skipped;
+    memcpy(p->skipped_first, r->skipped_first, sizeof r->skipped_first);
+    memcpy(p->skipped_count, r->skipped_count, sizeof r->skipped_count);
+}
+
 static void report(fd_persist *p, fd_status st, const char *reason)
 {
     p->status = st;
@@ -802,7 +920,9 @@ bool persist_mount(fd_dealer *d)
             }
         }
     }
-    if (!restored) {
+    if (restored) {
+        mark_skipped(d, &r);
+    } else {
         fd_wipe(d->round.secret, sizeof d->round.secret);
         fd_wipe(d->round.salt, sizeof d->round.salt);
         (void)fd_round_seeds_clear(&d->round.seeds);        /* cannot fail: never NULL */

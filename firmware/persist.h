@@ -74,6 +74,12 @@ typedef struct fd_persist {
     uint16_t event_status[FD_REC_EVENT_KINDS];
     /* CUT records of the open round (at most FD_REC_CUTS_MAX). */
     uint32_t round_cuts;
+    /* The open round's SKIPPED records (docs/RECORDS.md "Replay"), oldest
+     * in position order: positions first .. first +
+     * count - 1 journalled as dealt whose reply may have been lost. */
+    uint32_t round_skipped;
+    uint16_t skipped_first[FD_REC_SKIPPED_MAX];
+    uint16_t skipped_count[FD_REC_SKIPPED_MAX];
     /* Per beacon slot, the last beacon index a round used (bit n of
      * beacon_used: slot n has one), journalled as BEACON_INDEX. */
     uint8_t beacon_used;

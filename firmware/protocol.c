@@ -108,8 +108,10 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
 {
     if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
         reply_journal(d, w);
-    } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
+    } else if (st == FD_ERR_BUFFER_TOO_SMALL && cmd == FD_CMD_CUT) {
         reply_err(w, "journal", "this round's cut has moved as often as its journal reservation holds: it stays");
+    } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
+        reply_err(w, "journal", "this round was cut short by power loss as often as its journal reservation holds: REVEAL it");
     } else if (st == FD_ERR_STATE) {
         reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {

@@ -414,6 +414,7 @@ bool fd_records_keep(void *policy, const fd_journal_record *record)
     case FD_REC_CARDS_DEALT:
     case FD_REC_DEALT:
     case FD_REC_CUT:
+    case FD_REC_SKIPPED:
     case FD_REC_ROUND_CLOSED: return age < p->hands;
 
     case FD_REC_REVEAL: return age < p->summaries;

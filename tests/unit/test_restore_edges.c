@@ -5,7 +5,8 @@
  * every card dealt; the largest beacon index; a power cut at every flash
  * step of SHUFFLE (among them: between the round's secret parts and its
  * ROUND_OPENED); a power cut at every step of a round in which the journal
- * compacts and a seed file is superseded. */
+ * compacts and a seed file is superseded; a power cut at every step of a
+ * DEAL (its positions marked SKIPPED) and the per-round SKIPPED limit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -247,6 +248,159 @@ static void test_cut_between_secret_parts_and_opened(void **state)
                   dropped);
 }
 
+/* ---- a deal journalled but perhaps never shown (docs/RECORDS.md "Replay") ---- */
+
+typedef struct skipped_count {
+    uint32_t round;
+    unsigned n;
+    uint16_t first;
+    uint16_t count;
+} skipped_count;
+
+static fd_status count_skipped(void *ctx, const fd_journal_record *rec)
+{
+    skipped_count *c = ctx;
+    fd_rec_skipped k;
+    if (rec->type == FD_REC_SKIPPED && fd_rec_skipped_decode(rec->payload, rec->len, &k) == FD_OK &&
+        k.round_id == c->round) {
+        c->n++;
+        c->first = k.first;
+        c->count = k.count;
+    }
+    return FD_OK;
+}
+
+/* The SKIPPED records of round `round` in the journal (the last one read in c). */
+static skipped_count skipped_records(uint32_t round)
+{
+    skipped_count c = {round, 0, 0, 0};
+    fd_journal_report report;
+    assert_int_equal(fd_journal_walk(&dealer.persist.journal, count_skipped, &c, &report), FD_OK);
+    return c;
+}
+
+static void shuffle(char commitment[80])
+{
+    if (!fd_dealer_round_open(&dealer)) {
+        assert_true(starts(cmd("NEW french 3"), "OK NEW")); /* 156 cards: a DEAL of two DEALT records */
+    }
+    const char *r = cmd("SHUFFLE");
+    if (!starts(r, "OK SHUFFLE mode=round ")) {
+        fail_msg("SHUFFLE: %s", r);
+    }
+    assert_non_null(reply_field(r, "commitment", commitment, 80));
+}
+
+/* A power cut at every flash step of a DEAL of 130 cards (two DEALT
+ * records) after an acknowledged DEAL 3: after the restart the newest
+ * deal journalled (DEAL 3 when nothing of the cut one was; else the first
+ * record's 120 or all 130 positions) is the round's one SKIPPED record, a
+ * second restart adds none, dealing goes on
+ * after them and the round REVEALs and verifies. A deal followed by any
+ * other record (here a CUT) was acknowledged: nothing is marked. */
+static void test_cut_at_every_step_of_a_deal(void **state)
+{
+    (void)state;
+    char commitment[80];
+    fresh_flash();
+    power_on();
+    shuffle(commitment);
+    assert_true(starts(cmd("DEAL 3"), "OK DEAL"));
+    const uint64_t before = hf.steps;
+    assert_true(starts(cmd("DEAL 65 2"), "OK DEAL"));
+    const uint64_t steps = hf.steps - before;
+    assert_true(steps >= 2u);
+    unsigned none = 0;
+    unsigned part = 0;
+    unsigned all = 0;
+    for (uint64_t k = 0; k <= steps; k++) {
+        fresh_flash();
+        power_on();
+        shuffle(commitment);
+        assert_true(starts(cmd("DEAL 3"), "OK DEAL"));
+        hf.cut_after = hf.steps + k; /* k == steps: the deal complete, its reply lost */
+        (void)cmd("DEAL 65 2");
+        hf.cut_after = HOST_FLASH_NEVER;
+
+        power_on();
+        assert_true(fd_dealer_round_open(&dealer));
+        const uint16_t pos = dealer.shoe.position;
+        const fd_persist *p = &dealer.persist;
+        assert_int_equal(p->round_skipped, 1);
+        if (pos == 3u) {
+            /* nothing of it journalled: DEAL 3 is the newest record, and
+             * the journal cannot tell its reply went out */
+            none++;
+            assert_int_equal(p->skipped_first[0], 0);
+            assert_int_equal(p->skipped_count[0], 3);
+        } else {
+            assert_true(pos == 123u || pos == 133u);
+            part += pos == 123u;
+            all += pos == 133u;
+            assert_int_equal(p->skipped_first[0], 3);
+            assert_int_equal(p->skipped_count[0], pos - 3u);
+        }
+        skipped_count c = skipped_records(dealer.round.id);
+        assert_int_equal(c.n, p->round_skipped);
+
+        power_on(); /* marked once: the SKIPPED (and POWER_ON) followed the deal */
+        assert_int_equal(dealer.shoe.position, pos);
+        assert_int_equal(skipped_records(dealer.round.id).n, c.n);
+        assert_int_equal(dealer.persist.round_skipped, c.n);
+        assert_true(starts(cmd("DEAL 1"), "OK DEAL"));
+        assert_int_equal(dealer.shoe.position, pos + 1u);
+        reveal_and_verify(commitment);
+    }
+    assert_true(none >= 1u && part >= 1u && all >= 1u);
+    print_message("DEAL 65 2: %u flash steps; cut after each: %u none, %u first record, %u both skipped\n",
+                  (unsigned)steps, none, part, all);
+
+    /* the control: an acknowledged deal followed by a record */
+    fresh_flash();
+    power_on();
+    shuffle(commitment);
+    assert_true(starts(cmd("DEAL 2"), "OK DEAL"));
+    assert_true(starts(cmd("CUT 20"), "OK CUT"));
+    power_on();
+    assert_int_equal(dealer.persist.round_skipped, 0);
+    assert_int_equal(skipped_records(dealer.round.id).n, 0);
+    reveal_and_verify(commitment);
+}
+
+/* FD_REC_SKIPPED_MAX restarts each right after a DEAL: each deal is one
+ * SKIPPED; then the round deals no more (DEAL and BURN refused, also after
+ * another restart) and REVEALs and verifies. */
+static void test_skipped_limit(void **state)
+{
+    (void)state;
+    char commitment[80];
+    fresh_flash();
+    power_on();
+    shuffle(commitment);
+    for (unsigned i = 0; i < FD_REC_SKIPPED_MAX; i++) {
+        assert_true(starts(cmd("DEAL 1 2"), "OK DEAL"));
+        power_on();
+        assert_int_equal(dealer.persist.round_skipped, i + 1u);
+        assert_int_equal(dealer.persist.skipped_first[i], 2u * i);
+        assert_int_equal(dealer.persist.skipped_count[i], 2);
+    }
+    for (unsigned pass = 0; pass < 2u; pass++) {
+        const char *r = cmd("DEAL 1");
+        if (!starts(r, "ERR journal this round was cut short by power loss")) {
+            fail_msg("DEAL past the limit: %s", r);
+        }
+        assert_true(starts(cmd("BURN"), "ERR journal this round was cut short"));
+        assert_int_equal(dealer.shoe.position, 2u * FD_REC_SKIPPED_MAX);
+        power_on();
+        assert_int_equal(dealer.persist.round_skipped, FD_REC_SKIPPED_MAX);
+    }
+    assert_int_equal(skipped_records(dealer.round.id).n, FD_REC_SKIPPED_MAX);
+    reveal_and_verify(commitment);
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE")); /* the next round deals */
+    assert_int_equal(dealer.persist.round_skipped, 0);
+    assert_true(starts(cmd("DEAL 1"), "OK DEAL"));
+}
+
 /* ---- a seed file superseded while the journal compacts ---- */
 
 #define MAX_ROUNDS 400u
@@ -350,6 +504,8 @@ int main(void)
         cmocka_unit_test(test_largest_beacon_index_across_a_restart),
         cmocka_unit_test(test_cut_between_secret_parts_and_opened),
         cmocka_unit_test(test_superseded_seed_file_during_compaction),
+        cmocka_unit_test(test_cut_at_every_step_of_a_deal),
+        cmocka_unit_test(test_skipped_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,7 @@ typedef enum fd_record_type {
     /* Reserved for records other parts of the firmware will write; their
        room is in the capacity model (FD_REC_CAP_RESERVED). */
     FD_REC_BEACON_INDEX = 16, /* the last beacon index used, per beacon slot */
-    FD_REC_SKIPPED = 17,      /* positions of a round skipped at power loss (layout only: not written yet) */
+    FD_REC_SKIPPED = 17,      /* positions of a round skipped at power loss (written at power-on) */
     FD_REC_LINK_SESSION = 18  /* reserved: the link's session counter */
 } fd_record_type;
 
@@ -86,6 +86,9 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
 #define FD_REC_CAP_KEPT(p, s) FD_JOURNAL_RECORD_BYTES((p), (s), 1)
 /* CUTs a round may journal (a further CUT is refused: FD_ERR_EXHAUSTED). */
 #define FD_REC_CUTS_MAX 4u
+/* SKIPPED records a round may journal; a round that has them all refuses
+ * further DEAL/BURN (it can only be revealed): docs/RECORDS.md "Replay". */
+#define FD_REC_SKIPPED_MAX 4u
 /* Events kept per kind (POWER_ON, TIME_SET, FAULT, SELFTEST). */
 #define FD_REC_EVENTS_PER_KIND 8u
 #define FD_REC_EVENT_KINDS 4u /* POWER_ON, TIME_SET, FAULT, SELFTEST */
@@ -96,13 +99,14 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
 #define FD_REC_HANDS_MAX 10u /* most revealed hands kept in full */
 /* The largest legal round's records but its REVEAL: 8 decks + jokers
  * (FD_SHOE_MAX_CARDS) dealt one card per DEAL/BURN, the most parts, 8 slots
- * of 64-byte seeds and SEEDS_CLOSED, the longest ROUND_OPENED and every CUT
- * (a bound over both modes: no round has all of these at once). */
+ * of 64-byte seeds and SEEDS_CLOSED, the longest ROUND_OPENED, every CUT and
+ * every SKIPPED (a bound over both modes: no round has all of these at once). */
 #define FD_REC_CAP_HAND                                                                                                 \
     (FD_REC_CAP_KEPT(FD_REC_ROUND_OPENED_MAX, 0u) +                                                                     \
      FD_REC_MAX_PARTS * FD_REC_CAP_KEPT(FD_REC_ROUND_SECRET_SIZE, FD_REC_SECRET_PART) +                                 \
      FD_ROUND_SLOTS * FD_REC_CAP_KEPT(FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX, 0u) +                                \
      FD_REC_CAP_KEPT(FD_REC_SEEDS_CLOSED_SIZE, 0u) + FD_REC_CUTS_MAX * FD_REC_CAP_KEPT(FD_REC_CUT_SIZE, 0u) +           \
+     FD_REC_SKIPPED_MAX * FD_REC_CAP_KEPT(FD_REC_SKIPPED_SIZE, 0u) +                                                    \
      FD_SHOE_MAX_CARDS * FD_REC_CAP_KEPT(FD_REC_DEALT_BASE + 2u, 0u))
 /* The open round: its hand and its REVEAL. */
 #define FD_REC_CAP_ROUND (FD_REC_CAP_HAND + FD_REC_CAP_KEPT(FD_REC_REVEAL_SIZE, 0u))
