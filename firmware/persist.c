@@ -11,8 +11,7 @@
 _Static_assert(FD_REC_CAP_SUMMARIES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES) >= 10u,
                "the board's storage area cannot hold the journal's worst case (docs/RECORDS.md \"Capacity\")");
 _Static_assert(FD_REC_CAP_PAGES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES, FD_DEALER_KEEP_SUMMARIES,
-                                FD_DEALER_KEEP_HANDS - 1u) <=
-                   FD_DEALER_JOURNAL_PAGES,
+                                FD_DEALER_KEEP_HANDS - 1u) <= FD_DEALER_JOURNAL_PAGES,
                "what the dealer keeps fits its storage area");
 _Static_assert(FD_DEALER_SECRET_MAX <= 7u * FD_REC_SECRET_PART && FD_DEALER_MAX_PLAYERS <= 15u,
                "the capacity model's parts and the DEALT record's seats cover the dealer's limits");
@@ -455,16 +454,16 @@ typedef struct dealt_at {
 typedef struct replay {
     fd_dealer *d;
     uint32_t newest_seq; /* the newest record of any kind */
-    uint32_t round_id; /* newest id among ROUND_OPENED, DEALT, CLIENT_SEED, SEEDS_CLOSED, CUT, REVEAL */
-    bool opened;       /* its ROUND_OPENED read (decoded into `opened_rec`) */
-    bool revealed;     /* a REVEAL of it exists */
-    bool closed;       /* its order is fixed */
-    bool retired;      /* it has a record of a retired layout: not resumed */
+    uint32_t round_id;   /* newest id among ROUND_OPENED, DEALT, CLIENT_SEED, SEEDS_CLOSED, CUT, REVEAL */
+    bool opened;         /* its ROUND_OPENED read (decoded into `opened_rec`) */
+    bool revealed;       /* a REVEAL of it exists */
+    bool closed;         /* its order is fixed */
+    bool retired;        /* it has a record of a retired layout: not resumed */
     bool has_cut;
     uint16_t position; /* cards of it journalled as dealt */
     uint16_t cut;      /* its newest CUT */
     uint32_t cut_seq;
-    uint32_t cuts; /* its CUT records */
+    uint32_t cuts;    /* its CUT records */
     uint32_t skipped; /* its SKIPPED records */
     uint16_t skipped_first[FD_REC_SKIPPED_MAX];
     uint16_t skipped_count[FD_REC_SKIPPED_MAX];
@@ -569,11 +568,10 @@ static bool unacknowledged_deal(const replay *r, uint16_t *first, uint16_t *coun
     while (i + 1u < NEWEST_DEALT) {
         const dealt_at *prev = &r->dealt[i + 1u];
         const dealt_at *cur = &r->dealt[i];
-        const bool continues = prev->seq != 0u && prev->seq + 1u == cur->seq &&
-                               prev->cards == FD_REC_DEALT_CARDS_MAX && prev->first + prev->cards == cur->first &&
-                               prev->players == cur->players &&
-                               (prev->players == 0u ||
-                                cur->seat0 == (prev->seat0 + FD_REC_DEALT_CARDS_MAX) % prev->players);
+        const bool continues =
+            prev->seq != 0u && prev->seq + 1u == cur->seq && prev->cards == FD_REC_DEALT_CARDS_MAX &&
+            prev->first + prev->cards == cur->first && prev->players == cur->players &&
+            (prev->players == 0u || cur->seat0 == (prev->seat0 + FD_REC_DEALT_CARDS_MAX) % prev->players);
         if (!continues) {
             break;
         }
@@ -707,8 +705,8 @@ static bool restore_open_round(replay *r)
     fd_shoe *s = &d->shoe;
     const fd_rec_round_opened *o = &r->opened_rec;
     uint8_t check[FD_SHA256_SIZE];
-    bool parts_ok = r->part_round == r->round_id && r->part_mode == o->mode &&
-                    r->available == (1u << o->parts) - 1u && !r->retired;
+    bool parts_ok =
+        r->part_round == r->round_id && r->part_mode == o->mode && r->available == (1u << o->parts) - 1u && !r->retired;
     for (unsigned i = 0; parts_ok && i < o->parts; i++) {
         parts_ok = r->part_seq[i] == o->part_seq[i];
     }

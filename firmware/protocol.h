@@ -15,7 +15,6 @@
 
 #define FD_CONSOLE_MAX_LINE 144u /* longer lines are discarded whole; SEED 7 <128 hex digits> fits */
 
-
 /* One-byte fields only: no padding (the micro:bit has 6 KiB of RAM). */
 typedef struct fd_linebuf {
     char text[FD_CONSOLE_MAX_LINE + 1u];

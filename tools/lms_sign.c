@@ -109,8 +109,7 @@ fd_status fd_lms_tree(uint32_t lms_type, uint32_t ots_type, const uint8_t I[FD_L
 }
 
 fd_status fd_lms_sign_leaf(uint32_t lms_type, uint32_t ots_type, const uint8_t I[FD_LMS_I_SIZE],
-                           const uint8_t seed[FD_LMS_N], uint32_t q, const uint8_t *msg, size_t msg_len,
-                           uint8_t *out)
+                           const uint8_t seed[FD_LMS_N], uint32_t q, const uint8_t *msg, size_t msg_len, uint8_t *out)
 {
     uint32_t h;
     const fd_lmots_params *ots;
@@ -205,8 +204,7 @@ fd_status fd_lms_sign_index(const fd_lms_key *key, uint64_t idx, const uint8_t *
         uint8_t *cpub = top + lms_sig_size(key->lms_type[0], key->ots_type[0]);
         st = child_key(key, t, cI, cseed, cpub);
         if (st == FD_OK) {
-            st = fd_lms_sign_leaf(key->lms_type[0], key->ots_type[0], key->I, key->seed, t, cpub, FD_LMS_PUB_SIZE,
-                                  top);
+            st = fd_lms_sign_leaf(key->lms_type[0], key->ots_type[0], key->I, key->seed, t, cpub, FD_LMS_PUB_SIZE, top);
         }
         if (st == FD_OK) {
             st = fd_lms_sign_leaf(key->lms_type[1], key->ots_type[1], cI, cseed, qb, msg, msg_len,
@@ -221,7 +219,14 @@ fd_status fd_lms_sign_index(const fd_lms_key *key, uint64_t idx, const uint8_t *
 /* ---- the state file ---- */
 
 static const uint8_t MAGIC[8] = {'F', 'D', 'L', 'M', 'S', 'K', '1', '\n'};
-enum { ST_LEVELS = 8, ST_TYPES = 12, ST_I = 28, ST_SEED = 44, ST_NEXT = 76, ST_SUM = 84 };
+enum {
+    ST_LEVELS = 8,
+    ST_TYPES = 12,
+    ST_I = 28,
+    ST_SEED = 44,
+    ST_NEXT = 76,
+    ST_SUM = 84
+};
 _Static_assert(ST_SUM + FD_SHA256_SIZE == FD_LMS_STATE_SIZE, "state file layout");
 
 void fd_lms_key_encode(const fd_lms_key *key, uint8_t out[FD_LMS_STATE_SIZE])
@@ -453,7 +458,10 @@ static bool parse_set(const char *s, uint32_t *lms_type, uint32_t *ots_type)
     if (sscanf(s, "h%uw%u%c", &h, &w, &tail) != 2) {
         return false;
     }
-    *lms_type = h == 5u ? FD_LMS_SHA256_M32_H5 : h == 10u ? FD_LMS_SHA256_M32_H10 : h == 15u ? FD_LMS_SHA256_M32_H15 : 0u;
+    *lms_type = h == 5u    ? FD_LMS_SHA256_M32_H5
+                : h == 10u ? FD_LMS_SHA256_M32_H10
+                : h == 15u ? FD_LMS_SHA256_M32_H15
+                           : 0u;
     *ots_type = w == 1u   ? FD_LMOTS_SHA256_N32_W1
                 : w == 2u ? FD_LMOTS_SHA256_N32_W2
                 : w == 4u ? FD_LMOTS_SHA256_N32_W4

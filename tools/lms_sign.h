@@ -54,8 +54,7 @@ fd_status fd_lms_tree(uint32_t lms_type, uint32_t ots_type, const uint8_t I[FD_L
  * from SEED (no randomness needed, none reused). out holds
  * FD_LMS_SIG_SIZE(p, h) bytes. */
 fd_status fd_lms_sign_leaf(uint32_t lms_type, uint32_t ots_type, const uint8_t I[FD_LMS_I_SIZE],
-                           const uint8_t seed[FD_LMS_N], uint32_t q, const uint8_t *msg, size_t msg_len,
-                           uint8_t *out);
+                           const uint8_t seed[FD_LMS_N], uint32_t q, const uint8_t *msg, size_t msg_len, uint8_t *out);
 
 /* The HSS signature of msg under key with one-time-key index idx (no state
  * change: the caller has reserved idx). */

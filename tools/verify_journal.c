@@ -36,9 +36,9 @@ typedef struct jround {
     uint32_t have_parts; /* bit i: ROUND_SECRET part i read back */
     size_t material_len; /* from ROUND_OPENED */
     uint8_t material[FD_REC_MAX_PARTS * FD_REC_SECRET_PART];
-    fd_rec_reveal reveal;  /* the REVEAL summary */
-    uint32_t reveal_seq;   /* its orig_seq */
-    uint32_t last_dealt;   /* orig_seq of its newest DEALT */
+    fd_rec_reveal reveal; /* the REVEAL summary */
+    uint32_t reveal_seq;  /* its orig_seq */
+    uint32_t last_dealt;  /* orig_seq of its newest DEALT */
     bool dealt_at[FD_SHOE_MAX_CARDS];
     fd_card dealt[FD_SHOE_MAX_CARDS];
 } jround;

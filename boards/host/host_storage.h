@@ -83,8 +83,8 @@ fd_status host_flash_open(host_flash *hf, uint8_t *mem, uint32_t page_size, uint
  * FD_ERR_NOT_READY (the file cannot be created, opened, read or locked)
  * and FD_ERR_CORRUPT (an existing file of the wrong size or content: left
  * untouched), each with its reason in host_storage_error(). */
-fd_status host_flash_open_file(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count,
-                               const char *path, unsigned flags);
+fd_status host_flash_open_file(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count, const char *path,
+                               unsigned flags);
 
 /* Close the backing file (if any), releasing its lock. */
 void host_flash_close(host_flash *hf);

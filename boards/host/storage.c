@@ -386,8 +386,8 @@ static fd_status open_backing(host_flash *hf, const char *path, unsigned flags)
     return FD_OK;
 }
 
-fd_status host_flash_open_file(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count,
-                               const char *path, unsigned flags)
+fd_status host_flash_open_file(host_flash *hf, uint8_t *mem, uint32_t page_size, uint32_t page_count, const char *path,
+                               unsigned flags)
 {
     if (hf == NULL || mem == NULL) {
         return FD_ERR_NULL;

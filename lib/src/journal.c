@@ -75,7 +75,8 @@ uint32_t fd_journal_record_size(size_t payload_len, size_t secret_len, bool copy
     return layout_of(payload_len, secret_len, copy).size;
 }
 
-_Static_assert(HDR_BASE + FD_JOURNAL_TAG_SIZE + 4u == FD_JOURNAL_RECORD_OVERHEAD && HDR_COPY == FD_JOURNAL_COPY_OVERHEAD,
+_Static_assert(HDR_BASE + FD_JOURNAL_TAG_SIZE + 4u == FD_JOURNAL_RECORD_OVERHEAD &&
+                   HDR_COPY == FD_JOURNAL_COPY_OVERHEAD,
                "journal.h's record size macro is this layout");
 
 /* Fletcher-16 over the header fields: tells a torn header from a flipped one

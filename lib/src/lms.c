@@ -168,8 +168,18 @@ void fd_lms_interior(const uint8_t I[FD_LMS_I_SIZE], uint32_t r, const uint8_t l
 /* ---- the layout walker ---- */
 
 /* Offsets inside an LMS public key and signature. */
-enum { PUB_TYPE = 0, PUB_OTS = 4, PUB_I = 8, PUB_T1 = 24 };
-enum { SIG_Q = 0, SIG_OTS = 4, SIG_C = 8, SIG_Y = 8 + FD_LMS_N };
+enum {
+    PUB_TYPE = 0,
+    PUB_OTS = 4,
+    PUB_I = 8,
+    PUB_T1 = 24
+};
+enum {
+    SIG_Q = 0,
+    SIG_OTS = 4,
+    SIG_C = 8,
+    SIG_Y = 8 + FD_LMS_N
+};
 
 /* The typecodes of an LMS public key: the height and LM-OTS parameters. */
 static fd_status pub_params(const uint8_t *pub, uint32_t *h, const fd_lmots_params **ots)

@@ -25,7 +25,7 @@ _Static_assert(FD_REC_DEALT_CARDS_MAX < 256u && FD_REC_DEALT_PLAYERS_MAX < 16u,
                "DEALT packs players and seat0 in 4 bits each");
 _Static_assert(FD_REC_BEACON_INDEX_SIZE == 12u, "BEACON_INDEX: 0 slot, 1-3 zero, 4 index (u64)");
 _Static_assert(FD_REC_SKIPPED_SIZE == 8u, "SKIPPED: 0 round id, 4 first (u16), 6 count (u16)");
-_Static_assert(FD_REC_MAX_PARTS * FD_REC_SECRET_PART <= UINT16_MAX, "material length is a u16");
+_Static_assert(FD_REC_MAX_PARTS *FD_REC_SECRET_PART <= UINT16_MAX, "material length is a u16");
 
 fd_status fd_rec_round_id(const uint8_t *payload, size_t len, uint32_t *round_id)
 {

@@ -130,7 +130,8 @@ int main(void)
         }
         row("verify 64 KiB image, ", set->name, ", this signature", cost);
         row("chain steps of this signature, ", set->name, "", steps);
-        row("verify 64 KiB image, ", set->name, ", worst case over all messages (computed)", cost + (max - steps) * step);
+        row("verify 64 KiB image, ", set->name, ", worst case over all messages (computed)",
+            cost + (max - steps) * step);
         row("signature bytes, ", set->name, "", set->sig_len);
     }
     hal_board_exit(0);

@@ -216,8 +216,7 @@ static void measure_journal(void)
         (void)fd_journal_append(journal, FD_REC_ROUND_OPENED, open, sizeof open, seed, sizeof seed, &seq);
         uint32_t t1 = hal_counter_read();
         for (uint32_t d = 0; d < 4u; d++) {
-            uint8_t deal[DEAL_LEN] = {(uint8_t)round,    0, 0,          0,
-                                                           (uint8_t)(5u * d), 0, (uint8_t)d, 5};
+            uint8_t deal[DEAL_LEN] = {(uint8_t)round, 0, 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
             /* benchmark: fixed valid inputs; the unit tests check the statuses */
             (void)fd_journal_append(journal, FD_REC_DEALT, deal, sizeof deal, NULL, 0, NULL);
         }

@@ -176,8 +176,7 @@ int main(void)
         uint32_t open_seq = 0;
         append(FD_REC_ROUND_OPENED, opened, sizeof opened, seed, sizeof seed, round, &open_seq);
         for (uint32_t d = 0; d < 3u; d++) {
-            uint8_t deal[DEAL_LEN] = {
-                (uint8_t)round, (uint8_t)(round >> 8), 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
+            uint8_t deal[DEAL_LEN] = {(uint8_t)round, (uint8_t)(round >> 8), 0, 0, (uint8_t)(5u * d), 0, (uint8_t)d, 5};
             append(FD_REC_DEALT, deal, sizeof deal, NULL, 0, round, NULL);
         }
         reveal(round, seed, open_seq);

@@ -40,10 +40,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
     return real(fd, buf, n, off);
 }
 
-ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
-{
-    return pwrite(fd, buf, n, off);
-}
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off) { return pwrite(fd, buf, n, off); }
 
 int fdatasync(int fd)
 {

@@ -265,7 +265,8 @@ static void test_file_checks(void **state)
     const struct {
         size_t len;
         int fill; /* -1: the journal's bytes, -2: pseudo-random */
-    } bad[] = {{PAGE * PAGES - 1u, -1}, {0, -1}, {16384, -1}, {PAGE * PAGES + 1u, -1}, {PAGE * PAGES, 0}, {PAGE * PAGES, -2}};
+    } bad[] = {{PAGE * PAGES - 1u, -1}, {0, -1},           {16384, -1},
+               {PAGE * PAGES + 1u, -1}, {PAGE * PAGES, 0}, {PAGE * PAGES, -2}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         static uint8_t data[20000];
         uint32_t x = 0x12345u;
@@ -303,11 +304,9 @@ static void test_file_lock(void **state)
     char path[64];
     temp_path(path, sizeof path);
     assert_int_equal(host_flash_open_file(&hf, mem, PAGE, PAGES, path, HOST_FILE_JOURNAL), FD_OK);
-    assert_int_equal(host_flash_open_file(&other, other_mem, PAGE, PAGES, path, HOST_FILE_JOURNAL),
-                     FD_ERR_NOT_READY);
+    assert_int_equal(host_flash_open_file(&other, other_mem, PAGE, PAGES, path, HOST_FILE_JOURNAL), FD_ERR_NOT_READY);
     assert_non_null(strstr(host_storage_error(), "in use by another dealer"));
-    assert_int_equal(host_flash_open_file(&other, other_mem, PAGE, PAGES, path, HOST_FILE_REPLACE),
-                     FD_ERR_NOT_READY);
+    assert_int_equal(host_flash_open_file(&other, other_mem, PAGE, PAGES, path, HOST_FILE_REPLACE), FD_ERR_NOT_READY);
     host_flash_close(&hf);
     assert_int_equal(host_flash_open_file(&other, other_mem, PAGE, PAGES, path, HOST_FILE_JOURNAL), FD_OK);
     host_flash_close(&other);

@@ -141,7 +141,8 @@ static void script_rounds(uint32_t first, uint32_t last)
         if (round % 7u == 0u) {
             add_op(OP_APPEND, FD_REC_FAULT, round, EVENT_LEN);
         }
-        o = add_op(OP_APPEND, FD_REC_REVEAL, round, 72u /* a summary-sized record: the session these tests were tuned on */);
+        o = add_op(OP_APPEND, FD_REC_REVEAL, round,
+                   72u /* a summary-sized record: the session these tests were tuned on */);
         memcpy(o->payload + 36, seed, sizeof seed);
         add_op(OP_WIPE, FD_REC_ROUND_OPENED, round, 0);
         position = 0;

@@ -92,15 +92,15 @@ static uint32_t rnd(uint32_t n)
 
 /* What the controller has seen acknowledged. */
 typedef struct model {
-    uint32_t round;     /* newest acknowledged SHUFFLE's id (0: none) */
-    bool open;          /* its REVEAL not acknowledged */
-    bool reveal_sent;   /* a REVEAL of it was sent (maybe not acknowledged) */
-    uint16_t dealt;     /* cards of it acknowledged as dealt */
-    uint16_t count;     /* its shoe */
-    bool seeding;       /* open for seeds */
-    uint8_t slots;      /* its slot count (verifiable) */
-    uint8_t seeded;     /* slots filled, in order */
-    bool whole_shoe;    /* dealt to the last card before its REVEAL (the capacity worst case) */
+    uint32_t round;   /* newest acknowledged SHUFFLE's id (0: none) */
+    bool open;        /* its REVEAL not acknowledged */
+    bool reveal_sent; /* a REVEAL of it was sent (maybe not acknowledged) */
+    uint16_t dealt;   /* cards of it acknowledged as dealt */
+    uint16_t count;   /* its shoe */
+    bool seeding;     /* open for seeds */
+    uint8_t slots;    /* its slot count (verifiable) */
+    uint8_t seeded;   /* slots filled, in order */
+    bool whole_shoe;  /* dealt to the last card before its REVEAL (the capacity worst case) */
     uint8_t commitment[FD_SHA256_SIZE];
 } model;
 
@@ -310,8 +310,8 @@ static void print_census(void)
     memset(&c, 0, sizeof c);
     (void)fd_journal_walk(&dealer.persist.journal, count_live, &c, NULL);
     fprintf(stderr, "live: kept %u bytes (model allows %u); round %u hands %u summaries %u\n", c.kept_bytes,
-           (unsigned)FD_REC_CAP_LIVE(FD_DEALER_KEEP_SUMMARIES, FD_DEALER_KEEP_HANDS - 1u), dealer.round.id,
-           FD_DEALER_KEEP_HANDS, FD_DEALER_KEEP_SUMMARIES);
+            (unsigned)FD_REC_CAP_LIVE(FD_DEALER_KEEP_SUMMARIES, FD_DEALER_KEEP_HANDS - 1u), dealer.round.id,
+            FD_DEALER_KEEP_HANDS, FD_DEALER_KEEP_SUMMARIES);
     const fd_journal *j = &dealer.persist.journal;
     unsigned free_pages = 0;
     for (unsigned p = 0; p < PAGES; p++) {
@@ -332,7 +332,8 @@ static void check_recovery(bool cut_in_command)
     assert_int_equal(power_on(), FD_OK);
     if (dealer.persist.status != FD_OK) {
         print_census();
-        fail_msg("journal failed after a cut: %s (%s) after %llu commands", fd_status_name(dealer.persist.status), dealer.persist.report.reason, (unsigned long long)commands);
+        fail_msg("journal failed after a cut: %s (%s) after %llu commands", fd_status_name(dealer.persist.status),
+                 dealer.persist.report.reason, (unsigned long long)commands);
     }
     if (m.round == 0u) {
         assert_true(dealer.round.id <= 1u); /* a SHUFFLE in flight may have landed */

@@ -146,9 +146,9 @@ static size_t list_fields(const kat *k, field *out, size_t cap)
     for (uint32_t i = 0; i < lay.levels; i++) {
         const fd_lms_level *lv = &lay.level[i];
         const size_t s = (size_t)(lv->sig - k->sig);
-        ADD(0, s, 4);                     /* q */
-        ADD(0, s + 4, 4);                 /* otstype */
-        ADD(0, s + 8, FD_LMS_N);          /* C */
+        ADD(0, s, 4);            /* q */
+        ADD(0, s + 4, 4);        /* otstype */
+        ADD(0, s + 8, FD_LMS_N); /* C */
         for (uint32_t y = 0; y < lv->ots->p; y++) {
             ADD(0, s + 8 + FD_LMS_N + (size_t)y * FD_LMS_N, FD_LMS_N);
         }
@@ -206,12 +206,12 @@ static void test_value_fields_give_signature_error(void **state)
     const size_t s1 = (size_t)(lay.level[1].sig - g_sig);
     const size_t p1 = (size_t)(lay.level[1].pub - g_sig);
     const size_t offs[] = {
-        s1 + 8,                          /* C of the last level */
-        s1 + 8 + FD_LMS_N + 33u * 32u,   /* its last y */
-        s1 + 4 + 1124 + 4 + 4 * 32,      /* its last path node */
-        p1 + 8,                          /* the signed key's I */
-        p1 + 24 + 31,                    /* ... and T[1] */
-        12 + 1124 + 4 + 3,               /* level 0's first path node */
+        s1 + 8,                        /* C of the last level */
+        s1 + 8 + FD_LMS_N + 33u * 32u, /* its last y */
+        s1 + 4 + 1124 + 4 + 4 * 32,    /* its last path node */
+        p1 + 8,                        /* the signed key's I */
+        p1 + 24 + 31,                  /* ... and T[1] */
+        12 + 1124 + 4 + 3,             /* level 0's first path node */
     };
     for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
         g_sig[offs[i]] ^= 0x80u;

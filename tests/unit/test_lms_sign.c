@@ -138,8 +138,8 @@ static void test_every_set_round_trips(void **state)
 static void test_state_codec(void **state)
 {
     (void)state;
-    fd_lms_key k = make_key(2, FD_LMS_SHA256_M32_H10, FD_LMOTS_SHA256_N32_W4, FD_LMS_SHA256_M32_H5,
-                            FD_LMOTS_SHA256_N32_W8);
+    fd_lms_key k =
+        make_key(2, FD_LMS_SHA256_M32_H10, FD_LMOTS_SHA256_N32_W4, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8);
     k.next = 0x123456789aULL;
     uint8_t buf[FD_LMS_STATE_SIZE];
     fd_lms_key_encode(&k, buf);
@@ -169,10 +169,7 @@ static int inj_write(int fd, const void *buf, size_t len)
     return g_fail_write ? -1 : fd_lms_io_posix.write_all(fd, buf, len);
 }
 
-static int inj_sync(int fd)
-{
-    return ++g_syncs == g_fail_sync_at ? -1 : fd_lms_io_posix.sync(fd);
-}
+static int inj_sync(int fd) { return ++g_syncs == g_fail_sync_at ? -1 : fd_lms_io_posix.sync(fd); }
 
 static int inj_rename(const char *a, const char *b) { return g_fail_rename ? -1 : fd_lms_io_posix.rename(a, b); }
 
@@ -260,8 +257,7 @@ static void test_exhausted(void **state)
     assert_int_equal(fd_lms_state_create(g_path, &k, &fd_lms_io_posix), FD_OK);
     static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
     size_t len = 0;
-    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, (const uint8_t *)"x", 1, sig, sizeof sig, &len),
-                     FD_OK);
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, (const uint8_t *)"x", 1, sig, sizeof sig, &len), FD_OK);
     assert_int_equal(q_of(sig), 31);
     assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, (const uint8_t *)"x", 1, sig, sizeof sig, &len),
                      FD_ERR_EXHAUSTED);

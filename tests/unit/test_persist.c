@@ -788,9 +788,8 @@ static void test_verify_rejects_deals_after_reveal(void **state)
     t.players = 1;
     t.card[0] = dealer.shoe.order[4];
     uint8_t b[FD_REC_DEALT_MAX];
-    assert_int_equal(fd_journal_append(&dealer.persist.journal, FD_REC_DEALT, b, fd_rec_dealt_encode(&t, b), NULL, 0,
-                                       NULL),
-                     FD_OK);
+    assert_int_equal(
+        fd_journal_append(&dealer.persist.journal, FD_REC_DEALT, b, fd_rec_dealt_encode(&t, b), NULL, 0, NULL), FD_OK);
     assert_int_equal(verify_now(), 1);
     /* a second REVEAL of round 1 */
     memcpy(mem, saved, sizeof mem);
@@ -799,9 +798,9 @@ static void test_verify_rejects_deals_after_reveal(void **state)
     memset(&r, 0, sizeof r);
     r.round_id = 1;
     uint8_t rb[FD_REC_REVEAL_SIZE];
-    assert_int_equal(fd_journal_append(&dealer.persist.journal, FD_REC_REVEAL, rb, fd_rec_reveal_encode(&r, rb), NULL,
-                                       0, NULL),
-                     FD_OK);
+    assert_int_equal(
+        fd_journal_append(&dealer.persist.journal, FD_REC_REVEAL, rb, fd_rec_reveal_encode(&r, rb), NULL, 0, NULL),
+        FD_OK);
     assert_int_equal(verify_now(), 1);
 }
 

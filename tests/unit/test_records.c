@@ -67,7 +67,7 @@ static void same_as_doc(const char *name, const uint8_t *enc, size_t len)
 #define REFUSES_OTHER_LENGTHS(decode, type, bytes, good, max)                                                          \
     do {                                                                                                               \
         type tmp_;                                                                                                     \
-        for (size_t l = 0; l <= (max) + 1u; l++) {                                                                      \
+        for (size_t l = 0; l <= (max) + 1u; l++) {                                                                     \
             if (l != (good)) {                                                                                         \
                 assert_int_equal(decode(bytes, l, &tmp_), FD_ERR_PARSE);                                               \
             }                                                                                                          \
@@ -156,8 +156,15 @@ static void test_round_opened(void **state)
     const struct {
         size_t at;
         uint8_t v;
-    } bad[] = {{16, 0}, {16, FD_REC_MAX_PARTS + 1u}, {13, FD_ROUND_DEVICE_ID_MAX + 1u}, {4, 3}, {8, 0}, {9, 2},
-               {10, 55}, {14, 0}, {14, 65}};
+    } bad[] = {{16, 0},
+               {16, FD_REC_MAX_PARTS + 1u},
+               {13, FD_ROUND_DEVICE_ID_MAX + 1u},
+               {4, 3},
+               {8, 0},
+               {9, 2},
+               {10, 55},
+               {14, 0},
+               {14, 65}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint8_t c[sizeof b];
         memcpy(c, b, n);

@@ -90,8 +90,7 @@ static void reveal_and_verify(const char *commitment_hex)
     assert_string_equal(after, commitment_hex);
     uint8_t commitment[FD_SHA256_SIZE];
     size_t len = 0;
-    assert_int_equal(fd_hex_decode(commitment_hex, strlen(commitment_hex), commitment, sizeof commitment, &len),
-                     FD_OK);
+    assert_int_equal(fd_hex_decode(commitment_hex, strlen(commitment_hex), commitment, sizeof commitment, &len), FD_OK);
     const fd_round *rd = &dealer.round;
     assert_int_equal(fd_round_verify(&rd->header, rd->secret, rd->secret_len, &rd->seeds, commitment, dealer.shoe.order,
                                      dealer.shoe.count),
@@ -244,8 +243,7 @@ static void test_cut_between_secret_parts_and_opened(void **state)
         }
     }
     assert_true(dropped >= 2u); /* nothing written, and the secret parts written without ROUND_OPENED */
-    print_message("SHUFFLE: %u flash steps; cut after each: %u opened, %u dropped\n", (unsigned)steps, opened,
-                  dropped);
+    print_message("SHUFFLE: %u flash steps; cut after each: %u opened, %u dropped\n", (unsigned)steps, opened, dropped);
 }
 
 /* ---- a deal journalled but perhaps never shown (docs/RECORDS.md "Replay") ---- */

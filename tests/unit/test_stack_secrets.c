@@ -42,14 +42,22 @@
  * frame. */
 #define HOLDS(p, len) holds_windows((p), (len))
 #define holds_windows(p, len)                                                                                          \
-    (stack_holds((p), 8) | ((len) > 8u ? stack_holds((p) + 8, 8) : 0) |                                               \
-     ((len) > 16u ? stack_holds((p) + 16, 8) : 0) | ((len) > 24u ? stack_holds((p) + 24, 8) : 0))
+    (stack_holds((p), 8) | ((len) > 8u ? stack_holds((p) + 8, 8) : 0) | ((len) > 16u ? stack_holds((p) + 16, 8) : 0) | \
+     ((len) > 24u ? stack_holds((p) + 24, 8) : 0))
 
 /* ---- what an HMAC keyed by a secret leaves when its wipes are missing ---- */
 
-enum { TRACE_KEY, TRACE_IPAD, TRACE_OPAD, TRACE_INNER_STATE, TRACE_OUTER_STATE, TRACE_INNER_HASH, TRACES };
-static const char *const trace_names[TRACES] = {"key", "key ^ ipad", "key ^ opad", "inner midstate",
-                                                "outer midstate", "inner hash"};
+enum {
+    TRACE_KEY,
+    TRACE_IPAD,
+    TRACE_OPAD,
+    TRACE_INNER_STATE,
+    TRACE_OUTER_STATE,
+    TRACE_INNER_HASH,
+    TRACES
+};
+static const char *const trace_names[TRACES] = {
+    "key", "key ^ ipad", "key ^ opad", "inner midstate", "outer midstate", "inner hash"};
 static uint8_t traces[TRACES][32];
 static const uint8_t secret_a_bytes[32] = "0123456789abcdef0123456789abcde";
 
@@ -97,8 +105,8 @@ static void schedule_tail(const uint8_t block[64], uint8_t out[64])
 {
     uint32_t w[64];
     for (unsigned i = 0; i < 16u; i++) {
-        w[i] = (uint32_t)block[4u * i] << 24 | (uint32_t)block[4u * i + 1u] << 16 |
-               (uint32_t)block[4u * i + 2u] << 8 | block[4u * i + 3u];
+        w[i] = (uint32_t)block[4u * i] << 24 | (uint32_t)block[4u * i + 1u] << 16 | (uint32_t)block[4u * i + 2u] << 8 |
+               block[4u * i + 3u];
     }
 #define ROTR(x, n) ((x) >> (n) | (x) << (32u - (n)))
     for (unsigned i = 16; i < 64u; i++) {

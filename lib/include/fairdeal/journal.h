@@ -71,9 +71,9 @@ typedef struct fd_flash {
 #define FD_JOURNAL_RESERVE_PAGES(n) ((n) >= 16u ? 4u : 2u)
 /* Most pages an area may have; fd_journal_init refuses more (FD_ERR_STATE). */
 #define FD_JOURNAL_MAX_PAGES 256u
-#define FD_JOURNAL_PAGE_HEADER 68u /* bytes at the start of every page */
+#define FD_JOURNAL_PAGE_HEADER 68u        /* bytes at the start of every page */
 #define FD_JOURNAL_PAGE_MAGIC 0x314A4446u /* "FDJ1": a page header's first word (little-endian) */
-#define FD_JOURNAL_TAG_SIZE 16u    /* stored bytes of each record's HMAC */
+#define FD_JOURNAL_TAG_SIZE 16u           /* stored bytes of each record's HMAC */
 /* Types 0xF0..0xFF belong to the journal itself (FD_JOURNAL_TYPE_RETIRE). */
 #define FD_JOURNAL_TYPE_USER_MAX 0xEFu
 /* The journal's own record: its 4-byte payload is the page_seq of the
@@ -84,12 +84,12 @@ typedef struct fd_flash {
  * header; per record the header (12), the tag (16) and the commit word (4);
  * a compaction copy's 8 more (orig_seq, source seq); a secret's SHA-256. */
 #define FD_JOURNAL_RECORD_OVERHEAD 32u
-#define FD_JOURNAL_COPY_OVERHEAD 8u /* a compaction copy's orig_seq and source seq */
+#define FD_JOURNAL_COPY_OVERHEAD 8u           /* a compaction copy's orig_seq and source seq */
 #define FD_JOURNAL_PAD4(n) (((n) + 3u) & ~3u) /* n rounded up to a whole word */
 /* Flash bytes of one record, as a constant expression (capacity models and
  * their _Static_asserts); fd_journal_record_size is the same. */
-#define FD_JOURNAL_RECORD_BYTES(payload_len, secret_len, copy)                                                        \
-    (FD_JOURNAL_RECORD_OVERHEAD + ((copy) ? FD_JOURNAL_COPY_OVERHEAD : 0u) + FD_JOURNAL_PAD4(payload_len) +             \
+#define FD_JOURNAL_RECORD_BYTES(payload_len, secret_len, copy)                                                         \
+    (FD_JOURNAL_RECORD_OVERHEAD + ((copy) ? FD_JOURNAL_COPY_OVERHEAD : 0u) + FD_JOURNAL_PAD4(payload_len) +            \
      ((secret_len) > 0u ? FD_SHA256_SIZE + FD_JOURNAL_PAD4(secret_len) : 0u))
 /* The RETIRE record compaction writes for each page it retires. */
 #define FD_JOURNAL_RETIRE_BYTES FD_JOURNAL_RECORD_BYTES(4u, 0u, 1)

@@ -42,10 +42,10 @@ extern "C" {
  * chains: u32 otstype || C || y[0..p-1]; an LMS signature of height h:
  * u32 q || LM-OTS signature || u32 type || path[0..h-1]; an HSS signature:
  * u32 Nspk || (LMS signature || LMS public key) * Nspk || LMS signature. */
-#define FD_LMS_PUB_SIZE (4u + 4u + FD_LMS_I_SIZE + FD_LMS_N)                /* LMS public key */
-#define FD_HSS_PUB_SIZE (4u + FD_LMS_PUB_SIZE)                               /* HSS public key */
-#define FD_LMOTS_SIG_SIZE(p) (4u + FD_LMS_N + (p) * FD_LMS_N)                /* LM-OTS signature */
-#define FD_LMS_SIG_SIZE(p, h) (4u + FD_LMOTS_SIG_SIZE(p) + 4u + (h) * FD_LMS_N) /* LMS signature */
+#define FD_LMS_PUB_SIZE (4u + 4u + FD_LMS_I_SIZE + FD_LMS_N)                  /* LMS public key */
+#define FD_HSS_PUB_SIZE (4u + FD_LMS_PUB_SIZE)                                /* HSS public key */
+#define FD_LMOTS_SIG_SIZE(p) (4u + FD_LMS_N + (p)*FD_LMS_N)                   /* LM-OTS signature */
+#define FD_LMS_SIG_SIZE(p, h) (4u + FD_LMOTS_SIG_SIZE(p) + 4u + (h)*FD_LMS_N) /* LMS signature */
 
 /* The chain counts p of the four widths (RFC 8554 Table 1). */
 #define FD_LMOTS_P_W1 265u /* chains of W1 */
@@ -62,10 +62,10 @@ extern "C" {
 
 /* LM-OTS parameters of one typecode (RFC 8554 Table 1). */
 typedef struct fd_lmots_params {
-    uint32_t type;  /* typecode */
-    uint8_t w;      /* bits per Winternitz digit */
-    uint8_t ls;     /* left shift of the checksum */
-    uint16_t p;     /* chains */
+    uint32_t type; /* typecode */
+    uint8_t w;     /* bits per Winternitz digit */
+    uint8_t ls;    /* left shift of the checksum */
+    uint16_t p;    /* chains */
 } fd_lmots_params;
 
 /* The parameters of an LM-OTS typecode, or NULL for an unknown one. */
@@ -77,11 +77,11 @@ uint32_t fd_lms_height_of(uint32_t lms_type);
 /* One level of a parsed HSS signature: the LMS public key it verifies under
  * and the LMS signature, both pointing into the caller's buffers. */
 typedef struct fd_lms_level {
-    const uint8_t *pub;           /* FD_LMS_PUB_SIZE bytes */
-    const uint8_t *sig;           /* FD_LMS_SIG_SIZE(p, h) bytes */
-    const fd_lmots_params *ots;   /* of the key's (= the signature's) otstype */
-    uint32_t h;                   /* tree height */
-    uint32_t q;                   /* leaf index, below 2^h */
+    const uint8_t *pub;         /* FD_LMS_PUB_SIZE bytes */
+    const uint8_t *sig;         /* FD_LMS_SIG_SIZE(p, h) bytes */
+    const fd_lmots_params *ots; /* of the key's (= the signature's) otstype */
+    uint32_t h;                 /* tree height */
+    uint32_t q;                 /* leaf index, below 2^h */
 } fd_lms_level;
 
 /* An HSS signature's layout under a public key: level i's signature signs
@@ -103,12 +103,12 @@ FD_MUST_CHECK fd_status fd_hss_parse(const uint8_t *pub, size_t pub_len, const u
 /* A verification in progress. Owned by the library: do not rely on the
  * contents of this type. */
 typedef struct fd_hss_verify_ctx {
-    fd_sha256_ctx msg_hash;   /* H(I || u32str(q) || u16str(D_MESG) || C || message so far) */
-    const uint8_t *pub;       /* the caller's key, kept until final */
-    const uint8_t *sig;       /* the caller's signature, kept until final */
-    size_t sig_len;           /* its length */
+    fd_sha256_ctx msg_hash;                      /* H(I || u32str(q) || u16str(D_MESG) || C || message so far) */
+    const uint8_t *pub;                          /* the caller's key, kept until final */
+    const uint8_t *sig;                          /* the caller's signature, kept until final */
+    size_t sig_len;                              /* its length */
     uint8_t head[FD_LMS_I_SIZE + 4u + FD_LMS_N]; /* the last level's I, q, C as hashed */
-    uint32_t live;            /* set by init, cleared by final */
+    uint32_t live;                               /* set by init, cleared by final */
 } fd_hss_verify_ctx;
 
 /* Start verifying sig under pub. Both buffers must stay unchanged until

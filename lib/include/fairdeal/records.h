@@ -36,9 +36,9 @@ typedef enum fd_record_type {
     FD_REC_CLIENT_SEED = 10,  /* round id, slot, the client seed */
     FD_REC_SEEDS_CLOSED = 11, /* round id: CLOSE fixed the order before every slot filled */
     /* 12: reserved (never written) */
-    FD_REC_SEED_FILE = 13,    /* the entropy seed file, as the erasable secret */
-    FD_REC_DEALT = 14,        /* round id, first position, cards and seats of a DEAL or BURN */
-    FD_REC_CUT = 15,          /* round id, the cut card's position */
+    FD_REC_SEED_FILE = 13, /* the entropy seed file, as the erasable secret */
+    FD_REC_DEALT = 14,     /* round id, first position, cards and seats of a DEAL or BURN */
+    FD_REC_CUT = 15,       /* round id, the cut card's position */
     /* Reserved for records other parts of the firmware will write; their
        room is in the capacity model (FD_REC_CAP_RESERVED). */
     FD_REC_BEACON_INDEX = 16, /* the last beacon index used, per beacon slot */
@@ -50,31 +50,31 @@ typedef enum fd_record_type {
 #define FD_REC_SECRET_PART FD_JOURNAL_MAX_SECRET
 /* Most parts: salt and a 432-card order, 2 bytes a card. */
 #define FD_REC_MAX_PARTS 14u
-FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_CARDS, "parts hold the largest order");
+FD_STATIC_ASSERT(FD_REC_MAX_PARTS *FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_CARDS, "parts hold the largest order");
 
 /* Payload sizes (bytes; layouts in docs/RECORDS.md). */
-#define FD_REC_POWER_ON_SIZE 8u /* POWER_ON */
-#define FD_REC_TIME_SET_SIZE 12u /* TIME_SET */
-#define FD_REC_EVENT_SIZE 8u /* FAULT, SELFTEST */
+#define FD_REC_POWER_ON_SIZE 8u     /* POWER_ON */
+#define FD_REC_TIME_SET_SIZE 12u    /* TIME_SET */
+#define FD_REC_EVENT_SIZE 8u        /* FAULT, SELFTEST */
 #define FD_REC_ROUND_SECRET_SIZE 8u /* ROUND_SECRET (the secret part is separate) */
 /* ROUND_OPENED before its part seqs, device id and beacon. */
 #define FD_REC_ROUND_OPENED_BASE 56u
 /* A verifiable round's ROUND_OPENED ends with its beacon: slot, index (u64). */
 #define FD_REC_BEACON_SIZE 9u
 /* The longest ROUND_OPENED: every part seq, the longest device id, a beacon. */
-#define FD_REC_ROUND_OPENED_MAX                                                                                         \
+#define FD_REC_ROUND_OPENED_MAX                                                                                        \
     (FD_REC_ROUND_OPENED_BASE + 4u * FD_REC_MAX_PARTS + FD_ROUND_DEVICE_ID_MAX + FD_REC_BEACON_SIZE)
-#define FD_REC_CLIENT_SEED_BASE 8u /* the seed follows */
+#define FD_REC_CLIENT_SEED_BASE 8u  /* the seed follows */
 #define FD_REC_SEEDS_CLOSED_SIZE 8u /* SEEDS_CLOSED */
-#define FD_REC_REVEAL_SIZE 80u /* REVEAL (the round summary) */
-#define FD_REC_SEED_FILE_SIZE 4u /* SEED_FILE (the seed file is the secret) */
+#define FD_REC_REVEAL_SIZE 80u      /* REVEAL (the round summary) */
+#define FD_REC_SEED_FILE_SIZE 4u    /* SEED_FILE (the seed file is the secret) */
 /* DEALT before its card ids (2 bytes each follow), and the most in one. */
 #define FD_REC_DEALT_BASE 9u
-#define FD_REC_DEALT_CARDS_MAX 120u /* most cards in one DEALT record */
+#define FD_REC_DEALT_CARDS_MAX 120u                                        /* most cards in one DEALT record */
 #define FD_REC_DEALT_MAX (FD_REC_DEALT_BASE + 2u * FD_REC_DEALT_CARDS_MAX) /* the largest DEALT */
-#define FD_REC_CUT_SIZE 8u /* CUT */
-#define FD_REC_BEACON_INDEX_SIZE 12u /* BEACON_INDEX */
-#define FD_REC_SKIPPED_SIZE 8u       /* SKIPPED */
+#define FD_REC_CUT_SIZE 8u                                                 /* CUT */
+#define FD_REC_BEACON_INDEX_SIZE 12u                                       /* BEACON_INDEX */
+#define FD_REC_SKIPPED_SIZE 8u                                             /* SKIPPED */
 
 /* ---- The capacity model (docs/RECORDS.md "Capacity"): the live bytes the
  * journal must hold at once in the worst case, every record counted in its
@@ -101,12 +101,12 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS * FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX
  * (FD_SHOE_MAX_CARDS) dealt one card per DEAL/BURN, the most parts, 8 slots
  * of 64-byte seeds and SEEDS_CLOSED, the longest ROUND_OPENED, every CUT and
  * every SKIPPED (a bound over both modes: no round has all of these at once). */
-#define FD_REC_CAP_HAND                                                                                                 \
-    (FD_REC_CAP_KEPT(FD_REC_ROUND_OPENED_MAX, 0u) +                                                                     \
-     FD_REC_MAX_PARTS * FD_REC_CAP_KEPT(FD_REC_ROUND_SECRET_SIZE, FD_REC_SECRET_PART) +                                 \
-     FD_ROUND_SLOTS * FD_REC_CAP_KEPT(FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX, 0u) +                                \
-     FD_REC_CAP_KEPT(FD_REC_SEEDS_CLOSED_SIZE, 0u) + FD_REC_CUTS_MAX * FD_REC_CAP_KEPT(FD_REC_CUT_SIZE, 0u) +           \
-     FD_REC_SKIPPED_MAX * FD_REC_CAP_KEPT(FD_REC_SKIPPED_SIZE, 0u) +                                                    \
+#define FD_REC_CAP_HAND                                                                                                \
+    (FD_REC_CAP_KEPT(FD_REC_ROUND_OPENED_MAX, 0u) +                                                                    \
+     FD_REC_MAX_PARTS * FD_REC_CAP_KEPT(FD_REC_ROUND_SECRET_SIZE, FD_REC_SECRET_PART) +                                \
+     FD_ROUND_SLOTS * FD_REC_CAP_KEPT(FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX, 0u) +                               \
+     FD_REC_CAP_KEPT(FD_REC_SEEDS_CLOSED_SIZE, 0u) + FD_REC_CUTS_MAX * FD_REC_CAP_KEPT(FD_REC_CUT_SIZE, 0u) +          \
+     FD_REC_SKIPPED_MAX * FD_REC_CAP_KEPT(FD_REC_SKIPPED_SIZE, 0u) +                                                   \
      FD_SHOE_MAX_CARDS * FD_REC_CAP_KEPT(FD_REC_DEALT_BASE + 2u, 0u))
 /* The open round: its hand and its REVEAL. */
 #define FD_REC_CAP_ROUND (FD_REC_CAP_HAND + FD_REC_CAP_KEPT(FD_REC_REVEAL_SIZE, 0u))
@@ -122,25 +122,25 @@ FD_STATIC_ASSERT(FD_REC_CAP_KEPT(FD_REC_BEACON_INDEX_SIZE, 0u) * FD_ROUND_SLOTS 
                      FD_REC_CAP_RESERVED,
                  "the newest BEACON_INDEX per slot fits the reserved room, with 7 records of 8 bytes to spare");
 /* The fixed part: events per kind, the seed file, the reserved types. */
-#define FD_REC_CAP_FIXED                                                                                                \
-    (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND * FD_REC_CAP_KEPT(FD_REC_TIME_SET_SIZE, 0u) +                          \
+#define FD_REC_CAP_FIXED                                                                                               \
+    (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND * FD_REC_CAP_KEPT(FD_REC_TIME_SET_SIZE, 0u) +                         \
      FD_REC_CAP_KEPT(FD_REC_SEED_FILE_SIZE, FD_JOURNAL_MAX_SECRET) + FD_REC_CAP_RESERVED)
 /* Everything live at once: the open round, `summaries` summaries and
  * `hands` revealed hands kept in full, the fixed part. */
-#define FD_REC_CAP_LIVE(summaries, hands)                                                                               \
+#define FD_REC_CAP_LIVE(summaries, hands)                                                                              \
     (FD_REC_CAP_ROUND + (summaries)*FD_REC_CAP_SUMMARY + (hands)*FD_REC_CAP_HAND + FD_REC_CAP_FIXED)
 /* The largest record the dealer writes, as a copy. */
 #define FD_REC_CAP_LARGEST FD_REC_CAP_KEPT(FD_REC_ROUND_OPENED_MAX, 0u)
 /* Record bytes a page is sure to hold: less its header, the RETIRE
  * compaction may add to it, and the tail a record too large for it leaves. */
-#define FD_REC_CAP_PAGE_USE(page_size)                                                                                  \
+#define FD_REC_CAP_PAGE_USE(page_size)                                                                                 \
     ((page_size)-FD_JOURNAL_PAGE_HEADER - FD_JOURNAL_RETIRE_BYTES - (FD_REC_CAP_LARGEST - 4u))
 /* Pages of an area of `pages` pages that hold no live records: the page
  * being filled and the pages compaction keeps free. */
 #define FD_REC_CAP_SPARE_PAGES(pages) (1u + FD_JOURNAL_RESERVE_PAGES(pages))
 /* Pages an area of `pages` pages needs for a live set: its bytes in pages
  * of FD_REC_CAP_PAGE_USE, and the spare pages. */
-#define FD_REC_CAP_PAGES(page_size, pages, summaries, hands)                                                            \
+#define FD_REC_CAP_PAGES(page_size, pages, summaries, hands)                                                           \
     ((FD_REC_CAP_LIVE(summaries, hands) + FD_REC_CAP_PAGE_USE(page_size) - 1u) / FD_REC_CAP_PAGE_USE(page_size) +      \
      FD_REC_CAP_SPARE_PAGES(pages))
 /* What an area of `pages` pages keeps: summaries first (up to
@@ -148,19 +148,18 @@ FD_STATIC_ASSERT(FD_REC_CAP_KEPT(FD_REC_BEACON_INDEX_SIZE, 0u) * FD_ROUND_SLOTS 
  * FD_REC_HANDS_MAX); 0 when not even the open round fits. */
 #define FD_REC_CAP_ROOM(page_size, pages) (((pages)-FD_REC_CAP_SPARE_PAGES(pages)) * FD_REC_CAP_PAGE_USE(page_size))
 /* Room an area of `pages` pages leaves after `used` bytes (0 when over). */
-#define FD_REC_CAP_SPARE(page_size, pages, used)                                                                        \
+#define FD_REC_CAP_SPARE(page_size, pages, used)                                                                       \
     (FD_REC_CAP_ROOM(page_size, pages) < (used) ? 0u : FD_REC_CAP_ROOM(page_size, pages) - (used))
 /* The smaller of a and b (constant expressions). */
 #define FD_REC_CAP_MIN(a, b) ((a) < (b) ? (a) : (b))
 /* Summaries an area of `pages` pages keeps (at most FD_REC_SUMMARIES_MAX). */
-#define FD_REC_CAP_SUMMARIES(page_size, pages)                                                                          \
-    FD_REC_CAP_MIN(FD_REC_SUMMARIES_MAX,                                                                                \
+#define FD_REC_CAP_SUMMARIES(page_size, pages)                                                                         \
+    FD_REC_CAP_MIN(FD_REC_SUMMARIES_MAX,                                                                               \
                    FD_REC_CAP_SPARE(page_size, pages, FD_REC_CAP_ROUND + FD_REC_CAP_FIXED) / FD_REC_CAP_SUMMARY)
 /* Revealed hands an area keeps in full after its summaries (at most FD_REC_HANDS_MAX). */
-#define FD_REC_CAP_HANDS(page_size, pages)                                                                              \
-    FD_REC_CAP_MIN(FD_REC_HANDS_MAX,                                                                                    \
-                   FD_REC_CAP_SPARE(page_size, pages,                                                                   \
-                                    FD_REC_CAP_LIVE(FD_REC_CAP_SUMMARIES(page_size, pages), 0u)) /                      \
+#define FD_REC_CAP_HANDS(page_size, pages)                                                                             \
+    FD_REC_CAP_MIN(FD_REC_HANDS_MAX,                                                                                   \
+                   FD_REC_CAP_SPARE(page_size, pages, FD_REC_CAP_LIVE(FD_REC_CAP_SUMMARIES(page_size, pages), 0u)) /   \
                        FD_REC_CAP_HAND)
 
 /* ---- The record codec: the one place the layouts of docs/RECORDS.md are
@@ -200,7 +199,7 @@ FD_MUST_CHECK fd_status fd_rec_time_set_decode(const uint8_t *b, size_t len, fd_
 typedef struct fd_rec_event {
     uint16_t status; /* fd_status */
     uint16_t detail; /* FAULT: the health test; SELFTEST: 0 */
-    uint32_t time; /* unix seconds of the last TIME, 0: none */
+    uint32_t time;   /* unix seconds of the last TIME, 0: none */
 } fd_rec_event;
 /* Writes in's payload into out; returns its length. */
 size_t fd_rec_event_encode(const fd_rec_event *in, uint8_t out[FD_REC_EVENT_SIZE]);
@@ -209,24 +208,24 @@ FD_MUST_CHECK fd_status fd_rec_event_decode(const uint8_t *b, size_t len, fd_rec
 
 /* ROUND_OPENED: a round's header, commitment and where its secret parts are. */
 typedef struct fd_rec_round_opened {
-    uint32_t round_id; /* round id */
-    uint8_t mode; /* FD_RECORD_MODE_* */
-    uint8_t kind; /* fd_deck_kind */
-    uint8_t decks; /* decks in the shoe */
-    uint8_t jokers; /* jokers per deck */
-    uint16_t count; /* shoe size, <= FD_SHOE_MAX_CARDS */
-    uint16_t cut; /* the cut card's position, 0: none */
-    uint8_t slot_mask; /* seed slots the round accepts (bit n: slot n) */
-    uint16_t material_len; /* <= parts * FD_REC_SECRET_PART */
-    uint8_t parts;         /* 1..FD_REC_MAX_PARTS */
-    uint32_t time; /* unix seconds of the last TIME, 0: none */
-    uint8_t commitment[FD_SHA256_SIZE]; /* the published commitment */
-    uint32_t part_seq[FD_REC_MAX_PARTS]; /* journal seqs of the ROUND_SECRET parts */
-    uint8_t device_id_len; /* <= FD_ROUND_DEVICE_ID_MAX */
+    uint32_t round_id;                         /* round id */
+    uint8_t mode;                              /* FD_RECORD_MODE_* */
+    uint8_t kind;                              /* fd_deck_kind */
+    uint8_t decks;                             /* decks in the shoe */
+    uint8_t jokers;                            /* jokers per deck */
+    uint16_t count;                            /* shoe size, <= FD_SHOE_MAX_CARDS */
+    uint16_t cut;                              /* the cut card's position, 0: none */
+    uint8_t slot_mask;                         /* seed slots the round accepts (bit n: slot n) */
+    uint16_t material_len;                     /* <= parts * FD_REC_SECRET_PART */
+    uint8_t parts;                             /* 1..FD_REC_MAX_PARTS */
+    uint32_t time;                             /* unix seconds of the last TIME, 0: none */
+    uint8_t commitment[FD_SHA256_SIZE];        /* the published commitment */
+    uint32_t part_seq[FD_REC_MAX_PARTS];       /* journal seqs of the ROUND_SECRET parts */
+    uint8_t device_id_len;                     /* <= FD_ROUND_DEVICE_ID_MAX */
     uint8_t device_id[FD_ROUND_DEVICE_ID_MAX]; /* the device id in the round header */
-    bool has_beacon; /* a verifiable round's; a record without ends at the device id */
-    uint8_t beacon_slot; /* beacon slot (has_beacon) */
-    uint64_t beacon_index; /* beacon index (has_beacon) */
+    bool has_beacon;                           /* a verifiable round's; a record without ends at the device id */
+    uint8_t beacon_slot;                       /* beacon slot (has_beacon) */
+    uint64_t beacon_index;                     /* beacon index (has_beacon) */
 } fd_rec_round_opened;
 /* Writes in's payload into out; returns its length. */
 size_t fd_rec_round_opened_encode(const fd_rec_round_opened *in, uint8_t out[FD_REC_ROUND_OPENED_MAX]);
@@ -236,9 +235,9 @@ FD_MUST_CHECK fd_status fd_rec_round_opened_decode(const uint8_t *b, size_t len,
 /* ROUND_SECRET: one part of a round's reveal material (the part is the record's secret). */
 typedef struct fd_rec_round_secret {
     uint32_t round_id; /* round id */
-    uint8_t part;  /* < parts */
-    uint8_t parts; /* 1..FD_REC_MAX_PARTS */
-    uint8_t mode; /* FD_RECORD_MODE_* */
+    uint8_t part;      /* < parts */
+    uint8_t parts;     /* 1..FD_REC_MAX_PARTS */
+    uint8_t mode;      /* FD_RECORD_MODE_* */
 } fd_rec_round_secret;
 /* Writes in's payload into out; returns its length. */
 size_t fd_rec_round_secret_encode(const fd_rec_round_secret *in, uint8_t out[FD_REC_ROUND_SECRET_SIZE]);
@@ -249,9 +248,9 @@ FD_MUST_CHECK fd_status fd_rec_round_secret_decode(const uint8_t *b, size_t len,
 #define FD_REC_CLIENT_SEED_MAX (FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX)
 /* CLIENT_SEED: a player's seed in a slot. */
 typedef struct fd_rec_client_seed {
-    uint32_t round_id; /* round id */
-    uint8_t slot; /* < FD_ROUND_SLOTS */
-    uint8_t len;  /* 1..FD_ROUND_SEED_MAX */
+    uint32_t round_id;               /* round id */
+    uint8_t slot;                    /* < FD_ROUND_SLOTS */
+    uint8_t len;                     /* 1..FD_ROUND_SEED_MAX */
     uint8_t seed[FD_ROUND_SEED_MAX]; /* the seed bytes (len of them) */
 } fd_rec_client_seed;
 /* Writes in's payload into out; returns its length. */
@@ -270,13 +269,13 @@ FD_MUST_CHECK fd_status fd_rec_seeds_closed_decode(const uint8_t *b, size_t len,
 
 /* REVEAL: the round summary. */
 typedef struct fd_rec_reveal {
-    uint32_t round_id; /* round id */
-    uint8_t mode; /* FD_RECORD_MODE_* */
-    uint16_t material_len; /* bytes of the reveal material */
-    uint32_t time; /* unix seconds of the last TIME, 0: none */
-    uint8_t commitment[FD_SHA256_SIZE]; /* the published commitment */
+    uint32_t round_id;                     /* round id */
+    uint8_t mode;                          /* FD_RECORD_MODE_* */
+    uint16_t material_len;                 /* bytes of the reveal material */
+    uint32_t time;                         /* unix seconds of the last TIME, 0: none */
+    uint8_t commitment[FD_SHA256_SIZE];    /* the published commitment */
     uint8_t material_hash[FD_SHA256_SIZE]; /* SHA-256 of the reveal material */
-    uint16_t dealt; /* cards dealt, <= FD_SHOE_MAX_CARDS */
+    uint16_t dealt;                        /* cards dealt, <= FD_SHOE_MAX_CARDS */
 } fd_rec_reveal;
 /* Writes in's payload into out; returns its length. */
 size_t fd_rec_reveal_encode(const fd_rec_reveal *in, uint8_t out[FD_REC_REVEAL_SIZE]);
@@ -301,12 +300,12 @@ FD_MUST_CHECK fd_status fd_rec_seed_file_decode(const uint8_t *b, size_t len, fd
 #define FD_REC_DEALT_PLAYERS_MAX 15u /* most seats in one deal */
 /* DEALT: one DEAL or BURN record (see above). */
 typedef struct fd_rec_dealt {
-    uint32_t round_id; /* round id */
-    uint16_t first;  /* < FD_SHOE_MAX_CARDS */
-    uint16_t cards;  /* 1..FD_REC_DEALT_CARDS_MAX, first + cards <= FD_SHOE_MAX_CARDS */
-    uint8_t players; /* 1..FD_REC_DEALT_PLAYERS_MAX; 0: a BURN (one card) */
-    uint8_t kind;    /* fd_deck_kind: the record prints without its ROUND_OPENED */
-    uint8_t seat0;   /* seat of the first card, 0-based (a deal split over records) */
+    uint32_t round_id;                    /* round id */
+    uint16_t first;                       /* < FD_SHOE_MAX_CARDS */
+    uint16_t cards;                       /* 1..FD_REC_DEALT_CARDS_MAX, first + cards <= FD_SHOE_MAX_CARDS */
+    uint8_t players;                      /* 1..FD_REC_DEALT_PLAYERS_MAX; 0: a BURN (one card) */
+    uint8_t kind;                         /* fd_deck_kind: the record prints without its ROUND_OPENED */
+    uint8_t seat0;                        /* seat of the first card, 0-based (a deal split over records) */
     fd_card card[FD_REC_DEALT_CARDS_MAX]; /* the cards at first.. (cards of them) */
 } fd_rec_dealt;
 /* Writes in's payload into out; returns its length. */
@@ -317,7 +316,7 @@ FD_MUST_CHECK fd_status fd_rec_dealt_decode(const uint8_t *b, size_t len, fd_rec
 /* CUT: the cut card's position. */
 typedef struct fd_rec_cut {
     uint32_t round_id; /* round id */
-    uint16_t cut; /* <= FD_SHOE_MAX_CARDS */
+    uint16_t cut;      /* <= FD_SHOE_MAX_CARDS */
 } fd_rec_cut;
 /* Writes in's payload into out; returns its length. */
 size_t fd_rec_cut_encode(const fd_rec_cut *in, uint8_t out[FD_REC_CUT_SIZE]);
