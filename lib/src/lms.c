@@ -65,22 +65,25 @@ uint32_t fd_lms_height_of(uint32_t lms_type)
     return 5u * (lms_type - FD_LMS_SHA256_M32_H5 + 1u);
 }
 
+/* w divides 8, so digit i starts at bit i * w: byte (i * w) / 8, and
+ * w * (i mod 8/w) = (i * w) mod 8 (shifts and masks, no division: the
+ * Cortex-M0 has none). */
 uint32_t fd_lmots_coef(const uint8_t *s, uint32_t i, uint32_t w)
 {
-    const uint32_t per_byte = 8u / w;
-    const uint32_t shift = 8u - (w * (i % per_byte) + w);
-    return ((uint32_t)s[i / per_byte] >> shift) & ((1u << w) - 1u);
+    const uint32_t bit = i * w;
+    const uint32_t shift = 8u - ((bit & 7u) + w);
+    return ((uint32_t)s[bit >> 3] >> shift) & ((1u << w) - 1u);
 }
 
 void fd_lmots_digits(const fd_lmots_params *ots, const uint8_t digest[FD_LMS_N], uint8_t *digits)
 {
     const uint32_t w = ots->w;
     const uint32_t top = (1u << w) - 1u;
-    const uint32_t u = 8u * FD_LMS_N / w;
     uint32_t sum = 0;
-    for (uint32_t i = 0; i < u; i++) {
-        const uint32_t c = fd_lmots_coef(digest, i, w);
-        digits[i] = (uint8_t)c;
+    uint32_t u = 0; /* ends as 8n / w, counted rather than divided */
+    for (; u * w < 8u * FD_LMS_N; u++) {
+        const uint32_t c = fd_lmots_coef(digest, u, w);
+        digits[u] = (uint8_t)c;
         sum += top - c;
     }
     uint8_t cksm[2];

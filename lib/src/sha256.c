@@ -69,7 +69,10 @@ static inline uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (3
         RND(b, c, d, e, f, g, h, a, 15, W(15));                                                                        \
     } while (0)
 
-/* The C rounds: two 16-round bodies (rounds 0-15 without the schedule
+/* FD_SHA256_SMALL (a compile-time option, the bootloader's): the C rounds
+ * as one 8-round body in a loop, on every target without the Thumb-2 rounds.
+ *
+ * The C rounds: two 16-round bodies (rounds 0-15 without the schedule
  * step, then 16-63 with it) on the host, where the space buys speed; one
  * body that tests the round group on Cortex-M0 (the same speed there in
  * 3.7 instead of 5.3 KiB). */
@@ -244,7 +247,26 @@ void fd_sha256_rounds(uint32_t state[8], const uint32_t words[16])
     uint32_t f = state[5];
     uint32_t g = state[6];
     uint32_t h = state[7];
-#if SHA256_TWO_BODIES
+#if defined(FD_SHA256_SMALL)
+    /* Eight rounds in a loop (docs/PERFORMANCE.md "Bootloader"): after
+     * eight renamings a..h are back in place; the next eight schedule words
+     * go into the window before each group from round 16 on. */
+    for (unsigned i = 0; i < 64u; i += 8u) {
+        for (unsigned j = i; j >= 16u && j < i + 8u; j++) {
+            (void)SCHED(j);
+        }
+        const uint32_t *k = K + i;
+        const uint32_t *x = w + (i & 8u);
+        RND(a, b, c, d, e, f, g, h, 0, x[0]);
+        RND(h, a, b, c, d, e, f, g, 1, x[1]);
+        RND(g, h, a, b, c, d, e, f, 2, x[2]);
+        RND(f, g, h, a, b, c, d, e, 3, x[3]);
+        RND(e, f, g, h, a, b, c, d, 4, x[4]);
+        RND(d, e, f, g, h, a, b, c, 5, x[5]);
+        RND(c, d, e, f, g, h, a, b, 6, x[6]);
+        RND(b, c, d, e, f, g, h, a, 7, x[7]);
+    }
+#elif SHA256_TWO_BODIES
     const uint32_t *k = K;
     ROUNDS16(W_LOADED);
     for (k = K + 16; k < K + 64; k += 16) {
