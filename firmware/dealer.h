@@ -80,6 +80,11 @@ typedef struct fd_dealer_config {
     /* Kicks the board's watchdog (NULL: none): called inside every long
      * journal walk and compaction (fd_journal_set_kick). */
     void (*kick)(void *ctx);
+    /* The running signed image as the bootloader checked it (docs/SECURITY.md
+     * "Boot"), for STATUS: its version and the SHA-256 of header || body
+     * (FD_SHA256_SIZE bytes). NULL: not started as a signed image. */
+    const uint8_t *image_hash;
+    uint32_t image_version;
 } fd_dealer_config;
 
 /* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only

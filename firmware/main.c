@@ -80,14 +80,15 @@ static void kick_watchdog(void *ctx)
 
 /* A signed image started by the bootloader (docs/SECURITY.md "Boot"): its
  * version and SHA-256 from its own header and trailer in slot A, as the
- * bootloader checked them, on a banner line of their own. */
-static void report_image(void)
+ * bootloader checked them. NULL: no signed image header there. */
+static const uint8_t *find_image(uint32_t *version)
 {
-    static const char digits[] = "0123456789abcdef";
     const uint8_t *slot = (const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR;
     fd_image_header h;
     const uint8_t *hash = NULL;
+    *version = 0;
     if (fd_image_header_decode(slot, &h) == FD_OK && h.body_size <= FD_SLOT_A_SIZE - FD_IMAGE_HEADER_ROOM - 4u) {
+        *version = h.version;
         const size_t off = (FD_IMAGE_HEADER_ROOM + (size_t)h.body_size + 3u) & ~(size_t)3u;
         const size_t len = (size_t)slot[off + 2] | ((size_t)slot[off + 3] << 8);
         size_t pos = 0;
@@ -98,6 +99,13 @@ static void report_image(void)
             }
         }
     }
+    return hash;
+}
+
+/* The image line before the banner (STATUS shows the same: image=, image_hash=). */
+static void report_image(const uint8_t *hash, uint32_t version)
+{
+    static const char digits[] = "0123456789abcdef";
     if (hash == NULL) {
         static const char none[] = "image: no signed image header in slot A\r\n";
         hal_console_write(none, sizeof none - 1u);
@@ -105,7 +113,7 @@ static void report_image(void)
     }
     char line[] = "image: version=0x00000000 hash=";
     for (unsigned i = 0; i < 8u; i++) {
-        line[17u + i] = digits[(h.version >> (28u - 4u * i)) & 0xFu];
+        line[17u + i] = digits[(version >> (28u - 4u * i)) & 0xFu];
     }
     hal_console_write(line, sizeof line - 1u);
     for (size_t i = 0; i < FD_SHA256_SIZE; i++) {
@@ -213,6 +221,10 @@ int main(void)
     const fd_status storage_status = open_storage();
     const fd_flash *secret = open_secret_page();
 #endif
+#if defined(FD_SIGNED_IMAGE)
+    uint32_t image_version = 0;
+    const uint8_t *image_hash = find_image(&image_version);
+#endif
     const fd_dealer_config cfg = {
         .read_samples = read_raw_samples,
         .restart_source = restart_trng,
@@ -231,6 +243,10 @@ int main(void)
         .kick = kick_watchdog,
         .secret_page = secret,
         .release = FD_DEALER_RELEASE != 0,
+#if defined(FD_SIGNED_IMAGE)
+        .image_hash = image_hash,
+        .image_version = image_version,
+#endif
     };
     /* The dealer starts the TRNG itself (restart_source), here and on every
      * SELFTEST; a TRNG that fails to start leaves it in the fault state. */
@@ -238,7 +254,7 @@ int main(void)
     fd_console_init(&console, &dealer, console_write, NULL, hal_console_is_terminal(), FD_CONSOLE_ECHO != 0);
     report_reset_cause(reset_cause);
 #if defined(FD_SIGNED_IMAGE)
-    report_image();
+    report_image(cfg.image_hash, cfg.image_version);
 #endif
     fd_console_start(&console);
     while (!dealer.quit) {

@@ -810,6 +810,14 @@ static void cmd_status(const request *r)
     put_device_id(w, d);
     static const char *const seed_file_names[] = {"none", "saved", "unsaved"};
     put_field(w, " seedfile=", seed_file_names[d->seed_file]);
+    if (d->cfg.image_hash != NULL) { /* the banner's image line (docs/SECURITY.md "Boot") */
+        const uint8_t v[4] = {(uint8_t)(d->cfg.image_version >> 24), (uint8_t)(d->cfg.image_version >> 16),
+                              (uint8_t)(d->cfg.image_version >> 8), (uint8_t)d->cfg.image_version};
+        put(w, " image=0x");
+        put_hex(w, v, sizeof v);
+        put(w, " image_hash=");
+        put_hex(w, d->cfg.image_hash, FD_SHA256_SIZE);
+    }
     if (d->persist.attached) {
         put_power_on_seq(w, d);
         put_field_u32(w, " next_id=", d->round.id + 1u);

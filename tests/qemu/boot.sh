@@ -1,6 +1,7 @@
 #!/bin/sh
 # The bootloader of a QEMU board (docs/SECURITY.md "Boot") on its build
-# tree: the signed dealer boots through it (banner, a command, QUIT: exit 0);
+# tree: the signed dealer boots through it (banner, STATUS with the image's
+# version and hash as the bootloader printed them, QUIT: exit 0);
 # one flipped bit in the body, the header, the key hash, the hash and the
 # signature, a dealer signed by another key, one a version older, and an
 # empty slot are each refused with their reason and exit status 97. On the
@@ -57,7 +58,7 @@ version=$(printf '0x%08x' "$FD_IMAGE_VERSION")
 hash=$(sed -n 's/^BOOT ok version=[0-9a-fx]* hash=\([0-9a-f]\{64\}\)$/\1/p' "$work/good")
 if [ $rc -ne 0 ] || ! grep -q "^BOOT ok version=$version hash=[0-9a-f]\{64\}$" "$work/good" ||
   ! grep -qx "image: version=$version hash=$hash" "$work/good" || ! grep -qx "BOOT counter: $recorded" "$work/good" ||
-  ! grep -q '^OK STATUS ' "$work/good" || ! grep -q '^OK BYE' "$work/good"; then
+  ! grep -q "^OK STATUS .* image=$version image_hash=$hash" "$work/good" || ! grep -q '^OK BYE' "$work/good"; then
   fail "good image: exit $rc"; head -20 "$work/good"
 else
   echo "ok   signed dealer boots: $(grep '^BOOT ok' "$work/good"); counter: $recorded"
