@@ -5,6 +5,14 @@ void hal_board_init(void)
 {
     /* Console first, so a refusal below can be read. */
     nrf51_uart_init();
+    /* The nRF51 (Cortex-M0) has no VTOR: exceptions always go through the
+     * table at address 0, the bootloader's, which forwards them to this
+     * image's (docs/SECURITY.md "Boot"). QEMU's M0 accepts VTOR writes the
+     * chip ignores, so a VTOR that reads non-zero is not the chip this
+     * image was built for. */
+    if (SCB_VTOR != 0u) {
+        fd_board_refuse("VTOR reads non-zero: the nRF51 has none");
+    }
     if (fd_timebase_start() != FD_OK) {
         fd_board_refuse("TIMER0 time base absent or stopped");
     }

@@ -1,0 +1,57 @@
+/* The micro:bit's board start (boards/microbit/board.c) compiled unchanged
+ * on the host against fake registers, its drivers stubbed: it refuses to
+ * run when VTOR reads non-zero (the nRF51 has none: docs/SECURITY.md
+ * "Boot"), and starts when it reads 0 as on the chip. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "hal/board.h"
+#include "nrf51.h"
+
+#define VTOR_ADDR 0xE000ED08u
+
+static unsigned uart_inits;
+void nrf51_uart_init(void) { uart_inits++; }
+fd_status fd_timebase_start(void) { return FD_OK; }
+fd_status nrf5x_hfxo_start(void) { return FD_OK; }
+
+static int setup(void **state)
+{
+    uart_inits = 0;
+    return fake_regs_setup(state);
+}
+
+static void test_vtor_zero_starts(void **state)
+{
+    (void)state;
+    if (setjmp(fake_refused) == 0) {
+        hal_board_init();
+    } else {
+        fail_msg("refused with VTOR 0: %s", fake_refusal);
+    }
+    assert_int_equal(uart_inits, 1u);
+}
+
+static void test_vtor_nonzero_is_refused(void **state)
+{
+    (void)state;
+    static const uint32_t written[] = {0x4200u, 0x4000u, 0x80u, 0xFFFFFF80u};
+    for (size_t i = 0; i < sizeof written / sizeof written[0]; i++) {
+        fake_regs_reset();
+        uart_inits = 0;
+        fake_reg_poke(VTOR_ADDR, written[i]); /* what QEMU's M0 keeps after a write */
+        fake_expect_refusal(hal_board_init, "VTOR reads non-zero");
+        assert_int_equal(uart_inits, 1u); /* the console first, so the refusal can be read */
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_vtor_zero_starts, setup),
+        cmocka_unit_test_setup(test_vtor_nonzero_is_refused, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
