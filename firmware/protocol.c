@@ -111,7 +111,8 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
     } else if (st == FD_ERR_BUFFER_TOO_SMALL && cmd == FD_CMD_CUT) {
         reply_err(w, "journal", "this round's cut has moved as often as its journal reservation holds: it stays");
     } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
-        reply_err(w, "journal", "this round was cut short by power loss as often as its journal reservation holds: REVEAL it");
+        reply_err(w, "journal",
+                  "this round was cut short by power loss as often as its journal reservation holds: REVEAL it");
     } else if (st == FD_ERR_STATE) {
         reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
     } else if (st == FD_ERR_KAT) {
@@ -916,8 +917,7 @@ static void cmd_recall(const request *r)
 {
     uint32_t n = 0;
     const uint32_t most = fd_persist_keep_summaries;
-    if (!parse_count(r, most < FD_REC_HANDS_MAX ? most : FD_REC_HANDS_MAX, most,
-                     "usage: RECALL [hands 1-100]", &n)) {
+    if (!parse_count(r, most < FD_REC_HANDS_MAX ? most : FD_REC_HANDS_MAX, most, "usage: RECALL [hands 1-100]", &n)) {
         return;
     }
     const uint32_t newest = r->d->round.id;

@@ -43,9 +43,9 @@ static inline uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (3
 #define s0(x) (rotr((x), 7) ^ rotr((x), 18) ^ ((x) >> 3))
 #define s1(x) (rotr((x), 17) ^ rotr((x), 19) ^ ((x) >> 10))
 #define SCHED(i) (w[(i)&15u] += s1(w[((i) + 14u) & 15u]) + w[((i) + 9u) & 15u] + s0(w[((i) + 1u) & 15u]))
-#define RND(a, b, c, d, e, f, g, h, i, wi)                                                                              \
+#define RND(a, b, c, d, e, f, g, h, i, wi)                                                                             \
     do {                                                                                                               \
-        const uint32_t t1 = (h) + S1(e) + ((g) ^ ((e) & ((f) ^ (g)))) + k[(i)] + (wi);                                  \
+        const uint32_t t1 = (h) + S1(e) + ((g) ^ ((e) & ((f) ^ (g)))) + k[(i)] + (wi);                                 \
         (d) += t1;                                                                                                     \
         (h) = t1 + S0(a) + (((a) & (b)) | ((c) & ((a) | (b))));                                                        \
     } while (0)
@@ -96,19 +96,22 @@ static inline uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (3
 #define V7M_WLOAD(o) "    ldr r1, [sp, #" V7M_STR(o) "]\n"
 #define V7M_WSCHED(o0, o1, o9, o14)                                                                                    \
     "    ldr r1, [sp, #" V7M_STR(o1) "]\n"                                                                             \
-    "    ldr r2, [sp, #" V7M_STR(o14) "]\n"                                                                            \
-    "    ror r0, r1, #7\n"                                                                                             \
-    "    eor r0, r0, r1, ror #18\n"                                                                                    \
-    "    eor r0, r0, r1, lsr #3\n"                                                                                     \
-    "    ror lr, r2, #17\n"                                                                                            \
-    "    eor lr, lr, r2, ror #19\n"                                                                                    \
-    "    eor lr, lr, r2, lsr #10\n"                                                                                    \
-    "    ldr r1, [sp, #" V7M_STR(o0) "]\n"                                                                             \
-    "    ldr r2, [sp, #" V7M_STR(o9) "]\n"                                                                             \
-    "    add r1, r1, r0\n"                                                                                             \
-    "    add r1, r1, lr\n"                                                                                             \
-    "    add r1, r1, r2\n"                                                                                             \
-    "    str r1, [sp, #" V7M_STR(o0) "]\n"
+                                     "    ldr r2, [sp, #" V7M_STR(o14) "]\n"                                           \
+                                                                       "    ror r0, r1, #7\n"                          \
+                                                                       "    eor r0, r0, r1, ror #18\n"                 \
+                                                                       "    eor r0, r0, r1, lsr #3\n"                  \
+                                                                       "    ror lr, r2, #17\n"                         \
+                                                                       "    eor lr, lr, r2, ror #19\n"                 \
+                                                                       "    eor lr, lr, r2, lsr #10\n"                 \
+                                                                       "    ldr r1, [sp, #" V7M_STR(                   \
+                                                                           o0) "]\n"                                   \
+                                                                               "    ldr r2, [sp, #" V7M_STR(           \
+                                                                                   o9) "]\n"                           \
+                                                                                       "    add r1, r1, r0\n"          \
+                                                                                       "    add r1, r1, lr\n"          \
+                                                                                       "    add r1, r1, r2\n"          \
+                                                                                       "    str r1, [sp, #" V7M_STR(   \
+                                                                                           o0) "]\n"
 #define V7M_RND(a, b, c, d, e, f, g, h, W)                                                                             \
     W "    ldr r2, [r12], #4\n"                                                                                        \
       "    add " h ", " h ", r2\n"                                                                                     \
@@ -129,39 +132,39 @@ static inline uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (3
       "    and r1, " a ", " b "\n"                                                                                     \
       "    orr r0, r0, r1\n"                                                                                           \
       "    add " h ", " h ", r0\n"
-#define V7M_ROUNDS16_LOADED \
-    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WLOAD(0)) \
-    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WLOAD(4)) \
-    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WLOAD(8)) \
-    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WLOAD(12)) \
-    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WLOAD(16)) \
-    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WLOAD(20)) \
-    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WLOAD(24)) \
-    V7M_RND("r5", "r6", "r7", "r8", "r9", "r10", "r11", "r4", V7M_WLOAD(28)) \
-    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WLOAD(32)) \
-    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WLOAD(36)) \
-    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WLOAD(40)) \
-    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WLOAD(44)) \
-    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WLOAD(48)) \
-    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WLOAD(52)) \
-    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WLOAD(56)) \
+#define V7M_ROUNDS16_LOADED                                                                                            \
+    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WLOAD(0))                                            \
+    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WLOAD(4))                                            \
+    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WLOAD(8))                                            \
+    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WLOAD(12))                                           \
+    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WLOAD(16))                                           \
+    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WLOAD(20))                                           \
+    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WLOAD(24))                                           \
+    V7M_RND("r5", "r6", "r7", "r8", "r9", "r10", "r11", "r4", V7M_WLOAD(28))                                           \
+    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WLOAD(32))                                           \
+    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WLOAD(36))                                           \
+    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WLOAD(40))                                           \
+    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WLOAD(44))                                           \
+    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WLOAD(48))                                           \
+    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WLOAD(52))                                           \
+    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WLOAD(56))                                           \
     V7M_RND("r5", "r6", "r7", "r8", "r9", "r10", "r11", "r4", V7M_WLOAD(60))
-#define V7M_ROUNDS16_SCHEDULED \
-    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WSCHED(0, 4, 36, 56)) \
-    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WSCHED(4, 8, 40, 60)) \
-    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WSCHED(8, 12, 44, 0)) \
-    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WSCHED(12, 16, 48, 4)) \
-    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WSCHED(16, 20, 52, 8)) \
-    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WSCHED(20, 24, 56, 12)) \
-    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WSCHED(24, 28, 60, 16)) \
-    V7M_RND("r5", "r6", "r7", "r8", "r9", "r10", "r11", "r4", V7M_WSCHED(28, 32, 0, 20)) \
-    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WSCHED(32, 36, 4, 24)) \
-    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WSCHED(36, 40, 8, 28)) \
-    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WSCHED(40, 44, 12, 32)) \
-    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WSCHED(44, 48, 16, 36)) \
-    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WSCHED(48, 52, 20, 40)) \
-    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WSCHED(52, 56, 24, 44)) \
-    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WSCHED(56, 60, 28, 48)) \
+#define V7M_ROUNDS16_SCHEDULED                                                                                         \
+    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WSCHED(0, 4, 36, 56))                                \
+    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WSCHED(4, 8, 40, 60))                                \
+    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WSCHED(8, 12, 44, 0))                                \
+    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WSCHED(12, 16, 48, 4))                               \
+    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WSCHED(16, 20, 52, 8))                               \
+    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WSCHED(20, 24, 56, 12))                              \
+    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WSCHED(24, 28, 60, 16))                              \
+    V7M_RND("r5", "r6", "r7", "r8", "r9", "r10", "r11", "r4", V7M_WSCHED(28, 32, 0, 20))                               \
+    V7M_RND("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", V7M_WSCHED(32, 36, 4, 24))                               \
+    V7M_RND("r11", "r4", "r5", "r6", "r7", "r8", "r9", "r10", V7M_WSCHED(36, 40, 8, 28))                               \
+    V7M_RND("r10", "r11", "r4", "r5", "r6", "r7", "r8", "r9", V7M_WSCHED(40, 44, 12, 32))                              \
+    V7M_RND("r9", "r10", "r11", "r4", "r5", "r6", "r7", "r8", V7M_WSCHED(44, 48, 16, 36))                              \
+    V7M_RND("r8", "r9", "r10", "r11", "r4", "r5", "r6", "r7", V7M_WSCHED(48, 52, 20, 40))                              \
+    V7M_RND("r7", "r8", "r9", "r10", "r11", "r4", "r5", "r6", V7M_WSCHED(52, 56, 24, 44))                              \
+    V7M_RND("r6", "r7", "r8", "r9", "r10", "r11", "r4", "r5", V7M_WSCHED(56, 60, 28, 48))                              \
     V7M_RND("r5", "r6", "r7", "r8", "r9", "r10", "r11", "r4", V7M_WSCHED(60, 0, 32, 52))
 __asm__("    .syntax unified\n"
         "    .thumb\n"
@@ -185,11 +188,7 @@ __asm__("    .syntax unified\n"
         "    stm r0!, {r2, r3, r12, lr}\n"
         "    ldr r0, [sp, #64]\n"
         "    ldm r0, {r4-r11}\n"
-        "    adr.w r12, .Lsha256_k\n"
-        V7M_ROUNDS16_LOADED
-        "1:\n"
-        V7M_ROUNDS16_SCHEDULED
-        "    adr.w r0, .Lsha256_k_end\n"
+        "    adr.w r12, .Lsha256_k\n" V7M_ROUNDS16_LOADED "1:\n" V7M_ROUNDS16_SCHEDULED "    adr.w r0, .Lsha256_k_end\n"
         "    cmp r12, r0\n"
         "    bne 1b\n"
         "    ldr r0, [sp, #64]\n"
