@@ -53,30 +53,19 @@ typedef enum fd_seed_file_state {
  * recovery sequence after a hardware error. */
 typedef fd_status (*fd_source_restart_fn)(void *ctx);
 
-typedef struct fd_dealer_config {
+typedef struct fd_dealer_config {        /* pointers, then words, then bytes: no padding */
     fd_sample_read_fn read_samples;      /* the board's raw TRNG */
     fd_source_restart_fn restart_source; /* optional; called by init and SELFTEST */
     void *read_ctx;
-    fd_health_config health;    /* cutoffs for the board's assessed H */
-    uint16_t samples_per_block; /* raw samples per 256-bit conditioned block */
-    fd_drbg_kind drbg_kind;
     const char *board;
     const char *trng_name;
-    bool emulation_only;
     /* The board's SECRET flash page (device_secret.h); NULL: none. */
     const fd_flash *secret_page;
-    /* A release build: no test secret, a durable seed file, no lab mode. */
-    bool release;
     /* The journal's flash (hal_storage_open of the board's STORAGE area):
      * mounted and replayed by fd_dealer_init. NULL: the dealer keeps
      * nothing (library tests and benchmarks only; firmware always has one). */
     const fd_flash *storage;
-    fd_status storage_status; /* hal_storage_open's: not FD_OK fails every round closed */
     const char *storage_name; /* for the banner */
-    bool storage_volatile;    /* the store does not survive power-off: the banner says so */
-    /* Why the chip last reset, for the POWER_ON record: 0 unknown, 1 power-on,
-     * 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup. */
-    uint8_t reset_cause;
     /* Kicks the board's watchdog (NULL: none): called inside every long
      * journal walk and compaction (fd_journal_set_kick). */
     void (*kick)(void *ctx);
@@ -84,7 +73,18 @@ typedef struct fd_dealer_config {
      * "Boot"), for STATUS: its version and the SHA-256 of header || body
      * (FD_SHA256_SIZE bytes). NULL: not started as a signed image. */
     const uint8_t *image_hash;
+    fd_drbg_kind drbg_kind;
+    fd_status storage_status; /* hal_storage_open's: not FD_OK fails every round closed */
     uint32_t image_version;
+    uint16_t samples_per_block; /* raw samples per 256-bit conditioned block */
+    fd_health_config health;    /* cutoffs for the board's assessed H */
+    bool emulation_only;
+    /* A release build: no test secret, a durable seed file, no lab mode. */
+    bool release;
+    bool storage_volatile; /* the store does not survive power-off: the banner says so */
+    /* Why the chip last reset, for the POWER_ON record: 0 unknown, 1 power-on,
+     * 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup. */
+    uint8_t reset_cause;
 } fd_dealer_config;
 
 /* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only

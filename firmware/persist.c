@@ -582,6 +582,32 @@ static bool unacknowledged_deal(const replay *r, uint16_t *first, uint16_t *coun
     return true;
 }
 
+/* A BEACON_INDEX: the newest per slot is the last index used. */
+static void replay_beacon(fd_persist *p, const fd_journal_record *rec)
+{
+    fd_rec_beacon_index bi;
+    if (fd_rec_beacon_index_decode(rec->payload, rec->len, &bi) == FD_OK &&
+        rec->orig_seq > p->rules.beacon_seq[bi.slot]) {
+        p->beacon_used = (uint8_t)(p->beacon_used | (1u << bi.slot));
+        p->beacon_last[bi.slot] = bi.index;
+        p->rules.beacon_seq[bi.slot] = rec->orig_seq;
+    }
+}
+
+/* A SEED_FILE: the newest whose secret is still there is the seed file. */
+static void replay_seed_file(replay *r, fd_persist *p, const fd_journal_record *rec)
+{
+    fd_rec_seed_file f;
+    r->seed_files += rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
+    if (fd_rec_seed_file_decode(rec->payload, rec->len, &f) == FD_OK &&
+        rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE && rec->secret_len <= FD_DEALER_SEED_FILE_MAX &&
+        rec->orig_seq > p->rules.seed_file_seq) {
+        memcpy(p->seed_file, rec->secret, rec->secret_len);
+        p->seed_file_len = (uint8_t)rec->secret_len;
+        p->rules.seed_file_seq = rec->orig_seq;
+    }
+}
+
 static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
 {
     replay *r = ctx;
@@ -601,23 +627,11 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
         return FD_OK;
     }
     if (rec->type == FD_REC_BEACON_INDEX) {
-        fd_rec_beacon_index bi;
-        if (fd_rec_beacon_index_decode(b, rec->len, &bi) == FD_OK && rec->orig_seq > p->rules.beacon_seq[bi.slot]) {
-            p->beacon_used = (uint8_t)(p->beacon_used | (1u << bi.slot));
-            p->beacon_last[bi.slot] = bi.index;
-            p->rules.beacon_seq[bi.slot] = rec->orig_seq;
-        }
+        replay_beacon(p, rec);
         return FD_OK;
     }
     if (rec->type == FD_REC_SEED_FILE) {
-        fd_rec_seed_file f;
-        r->seed_files += rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
-        if (fd_rec_seed_file_decode(b, rec->len, &f) == FD_OK && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
-            rec->secret_len <= FD_DEALER_SEED_FILE_MAX && rec->orig_seq > p->rules.seed_file_seq) {
-            memcpy(p->seed_file, rec->secret, rec->secret_len);
-            p->seed_file_len = (uint8_t)rec->secret_len;
-            p->rules.seed_file_seq = rec->orig_seq;
-        }
+        replay_seed_file(r, p, rec);
         return FD_OK;
     }
     const bool round_record = rec->type == FD_REC_ROUND_OPENED || rec->type == FD_REC_REVEAL ||
@@ -839,21 +853,15 @@ const uint32_t fd_persist_keep_hands = FD_DEALER_KEEP_HANDS;
 // cppcheck-suppress unsignedLessThanZero ; a constant expression of the capacity model, where a small area keeps 0
 const uint32_t fd_persist_keep_summaries = FD_DEALER_KEEP_SUMMARIES;
 
-bool persist_mount(fd_dealer *d)
+/* The journal over the board's area, keyed by the device secret. */
+static fd_status mount_open(fd_dealer *d)
 {
     fd_persist *p = &d->persist;
-    if (d->cfg.storage == NULL) {
-        return false;
-    }
-    p->attached = true;
-    p->flash = *d->cfg.storage;
-    p->rules.rounds.hands = fd_persist_keep_hands;
-    p->rules.rounds.summaries = fd_persist_keep_summaries;
     uint8_t key[FD_SHA256_SIZE];
     fd_status st = d->cfg.storage_status;
     if (st == FD_OK && dealer_journal_key(&d->secret, key) != FD_OK) {
         report(p, FD_ERR_NOT_READY, "no device secret: no journal key");
-        return false;
+        return FD_ERR_NOT_READY;
     }
     if (st == FD_OK && (p->flash.geometry.page_count > FD_DEALER_JOURNAL_PAGES ||
                         p->flash.geometry.page_size != FD_DEALER_JOURNAL_PAGE_SIZE)) {
@@ -868,6 +876,52 @@ bool persist_mount(fd_dealer *d)
     fd_wipe(key, sizeof key);
     if (st != FD_OK) {
         report(p, st, "storage area unusable");
+    }
+    return st;
+}
+
+/* What the replay took from the records before a bad one: nothing of a
+ * journal that failed is used. */
+static void forget_replay(fd_dealer *d, replay *r)
+{
+    fd_persist *p = &d->persist;
+    fd_wipe(p->seed_file, sizeof p->seed_file);
+    p->seed_file_len = 0;
+    p->rules.seed_file_seq = 0;
+    memset(p->events, 0, sizeof p->events);
+    memset(p->rules.event_floor, 0, sizeof p->rules.event_floor);
+    p->beacon_used = 0;
+    memset(p->beacon_last, 0, sizeof p->beacon_last);
+    memset(p->rules.beacon_seq, 0, sizeof p->rules.beacon_seq);
+    fd_wipe(&d->round, sizeof d->round);
+    fd_wipe(r, sizeof *r);
+    (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
+}
+
+/* A round that never opened (its SHUFFLE cut short): its secret goes now. */
+static void wipe_unopened_parts(fd_dealer *d, const replay *r)
+{
+    if (r->part_round > r->round_id) {
+        for (unsigned i = 0; i < FD_REC_MAX_PARTS; i++) {
+            if ((r->available & (1u << i)) != 0u) {
+                wipe(d, r->part_seq[i]);
+            }
+        }
+    }
+}
+
+bool persist_mount(fd_dealer *d)
+{
+    fd_persist *p = &d->persist;
+    if (d->cfg.storage == NULL) {
+        return false;
+    }
+    p->attached = true;
+    p->flash = *d->cfg.storage;
+    p->rules.rounds.hands = fd_persist_keep_hands;
+    p->rules.rounds.summaries = fd_persist_keep_summaries;
+    fd_status st = mount_open(d);
+    if (st != FD_OK) {
         return false;
     }
     static replay r; /* off the micro:bit's stack; the dealer is one */
@@ -879,19 +933,7 @@ bool persist_mount(fd_dealer *d)
     st = fd_journal_mount_walk(&p->journal, replay_visit, &r, &p->report);
     if (st != FD_OK) {
         p->status = st; /* report: the first bad record */
-        /* what the replay took from the records before it: nothing of a
-         * journal that failed is used */
-        fd_wipe(p->seed_file, sizeof p->seed_file);
-        p->seed_file_len = 0;
-        p->rules.seed_file_seq = 0;
-        memset(p->events, 0, sizeof p->events);
-        memset(p->rules.event_floor, 0, sizeof p->rules.event_floor);
-        p->beacon_used = 0;
-        memset(p->beacon_last, 0, sizeof p->beacon_last);
-        memset(p->rules.beacon_seq, 0, sizeof p->rules.beacon_seq);
-        fd_wipe(&d->round, sizeof d->round);
-        fd_wipe(&r, sizeof r);
-        (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
+        forget_replay(d, &r);
         return false;
     }
     p->rules.rounds.newest_round = r.round_id;
@@ -910,14 +952,7 @@ bool persist_mount(fd_dealer *d)
     if (r.seed_files > 1u) {
         wipe_superseded_seed_files(d);
     }
-    /* a round that never opened (its SHUFFLE cut short): its secret goes now */
-    if (r.part_round > r.round_id) {
-        for (unsigned i = 0; i < FD_REC_MAX_PARTS; i++) {
-            if ((r.available & (1u << i)) != 0u) {
-                wipe(d, r.part_seq[i]);
-            }
-        }
-    }
+    wipe_unopened_parts(d, &r);
     if (restored) {
         mark_skipped(d, &r);
     } else {
