@@ -39,8 +39,15 @@ static const char no_seeding[] = "no round open for seeds";
         [FD_DEALER_FAULT] = ALLOW(FD_DEALER_FAULT), [FD_DEALER_FAULT_ROUND_OPEN] = ALLOW(FD_DEALER_FAULT_ROUND_OPEN),  \
         [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_SEEDING)                                                                 \
     }
+#define NO_ROUND /* allowed while no round is open, changing no state */                                               \
+    {                                                                                                                  \
+        [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY), [FD_DEALER_ROUND_OPEN] = REFUSE(open_round),                   \
+        [FD_DEALER_REVEALED] = ALLOW(FD_DEALER_REVEALED), [FD_DEALER_UNSHUFFLED] = ALLOW(FD_DEALER_UNSHUFFLED),        \
+        [FD_DEALER_FAULT] = ALLOW(FD_DEALER_FAULT), [FD_DEALER_FAULT_ROUND_OPEN] = REFUSE(open_round),                 \
+        [FD_DEALER_SEEDING] = REFUSE(open_round)                                                                       \
+    }
 static const fd_transition table[FD_CMD_COUNT][FD_DEALER_STATE_COUNT] = {
-    [FD_CMD_HELP] = STAYS,
+    [FD_CMD_ANY] = STAYS,
     [FD_CMD_NEW] =
         {
             [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY),
@@ -92,7 +99,6 @@ static const fd_transition table[FD_CMD_COUNT][FD_DEALER_STATE_COUNT] = {
             [FD_DEALER_FAULT_ROUND_OPEN] = ALLOW(FD_DEALER_FAULT),
             [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_REVEALED),
         },
-    [FD_CMD_STATUS] = STAYS,
     [FD_CMD_SELFTEST] =
         {
             [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY),
@@ -133,19 +139,36 @@ static const fd_transition table[FD_CMD_COUNT][FD_DEALER_STATE_COUNT] = {
             [FD_DEALER_FAULT_ROUND_OPEN] = FAULTED,
             [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_ROUND_OPEN),
         },
+    [FD_CMD_PROVISION] = NO_ROUND,
+    [FD_CMD_LAB_RAW] = NO_ROUND, /* raw samples of a failing source too */
+    [FD_CMD_LAB_CARDS] =
+        {
+            [FD_DEALER_FACTORY] = ALLOW(FD_DEALER_FACTORY),
+            [FD_DEALER_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_REVEALED] = ALLOW(FD_DEALER_REVEALED),
+            [FD_DEALER_UNSHUFFLED] = ALLOW(FD_DEALER_UNSHUFFLED),
+            [FD_DEALER_FAULT] = FAULTED,
+            [FD_DEALER_FAULT_ROUND_OPEN] = REFUSE(open_round),
+            [FD_DEALER_SEEDING] = REFUSE(open_round),
+        },
 };
 
 const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd) { return &table[cmd][state]; }
+
+fd_status fd_dealer_admit(const fd_dealer *d, fd_dealer_cmd cmd)
+{
+    switch (fd_dealer_transition(d->round.state, cmd)->verdict) {
+    case FD_ALLOW: return FD_OK;
+    case FD_REFUSE_STATE: return FD_ERR_STATE;
+    default: return d->fault_status;
+    }
+}
 
 /* FD_OK and the table entry when the command may run, else its refusal. */
 static fd_status admit(const fd_dealer *d, fd_dealer_cmd cmd, const fd_transition **t)
 {
     *t = fd_dealer_transition(d->round.state, cmd);
-    switch ((*t)->verdict) {
-    case FD_ALLOW: return FD_OK;
-    case FD_REFUSE_STATE: return FD_ERR_STATE;
-    default: return d->fault_status;
-    }
+    return fd_dealer_admit(d, cmd);
 }
 
 /* ---- critical memory: a checksum over the round and the shoe's fields ---- */
@@ -235,8 +258,6 @@ static void enter_fault(fd_dealer *d, fd_status why)
     seal(d, open ? FD_DEALER_FAULT_ROUND_OPEN : FD_DEALER_FAULT);
     persist_event(d, FD_REC_FAULT, why, (uint16_t)d->fault_health);
 }
-
-void fd_dealer_fail(fd_dealer *d, fd_status why) { enter_fault(d, why); }
 
 /* KATs, source restart, start-up health tests, fresh DRBG. */
 static fd_status run_selftest(fd_dealer *d)
@@ -676,6 +697,95 @@ fd_status fd_dealer_quit(fd_dealer *d)
     const fd_status st = admit(d, FD_CMD_QUIT, &t);
     if (st == FD_OK) {
         d->quit = true;
+    }
+    return st;
+}
+
+/* ---- the device secret and lab mode (docs/PROTOCOL.md PROVISION, LAB) ---- */
+
+/* A development build's journal is keyed with the public test secret: it
+ * proves nothing, and the new secret's key could not read it (the dealer
+ * would refuse rounds over a journal it cannot verify). It stops taking
+ * records now and is erased; the next power-up formats it afresh under the
+ * new key. A power cut before the erase ends leaves a journal that fails
+ * its check: rounds refused until the storage area is erased. */
+static fd_status forget_test_journal(fd_dealer *d)
+{
+    fd_persist *p = &d->persist;
+    if (d->secret.origin != FD_SECRET_TEST || !p->attached) {
+        return FD_OK;
+    }
+    p->status = FD_ERR_STATE;
+    fd_status st = FD_OK;
+    for (uint32_t page = 0; page < p->flash.geometry.page_count && st == FD_OK; page++) {
+        st = p->flash.erase(p->flash.ctx, page);
+    }
+    return st;
+}
+
+fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRET_BYTES],
+                              uint8_t id[FD_DEVICE_ID_BYTES])
+{
+    const fd_transition *t;
+    fd_status st = admit(d, FD_CMD_PROVISION, &t);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (d->cfg.secret_page == NULL) {
+        return FD_ERR_NOT_READY;
+    }
+    st = fd_device_secret_provision(d->cfg.secret_page, secret, id);
+    if (st == FD_OK) {
+        d->restart_required = true;
+        st = forget_test_journal(d);
+    }
+    return st;
+}
+
+/* Lab mode is for development builds only; the table says when. */
+static fd_status lab_allowed(const fd_dealer *d, fd_dealer_cmd cmd)
+{
+    return d->cfg.release ? FD_ERR_STATE : fd_dealer_admit(d, cmd);
+}
+
+fd_status fd_dealer_lab_raw(fd_dealer *d, uint8_t *samples, size_t count)
+{
+    const fd_status st = lab_allowed(d, FD_CMD_LAB_RAW);
+    if (st != FD_OK) {
+        return st;
+    }
+    if (samples == NULL) {
+        return FD_ERR_NULL;
+    }
+    return d->cfg.read_samples(d->cfg.read_ctx, samples, count);
+}
+
+fd_status fd_dealer_lab_cards(fd_dealer *d, uint32_t bound, uint16_t *out, size_t count)
+{
+    fd_status st = lab_allowed(d, FD_CMD_LAB_CARDS);
+    if (st == FD_OK && out == NULL) {
+        st = FD_ERR_NULL;
+    }
+    if (st == FD_OK && (bound == 0u || bound > UINT16_MAX + 1u)) {
+        st = FD_ERR_BOUND;
+    }
+    if (st == FD_OK) {
+        st = fd_dealer_secret_ready(d);
+    }
+    if (st != FD_OK) {
+        return st;
+    }
+    fd_rng rng;
+    st = fd_dealer_begin_round(d, FD_SOURCE_COMBINED, &rng);
+    for (size_t i = 0; i < count && st == FD_OK; i++) {
+        uint32_t v = 0;
+        st = rng.uniform(rng.ctx, bound, &v);
+        out[i] = (uint16_t)v;
+    }
+    fd_combined_clear(&d->combined);
+    if (st != FD_OK) {
+        fd_wipe(out, count * sizeof *out);
+        enter_fault(d, st);
     }
     return st;
 }

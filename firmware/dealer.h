@@ -100,19 +100,24 @@ typedef enum fd_dealer_state {
     FD_DEALER_STATE_COUNT = 7
 } fd_dealer_state;
 
+/* The rows of the transition table (firmware/dealer.c): one per command of
+ * the core, and FD_CMD_ANY for a transport's command that touches no state
+ * (HELP, STATUS, MODE, VERIFY, TIME, RECALL, LOG: allowed in every state). */
 typedef enum fd_dealer_cmd {
-    FD_CMD_HELP = 0,
+    FD_CMD_ANY = 0,
     FD_CMD_NEW,
     FD_CMD_SHUFFLE,
     FD_CMD_DEAL,
     FD_CMD_BURN,
     FD_CMD_CUT,
     FD_CMD_REVEAL,
-    FD_CMD_STATUS,
     FD_CMD_SELFTEST,
     FD_CMD_QUIT,
     FD_CMD_SEED,
     FD_CMD_CLOSE,
+    FD_CMD_PROVISION,
+    FD_CMD_LAB_RAW,
+    FD_CMD_LAB_CARDS,
     FD_CMD_COUNT
 } fd_dealer_cmd;
 
@@ -179,6 +184,12 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg);
 /* The transition table's entry for a command in a state (both in range). */
 const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd);
 
+/* Whether the table lets cmd (in range) run in the dealer's state now:
+ * FD_OK, FD_ERR_STATE (the reason: fd_dealer_transition's why) or the
+ * latched fault's status. Changes nothing. Every command call below checks
+ * it first; a transport asks it to refuse before it replies in parts. */
+fd_status fd_dealer_admit(const fd_dealer *d, fd_dealer_cmd cmd);
+
 /* Every command call below takes a dealer that fd_dealer_init has set up
  * (precondition: d non-NULL) and first consults the table: a refused command
  * returns FD_ERR_STATE or the latched fault's status and changes nothing.
@@ -224,8 +235,9 @@ fd_status fd_dealer_secret_ready(const fd_dealer *d);
  * configured SECRET page; it takes effect at the next start, and until then
  * no round is drawn. A journal keyed with the test secret (development
  * builds) is erased: the next start formats it under the new key. *id: the
- * new device id. Errors: refusals (a round open: FD_ERR_STATE),
- * FD_ERR_NOT_READY (no secret page bound), fd_device_secret_provision's,
+ * new device id. Errors: refusals (a round open), FD_ERR_NOT_READY (no
+ * secret page bound), fd_device_secret_provision's (FD_ERR_STATE: written
+ * before),
  * the flash's erase error (secret written; the journal then fails its
  * check until the area is erased). */
 fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRET_BYTES],
@@ -234,13 +246,14 @@ fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRE
 /* Lab mode (development builds only, no round open): count raw TRNG
  * samples straight from the source, one per byte, for offline SP 800-90B
  * assessment (health tests do not filter them; none is ever used for
- * output). Errors: FD_ERR_STATE (release build, or a round open),
- * FD_ERR_NULL, the source's error (no fault latched: lab data only). */
+ * output). Errors: FD_ERR_STATE (a release build), refusals (a round
+ * open), FD_ERR_NULL, the source's error (no fault latched: lab data only). */
 fd_status fd_dealer_lab_raw(fd_dealer *d, uint8_t *samples, size_t count);
 
 /* Lab mode: count card indices uniform in [0, bound) from the default
  * (combined) source, begun afresh as a round is. Errors: as
- * fd_dealer_lab_raw, FD_ERR_BOUND (bound 0), fd_dealer_secret_ready's,
+ * fd_dealer_lab_raw (refused in the fault state too), FD_ERR_BOUND (bound
+ * 0), fd_dealer_secret_ready's,
  * the source's (fault latched, as for a round). */
 fd_status fd_dealer_lab_cards(fd_dealer *d, uint32_t bound, uint16_t *out, size_t count);
 

@@ -26,7 +26,4 @@ fd_status fd_dealer_start_sources(fd_dealer *d);
  * file's: the caller latches the fault. */
 fd_status fd_dealer_begin_round(fd_dealer *d, fd_round_source src, fd_rng *rng);
 
-/* Latch the fault state (dealer.c). */
-void fd_dealer_fail(fd_dealer *d, fd_status why);
-
 #endif

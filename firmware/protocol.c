@@ -221,13 +221,34 @@ static bool parse_number(const token *t, uint32_t *value) { return parse_decimal
 
 /* ---- commands: parse, call the core, format the result ---- */
 
+struct command;
+
+/* One command line being run. */
 typedef struct request {
     fd_dealer *d;
     const token *t;
     size_t n; /* tokens, the command word included */
     const writer *w;
-    fd_console *console; /* MODE changes the console, not the dealer */
+    fd_console *console;       /* MODE changes the console, not the dealer */
+    const struct command *row; /* the command's row of commands[] */
 } request;
+
+/* A row of the command table (commands[], below). */
+typedef enum journal_use {
+    JOURNAL_NONE = 0, /* the journal plays no part */
+    JOURNAL_WRITES,   /* a success is journalled before the reply (docs/PROTOCOL.md "Power loss") */
+    JOURNAL_READS     /* prints the journal: refused (ERR journal) while none is mounted or it failed */
+} journal_use;
+
+typedef struct command {
+    const char *word;
+    void (*run)(const request *r);
+    const char *help;  /* the usage HELP shows; NULL: not listed */
+    fd_dealer_cmd cmd; /* its row of dealer.c's transition table: the states it runs in (FD_CMD_ANY: all) */
+    journal_use journal;
+    bool no_session;             /* allowed without an authenticated link session (docs/LINK.md) */
+    const char *release_refusal; /* non-NULL: refused in release builds, with this reason */
+} command;
 
 /* A command without arguments: false, and the usage reply, when it has some. */
 static bool no_arguments(const request *r, const char *usage)
@@ -240,13 +261,13 @@ static bool no_arguments(const request *r, const char *usage)
 }
 
 /* The core's answer: true on success, else its reply has been written. */
-static bool core_ok(const request *r, fd_dealer_cmd cmd, fd_status st)
-{
-    if (st != FD_OK) {
-        reply_status(r->d, cmd, st, r->w);
-    }
-    return st == FD_OK;
-}
+static bool core_ok(const request *r, fd_status st);
+
+/* Whether the command may run now, by its row and dealer.c's transition
+ * table row cmd (a command with parts names the part's row); else its
+ * refusal has been replied. For a command that must know before it
+ * replies: the core's calls check the same table themselves. */
+static bool admitted(const request *r, fd_dealer_cmd cmd);
 
 static void cmd_help(const request *r);
 
@@ -278,7 +299,7 @@ static void cmd_new(const request *r)
         reply_err(w, "range", "decks must be 1 to 8");
     } else if (jokers > (kind == FD_DECK_FRENCH ? 2u : 0u)) {
         reply_err(w, "range", "jokers must be 0 to 2 (French decks only)");
-    } else if (core_ok(r, FD_CMD_NEW, fd_dealer_new(r->d, kind, decks, jokers))) {
+    } else if (core_ok(r, fd_dealer_new(r->d, kind, decks, jokers))) {
         put_field(w, "OK NEW deck=", fd_deck_kind_name(kind));
         put_field_u32(w, " decks=", decks);
         put_field_u32(w, " jokers=", jokers);
@@ -358,6 +379,10 @@ static void cmd_provision(const request *r)
         reply_err(r->w, "syntax", "usage: PROVISION <64 hex digits: the 32-byte device secret>");
         return;
     }
+    if (!admitted(r, r->row->cmd)) {
+        fd_wipe(secret, sizeof secret);
+        return;
+    }
     uint8_t id[FD_DEVICE_ID_BYTES];
     const bool provisioned_before = r->d->restart_required;
     const fd_status st = fd_dealer_provision(r->d, secret, id);
@@ -379,9 +404,7 @@ static void cmd_provision(const request *r)
         put(r->w, " restart=required\r\n");
         break;
     case FD_ERR_STATE:
-        if (fd_dealer_round_open(r->d)) {
-            reply_err(r->w, "state", "round open: REVEAL first");
-        } else if (r->d->secret.origin == FD_SECRET_PROVISIONED || provisioned_before) {
+        if (r->d->secret.origin == FD_SECRET_PROVISIONED || provisioned_before) {
             reply_err(r->w, "state", "already provisioned: written once only");
         } else { /* the driver's error: the page was not written */
             reply_err(r->w, "storage", "state: the secret page could not be written");
@@ -454,14 +477,10 @@ static void cmd_lab(const request *r)
         reply_err(r->w, "syntax", "usage: LAB RAW <n> | LAB CARDS <n> [bound]");
     } else if (n < 1u || n > (raw ? LAB_RAW_MAX : LAB_CARDS_MAX) || bound < 1u || bound > 65535u) {
         reply_err(r->w, "range", "n must be 1 to 2048 (RAW) or 1024 (CARDS), bound 1 to 65535");
-    } else if (r->d->cfg.release) {
-        reply_err(r->w, "state", "lab mode is refused in release builds");
-    } else if (fd_dealer_round_open(r->d)) {
-        reply_err(r->w, "state", "round open: REVEAL first");
+    } else if (!admitted(r, raw ? FD_CMD_LAB_RAW : FD_CMD_LAB_CARDS)) {
+        return;
     } else if (raw) {
         lab_raw(r, n);
-    } else if (fd_dealer_in_fault(r->d)) {
-        reply_fault(r->d, r->w);
     } else if (secret_ready(r)) {
         lab_cards(r, n, bound);
     }
@@ -534,11 +553,11 @@ static void cmd_shuffle(const request *r)
         put(r->w, "\r\n");
         return;
     }
-    if (fd_dealer_transition(fd_dealer_get_state(r->d), FD_CMD_SHUFFLE)->verdict == FD_ALLOW && !secret_ready(r)) {
+    if (fd_dealer_admit(r->d, r->row->cmd) == FD_OK && !secret_ready(r)) {
         return;
     }
     if (full || drbg) {
-        if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_shuffle(r->d, full))) {
+        if (!core_ok(r, fd_dealer_shuffle(r->d, full))) {
             return;
         }
         put_field_u32(r->w, "OK SHUFFLE id=", r->d->round.id);
@@ -549,7 +568,7 @@ static void cmd_shuffle(const request *r)
         put(r->w, "\r\n");
         return;
     }
-    if (!core_ok(r, FD_CMD_SHUFFLE, fd_dealer_open_round(r->d, slots, beacon_slot, beacon_index))) {
+    if (!core_ok(r, fd_dealer_open_round(r->d, slots, beacon_slot, beacon_index))) {
         return;
     }
     put(r->w, "OK SHUFFLE mode=round");
@@ -577,7 +596,7 @@ static void cmd_seed(const request *r)
         reply_err(r->w, "state", "slot already filled: a seed is never replaced");
     } else if (st == FD_ERR_EMPTY || st == FD_ERR_TOO_LARGE) {
         reply_err(r->w, "range", "a seed is 1 to 64 bytes");
-    } else if (core_ok(r, FD_CMD_SEED, st)) {
+    } else if (core_ok(r, st)) {
         put_field_u32(r->w, "OK SEED id=", r->d->round.id);
         put_field_u32(r->w, " slot=", slot);
         put_round_state(r->w, r->d);
@@ -589,7 +608,7 @@ static void cmd_close(const request *r)
     if (!no_arguments(r, "usage: CLOSE")) {
         return;
     }
-    if (core_ok(r, FD_CMD_CLOSE, fd_dealer_close(r->d))) {
+    if (core_ok(r, fd_dealer_close(r->d))) {
         put_field_u32(r->w, "OK CLOSE id=", r->d->round.id);
         put_round_state(r->w, r->d);
     }
@@ -652,7 +671,7 @@ static void cmd_deal(const request *r)
         } else if (st == FD_ERR_EXHAUSTED) {
             reply_exhausted(r->d, r->w);
         } else {
-            reply_status(r->d, FD_CMD_DEAL, st, r->w);
+            (void)core_ok(r, st);
         }
     }
 }
@@ -669,7 +688,7 @@ static void cmd_burn(const request *r)
     } else if (st == FD_ERR_EXHAUSTED) {
         reply_err(r->w, "exhausted", "no cards left");
     } else {
-        reply_status(r->d, FD_CMD_BURN, st, r->w);
+        (void)core_ok(r, st);
     }
 }
 
@@ -686,7 +705,7 @@ static void cmd_cut(const request *r)
     }
     const fd_status st = fd_dealer_cut(r->d, (uint16_t)cut);
     if (st != FD_OK) {
-        reply_status(r->d, FD_CMD_CUT, st, r->w); /* the journal's refusal or failure */
+        (void)core_ok(r, st); /* the journal's refusal or failure */
         return;
     }
     put(r->w, "OK CUT ");
@@ -742,7 +761,7 @@ static void cmd_reveal(const request *r)
     if (!no_arguments(r, "usage: REVEAL")) {
         return;
     }
-    if (!core_ok(r, FD_CMD_REVEAL, fd_dealer_reveal(r->d))) {
+    if (!core_ok(r, fd_dealer_reveal(r->d))) {
         return;
     }
     const fd_dealer *d = r->d;
@@ -834,7 +853,7 @@ static void cmd_selftest(const request *r)
         return;
     }
     uint32_t samples = 0;
-    if (!core_ok(r, FD_CMD_SELFTEST, fd_dealer_selftest(r->d, &samples))) {
+    if (!core_ok(r, fd_dealer_selftest(r->d, &samples))) {
         return;
     }
     put(r->w, "OK SELFTEST kat=pass startup=pass samples=");
@@ -847,7 +866,7 @@ static void cmd_quit(const request *r)
     if (!no_arguments(r, "usage: QUIT")) {
         return;
     }
-    if (core_ok(r, FD_CMD_QUIT, fd_dealer_quit(r->d))) {
+    if (core_ok(r, fd_dealer_quit(r->d))) {
         put(r->w, "OK BYE\r\n");
     }
 }
@@ -880,9 +899,7 @@ static void cmd_time(const request *r)
         reply_err(r->w, "syntax", "usage: TIME <unix seconds, 1 to 4294967295>");
         return;
     }
-    const fd_status st = fd_dealer_time(r->d, unix_s);
-    if (st != FD_OK) {
-        reply_status(r->d, FD_CMD_STATUS, st, r->w);
+    if (!core_ok(r, fd_dealer_time(r->d, unix_s))) {
         return;
     }
     put_field_u32(r->w, "OK TIME unix=", unix_s);
@@ -920,11 +937,10 @@ static void cmd_recall(const request *r)
     if (!parse_count(r, most < FD_REC_HANDS_MAX ? most : FD_REC_HANDS_MAX, most, "usage: RECALL [hands 1-100]", &n)) {
         return;
     }
-    const uint32_t newest = r->d->round.id;
-    if (!r->d->persist.attached || r->d->persist.status != FD_OK) {
-        reply_journal(r->d, r->w);
+    if (!admitted(r, r->row->cmd)) {
         return;
     }
+    const uint32_t newest = r->d->round.id;
     put_field_u32(r->w, "OK RECALL newest=", newest);
     put_field_u32(r->w, " n=", n);
     end_walk_reply(r, recall_write(r->w, r->d, newest >= n ? newest - n + 1u : 1u));
@@ -936,9 +952,7 @@ static void cmd_log(const request *r)
     if (!parse_count(r, 20u, FD_REC_EVENTS_KEPT, "usage: LOG [events 1-32]", &n)) {
         return;
     }
-    const fd_persist *p = &r->d->persist;
-    if (!p->attached || p->status != FD_OK) {
-        reply_journal(r->d, r->w);
+    if (!admitted(r, r->row->cmd)) {
         return;
     }
     put_field_u32(r->w, "OK LOG n=", n);
@@ -979,38 +993,83 @@ static void cmd_mode(const request *r)
     }
 }
 
-/* The commands: one row each, in HELP's order; HELP is made from the rows
- * (docs/PROTOCOL.md "Commands"). A row without help is not listed. */
-typedef struct command {
-    const char *word;
-    void (*run)(const request *r);
-    const char *help; /* the usage HELP shows */
-} command;
+/* The commands: one row each, in HELP's order (docs/PROTOCOL.md
+ * "Commands"); HELP is made from the rows, and the row says when the
+ * command may run. Adding a command is a row here, its handler, its
+ * section of docs/PROTOCOL.md and its tests (and a row of dealer.c's
+ * transition table only for a new kind of state change). */
 
 static const command commands[] = {
-    {.word = "NEW", .run = cmd_new, .help = "NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2]"},
-    {.word = "SHUFFLE", .run = cmd_shuffle, .help = "SHUFFLE [slots=0-8 [beacon=SLOT:INDEX]|drbg|full]"},
-    {.word = "SEED", .run = cmd_seed, .help = "SEED <slot> <hex>"},
-    {.word = "CLOSE", .run = cmd_close, .help = "CLOSE"},
-    {.word = "DEAL", .run = cmd_deal, .help = "DEAL <n> [players 1-8]"},
-    {.word = "BURN", .run = cmd_burn, .help = "BURN"},
-    {.word = "CUT", .run = cmd_cut, .help = "CUT <n>"},
-    {.word = "REVEAL", .run = cmd_reveal, .help = "REVEAL"},
+    {.word = "NEW",
+     .run = cmd_new,
+     .help = "NEW <french|spanish40|spanish48> [decks 1-8] [jokers 0-2]",
+     .cmd = FD_CMD_NEW},
+    {.word = "SHUFFLE",
+     .run = cmd_shuffle,
+     .help = "SHUFFLE [slots=0-8 [beacon=SLOT:INDEX]|drbg|full]",
+     .cmd = FD_CMD_SHUFFLE,
+     .journal = JOURNAL_WRITES},
+    {.word = "SEED", .run = cmd_seed, .help = "SEED <slot> <hex>", .cmd = FD_CMD_SEED, .journal = JOURNAL_WRITES},
+    {.word = "CLOSE", .run = cmd_close, .help = "CLOSE", .cmd = FD_CMD_CLOSE, .journal = JOURNAL_WRITES},
+    {.word = "DEAL", .run = cmd_deal, .help = "DEAL <n> [players 1-8]", .cmd = FD_CMD_DEAL, .journal = JOURNAL_WRITES},
+    {.word = "BURN", .run = cmd_burn, .help = "BURN", .cmd = FD_CMD_BURN, .journal = JOURNAL_WRITES},
+    {.word = "CUT", .run = cmd_cut, .help = "CUT <n>", .cmd = FD_CMD_CUT, .journal = JOURNAL_WRITES},
+    {.word = "REVEAL", .run = cmd_reveal, .help = "REVEAL", .cmd = FD_CMD_REVEAL, .journal = JOURNAL_WRITES},
     {.word = "STATUS", .run = cmd_status, .help = "STATUS"},
-    {.word = "SELFTEST", .run = cmd_selftest, .help = "SELFTEST"},
+    {.word = "SELFTEST", .run = cmd_selftest, .help = "SELFTEST", .cmd = FD_CMD_SELFTEST, .journal = JOURNAL_WRITES},
     {.word = "MODE", .run = cmd_mode, .help = "MODE <human|machine>"},
-    {.word = "PROVISION", .run = cmd_provision, .help = "PROVISION <64 hex>"},
-    {.word = "LAB", .run = cmd_lab, .help = "LAB <raw|cards> <n> [bound]"},
-    {.word = "TIME", .run = cmd_time, .help = "TIME <unix seconds>"},
-    {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]"},
-    {.word = "LOG", .run = cmd_log, .help = "LOG [events]"},
-    {.word = "VERIFY", .run = cmd_verify, .help = "VERIFY <seed hex>"},
-    {.word = "HELP", .run = cmd_help, .help = "HELP"},
-    {.word = "QUIT", .run = cmd_quit, .help = "QUIT"},
+    {.word = "PROVISION", .run = cmd_provision, .help = "PROVISION <64 hex>", .cmd = FD_CMD_PROVISION},
+    {.word = "LAB",
+     .run = cmd_lab,
+     .help = "LAB <raw|cards> <n> [bound]",
+     .cmd = FD_CMD_LAB_RAW,
+     .release_refusal = "lab mode is refused in release builds"},
+    {.word = "TIME", .run = cmd_time, .help = "TIME <unix seconds>", .journal = JOURNAL_WRITES},
+    {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]", .journal = JOURNAL_READS},
+    {.word = "LOG", .run = cmd_log, .help = "LOG [events]", .journal = JOURNAL_READS},
+    {.word = "VERIFY", .run = cmd_verify, .help = "VERIFY <seed hex>", .no_session = true},
+    {.word = "HELP", .run = cmd_help, .help = "HELP", .no_session = true},
+    {.word = "QUIT", .run = cmd_quit, .help = "QUIT", .cmd = FD_CMD_QUIT},
 #if defined(FD_DEALER_TEST_COMMANDS)
     {.word = "HANG", .run = cmd_hang, .help = NULL}, /* test images only: not listed */
 #endif
 };
+
+static bool core_ok(const request *r, fd_status st)
+{
+    if (st != FD_OK) {
+        reply_status(r->d, r->row->cmd, st, r->w);
+    }
+    return st == FD_OK;
+}
+
+static bool admitted(const request *r, fd_dealer_cmd cmd)
+{
+    if (r->row->release_refusal != NULL && r->d->cfg.release) {
+        reply_err(r->w, "state", r->row->release_refusal);
+        return false;
+    }
+    if (r->row->journal == JOURNAL_READS && (!r->d->persist.attached || r->d->persist.status != FD_OK)) {
+        reply_journal(r->d, r->w);
+        return false;
+    }
+    const fd_status st = fd_dealer_admit(r->d, cmd);
+    if (st != FD_OK) {
+        reply_status(r->d, cmd, st, r->w);
+    }
+    return st == FD_OK;
+}
+
+/* The row of the command word t, or NULL. */
+static const command *find_command(const token *t)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (token_is(t, commands[i].word)) {
+            return &commands[i];
+        }
+    }
+    return NULL;
+}
 
 static void cmd_help(const request *r)
 {
@@ -1034,7 +1093,6 @@ void fd_console_command(fd_console *c, const char *line, size_t len)
     const writer w = {c->out, c->out_ctx};
     token t[MAX_TOKENS];
     const size_t n = tokenize(line, len, t);
-    const request r = {c->dealer, t, n, &w, c};
     if (n == 0u) {
         reply_err(&w, "syntax", "empty command");
         return;
@@ -1043,13 +1101,21 @@ void fd_console_command(fd_console *c, const char *line, size_t len)
         reply_err(&w, "syntax", "too many arguments");
         return;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (token_is(&t[0], commands[i].word)) {
-            commands[i].run(&r);
-            return;
-        }
+    const command *row = find_command(&t[0]);
+    if (row == NULL) {
+        reply_err(&w, "unknown", "unknown command; HELP lists them");
+        return;
     }
-    reply_err(&w, "unknown", "unknown command; HELP lists them");
+    const request r = {c->dealer, t, n, &w, c, row};
+    row->run(&r);
+}
+
+bool fd_console_allowed_without_session(const char *line, size_t len)
+{
+    token t[MAX_TOKENS];
+    const size_t n = tokenize(line, len, t);
+    const command *row = n >= 1u && n <= MAX_TOKENS ? find_command(&t[0]) : NULL;
+    return row != NULL && row->no_session;
 }
 
 /* ---- the console: banner, line assembly, echo and prompt ---- */

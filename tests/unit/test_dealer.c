@@ -1338,7 +1338,8 @@ static void test_transition_table_keeps_rounds(void **state)
                                    t->next == FD_DEALER_SEEDING;
             if (open) {
                 /* nothing replaces, re-tests or abandons an open round */
-                assert_true(c != FD_CMD_NEW && c != FD_CMD_SHUFFLE && c != FD_CMD_SELFTEST && c != FD_CMD_QUIT);
+                assert_true(c != FD_CMD_NEW && c != FD_CMD_SHUFFLE && c != FD_CMD_SELFTEST && c != FD_CMD_QUIT &&
+                            c != FD_CMD_PROVISION && c != FD_CMD_LAB_RAW && c != FD_CMD_LAB_CARDS);
                 assert_true(next_open || c == FD_CMD_REVEAL);
             } else {
                 assert_true(!next_open || c == FD_CMD_SHUFFLE);
@@ -1535,6 +1536,24 @@ static void test_help_lists_the_command_table(void **state)
     }
     assert_int_equal(listed, 19);
     assert_reply_starts(cmd("HANG"), "ERR unknown"); /* a test image's command, never in a dealer */
+}
+
+/* The table's session column (docs/PROTOCOL.md "Commands"): only HELP and
+ * VERIFY run without an authenticated link session, whatever the case and
+ * the arguments; every other command, an unknown word and an empty line
+ * need one. */
+static void test_session_column(void **state)
+{
+    (void)state;
+    static const char *const open[] = {"HELP", "help", "  VERIFY 00ff", "verify"};
+    static const char *const gated[] = {"DEAL 1", "SHUFFLE", "STATUS", "PROVISION 00",    "MODE human",
+                                        "HELPX",  "",        "   ",    "HELP a b c d e f"};
+    for (size_t i = 0; i < sizeof open / sizeof open[0]; i++) {
+        assert_true(fd_console_allowed_without_session(open[i], strlen(open[i])));
+    }
+    for (size_t i = 0; i < sizeof gated / sizeof gated[0]; i++) {
+        assert_false(fd_console_allowed_without_session(gated[i], strlen(gated[i])));
+    }
 }
 
 /* Echo injection (docs/PROTOCOL.md "Human and machine mode"): in human
@@ -1763,6 +1782,7 @@ int main(void)
         cmocka_unit_test(test_human_and_machine_modes),
         cmocka_unit_test(test_echo_never_starts_a_line),
         cmocka_unit_test(test_help_lists_the_command_table),
+        cmocka_unit_test(test_session_column),
         cmocka_unit_test(test_release_refuses_human_mode),
         cmocka_unit_test(test_overrun_discards_the_line),
         cmocka_unit_test(test_binary_transport_drives_the_same_core),
