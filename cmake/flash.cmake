@@ -48,6 +48,16 @@ function(fd_register_hw_tests board bindir)
     add_test(NAME ${board}.flash.dry_run
       COMMAND ${FD_SOURCE_ROOT}/tests/hw/flash_dry_run.sh ${board} ${bindir} ${stem})
   endif()
+  # the code that runs while the STM32 flash is busy lies in SRAM and never
+  # reaches into flash (docs/HARDWARE.md "Flash stalls")
+  if(board STREQUAL "stm32f407-discovery")
+    math(EXPR ram_size "${FD_RAM_SIZE}")
+    math(EXPR flash_size "${FD_FLASH_SIZE}")
+    add_test(NAME ${board}.dealer.ram_code
+      COMMAND ${FD_SOURCE_ROOT}/tests/hw/check_ram_code.py ${bindir}/firmware/dealer.elf ${FD_RAM_BASE} ${ram_size}
+              ${FD_FLASH_BASE} ${flash_size} 38 stm32_usart2_irq_handler ram_wait ram_erase ram_program)
+    set_tests_properties(${board}.dealer.ram_code PROPERTIES TIMEOUT 60 LABELS "build")
+  endif()
   # the bring-up script on the one real board QEMU also runs
   if(board STREQUAL "microbit")
     add_test(NAME microbit.bringup

@@ -58,6 +58,7 @@ fd_status stm32_clocks_start(void)
 
 void hal_board_init(void)
 {
+    stm32_vectors_to_ram();
     const fd_status timebase = fd_timebase_start();
     const fd_status clocks = timebase == FD_OK ? stm32_clocks_start() : FD_ERR_NOT_READY;
     /* The console comes up at the right rate for whichever clock runs, so

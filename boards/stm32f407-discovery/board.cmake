@@ -8,7 +8,7 @@ set(FD_BOARD_FPU ON)
 # 168 MHz, the rated speed, from the PLL on the 8 MHz HSE crystal (board.c,
 # RM0090 6.3.2; VOS scale 1 and 5 flash wait states): SysTick counts it.
 set(FD_CPU_HZ 168000000)
-set(FD_BOARD_SOURCES startup.c board.c usart.c ../common/uart/rx_ring.c)
+set(FD_BOARD_SOURCES startup.c board.c ram_vectors.c usart.c ../common/uart/rx_ring.c)
 set(FD_TRNG_DRIVER trng.c)
 set(FD_TRNG_NAME "STM32F407 RNG")
 # Assessed min-entropy per raw 8-bit sample (a byte of an RNG DR word). ST

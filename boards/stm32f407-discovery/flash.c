@@ -13,28 +13,28 @@
  * the 4 s max is x8's), a word up to 100 us (t_PROG, 16 us typical).
  *
  * While it programs or erases, every read of the flash stalls (RM0090
- * 3.5.3/3.5.4): this code, the vector table and the interrupt handlers are
- * in flash, so the CPU stands still for the whole erase. No interrupt runs:
- * USART2 holds one byte (DR) and any second byte arriving is an overrun
- * (reported, docs/PROTOCOL.md "Flash stalls"); SysTick wraps are missed,
- * so the time base falls behind by up to the erase time (timeouts last
- * longer, never shorter); the IWDG keeps counting (its timeout covers it:
+ * 3.5): the code from the write that starts an operation until BSY clears
+ * (ram_erase, ram_program, ram_wait) runs from SRAM, as do the vector table
+ * and the USART2 handler (stm32f407.h STM32_RAMFUNC), so typed-ahead bytes
+ * keep arriving in the console's ring during a 2 s erase
+ * (docs/HARDWARE.md "Flash stalls"). BASEPRI holds off every handler still
+ * in flash meanwhile (SysTick: its wraps pend, one is counted when the
+ * operation ends, so the time base falls behind by up to the erase time and
+ * timeouts last longer, never shorter); the wait measures its own bound
+ * from SysTick's counter. The IWDG keeps counting (its timeout covers it:
  * board.cmake). */
 #include <stdbool.h>
 
-#include "cortex_m.h"
 #include "hal/storage.h"
+#include "stm32f407.h"
 #include "storage_area.h"
 
 #define FLASH_IF_BASE 0x40023C00u
-#define FLASH_ACR FD_REG32(FLASH_IF_BASE + 0x00u)
 #define FLASH_KEYR FD_REG32(FLASH_IF_BASE + 0x04u)
 #define FLASH_SR FD_REG32(FLASH_IF_BASE + 0x0Cu)
 #define FLASH_CR FD_REG32(FLASH_IF_BASE + 0x10u)
 #define FLASH_KEY1 0x45670123u
 #define FLASH_KEY2 0xCDEF89ABu
-#define ACR_DCEN (1u << 10)
-#define ACR_DCRST (1u << 12)
 #define SR_OPERR (1u << 1)
 #define SR_WRPERR (1u << 4)
 #define SR_PGAERR (1u << 5)
@@ -60,20 +60,48 @@
 
 static hal_storage_area flash_areas[FD_STORAGE_MAX_AREAS];
 
-static fd_status wait_idle(uint32_t bound)
+/* Until BSY clears or `bound` clocks pass, counted from SysTick's
+ * 24-bit down-counter directly (its wrap interrupt is held off): each
+ * poll is far shorter than a wrap (2^24 clocks, 0.1 s), and so is the
+ * USART2 handler that may run between two polls. */
+STM32_RAMFUNC static fd_status ram_wait(uint32_t bound)
 {
-    uint32_t start = fd_timebase_read();
+    uint32_t last = SYSTICK_CVR;
+    uint32_t elapsed = 0u;
     while ((FLASH_SR & SR_BSY) != 0u) {
-        if (fd_timebase_read() - start > bound) {
+        const uint32_t now = SYSTICK_CVR;
+        elapsed += (last - now) & SYSTICK_RVR_MAX;
+        last = now;
+        if (elapsed > bound) {
             return FD_ERR_NOT_READY;
         }
     }
     return (FLASH_SR & SR_ERRORS) != 0u ? FD_ERR_STATE : FD_OK;
 }
 
+/* Start the sector erase `cr` describes (SER, PSIZE, SNB) and wait. */
+STM32_RAMFUNC static fd_status ram_erase(uint32_t cr)
+{
+    FLASH_CR = cr;
+    FLASH_CR = cr | CR_STRT;
+    return ram_wait(ERASE_TIMEOUT_CLOCKS);
+}
+
+/* Program `count` words at dst, one at a time, waiting for each. */
+STM32_RAMFUNC static fd_status ram_program(volatile uint32_t *dst, const uint32_t *words, size_t count)
+{
+    FLASH_CR = CR_PG | CR_PSIZE_X32;
+    fd_status st = FD_OK;
+    for (size_t i = 0; i < count && st == FD_OK; i++) {
+        dst[i] = words[i];
+        st = ram_wait(WORD_TIMEOUT_CLOCKS);
+    }
+    return st;
+}
+
 static fd_status unlock(void)
 {
-    fd_status st = wait_idle(ERASE_TIMEOUT_CLOCKS);
+    fd_status st = ram_wait(ERASE_TIMEOUT_CLOCKS);
     if (st == FD_ERR_NOT_READY) {
         return st;
     }
@@ -96,17 +124,17 @@ static fd_status stm32_erase(void *ctx, uint32_t page)
     uint32_t sector = FIRST_SECTOR + (uint32_t)((area->base - SECTOR5_BASE) / SECTOR_SIZE) + page;
     fd_status st = unlock();
     if (st == FD_OK) {
-        FLASH_CR = CR_SER | CR_PSIZE_X32 | (sector << CR_SNB_SHIFT);
-        FLASH_CR = CR_SER | CR_PSIZE_X32 | (sector << CR_SNB_SHIFT) | CR_STRT;
-        st = wait_idle(ERASE_TIMEOUT_CLOCKS);
+        stm32_basepri_set(STM32_PRIO_FLASH_CODE);
+        st = ram_erase(CR_SER | CR_PSIZE_X32 | (sector << CR_SNB_SHIFT));
+        stm32_basepri_set(0u);
     }
     lock();
     /* the data cache may hold the old contents (RM0090 3.5.4) */
     uint32_t acr = FLASH_ACR;
-    if ((acr & ACR_DCEN) != 0u) {
-        FLASH_ACR = acr & ~ACR_DCEN;
-        FLASH_ACR = (acr & ~ACR_DCEN) | ACR_DCRST;
-        FLASH_ACR = acr & ~ACR_DCRST;
+    if ((acr & FLASH_ACR_DCEN) != 0u) {
+        FLASH_ACR = acr & ~FLASH_ACR_DCEN;
+        FLASH_ACR = (acr & ~FLASH_ACR_DCEN) | FLASH_ACR_DCRST;
+        FLASH_ACR = acr & ~FLASH_ACR_DCRST;
     }
     return st;
 }
@@ -120,12 +148,9 @@ static fd_status stm32_program(void *ctx, uint32_t offset, const uint32_t *words
     }
     st = unlock();
     if (st == FD_OK) {
-        FLASH_CR = CR_PG | CR_PSIZE_X32;
-        volatile uint32_t *dst = (volatile uint32_t *)(area->base + offset);
-        for (size_t i = 0; i < count && st == FD_OK; i++) {
-            dst[i] = words[i];
-            st = wait_idle(WORD_TIMEOUT_CLOCKS);
-        }
+        stm32_basepri_set(STM32_PRIO_FLASH_CODE);
+        st = ram_program((volatile uint32_t *)(area->base + offset), words, count);
+        stm32_basepri_set(0u);
     }
     lock();
     return st;

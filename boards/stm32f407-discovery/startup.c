@@ -1,17 +1,16 @@
 /* STM32F407 vector table: 16 core entries and 82 peripheral IRQs; only
  * USART2 (IRQ 38, console receive) is used, every other one reports a
- * fault. */
+ * fault. The chip boots with this copy in flash; hal_board_init moves VTOR
+ * to an SRAM copy (ram_vectors.c). */
 #include "stm32f407.h"
 
 extern uint32_t fd_stack_top[];
 
-typedef void (*vector_fn)(void);
-
 /* clang-format off: the table reads as the vector layout */
 #define F fd_fault_handler
 #define F8 F, F, F, F, F, F, F, F
-__attribute__((section(".vectors"), used)) static const vector_fn vectors[16 + 82] = {
-    (vector_fn)(uintptr_t)fd_stack_top,
+__attribute__((section(".vectors"), used)) const stm32_vector_fn stm32_flash_vectors[STM32_VECTORS] = {
+    (stm32_vector_fn)(uintptr_t)fd_stack_top,
     fd_reset_handler,
     F,
     F,

@@ -143,4 +143,50 @@ void stm32_usart2_irq_handler(void);
  * lock; the core then stays on the HSI with the bus prescalers at 1. */
 fd_status stm32_clocks_start(void);
 
+/* Code that runs while the flash programs or erases. Every flash read
+ * stalls the bus until the operation ends (RM0090 3.5, "Any attempt to read
+ * the Flash memory ... while it is being written or erased, causes the bus
+ * to stall"): instruction fetches, literal loads and vector fetches alike.
+ * So the flash driver's start-and-wait loops, the USART2 handler and the
+ * vector table live in SRAM: functions marked STM32_RAMFUNC go to a section
+ * that the shared linker script gathers with .data (copied to RAM at reset,
+ * its literal pools with it); docs/HARDWARE.md "Flash stalls". They must
+ * call nothing else (the image test checks the disassembly). The host tests
+ * put them in a section of their own whose bounds their flash model reads. */
+#ifndef STM32_RAM_SECTION
+#if defined(FD_TARGET_CORTEX_M)
+#define STM32_RAM_SECTION ".ramfunc"
+#else
+#define STM32_RAM_SECTION "stm32_ramfunc"
+#endif
+#endif
+#define STM32_RAMFUNC __attribute__((section(STM32_RAM_SECTION), noinline))
+
+/* Exception priorities (upper 4 bits implemented on the F4, 0 highest):
+ * USART2 keeps 0; SysTick, whose handler is in flash, gets 0x80, and
+ * BASEPRI = STM32_PRIO_FLASH_CODE holds it (and anything else in flash)
+ * off while the flash is busy, so no flash-resident handler stalls the
+ * core in front of the USART (its wraps then pend and are counted late). */
+#define SCB_SHPR3 FD_REG32(FD_SCS_BASE + 0xD20u)
+#define SCB_SHPR3_SYSTICK_SHIFT 24u
+#define STM32_PRIO_FLASH_CODE 0x80u
+#ifndef stm32_basepri_set
+#define stm32_basepri_set(v) __asm volatile("msr basepri, %0" ::"r"((uint32_t)(v)) : "memory")
+#endif
+
+/* Vector table entries: 16 core exceptions, 82 peripheral IRQs. */
+#define STM32_VECTORS (16u + 82u)
+typedef void (*stm32_vector_fn)(void);
+/* The table the chip boots with, in flash (startup.c). */
+extern const stm32_vector_fn stm32_flash_vectors[STM32_VECTORS];
+/* Copy the vector table to SRAM and point VTOR at the copy; SysTick's
+ * priority set to STM32_PRIO_FLASH_CODE. Call before interrupts are
+ * enabled. Afterwards an interrupt taken during a flash operation fetches
+ * its vector from SRAM (its handler must be in SRAM too to run before the
+ * operation ends: USART2's is). */
+void stm32_vectors_to_ram(void);
+/* The copy VTOR points at (aligned as the Armv7-M ARM asks, B3.2.5: a
+ * power of two >= 4 x the entries, 512 bytes for 98). */
+extern stm32_vector_fn stm32_ram_vectors[STM32_VECTORS];
+
 #endif

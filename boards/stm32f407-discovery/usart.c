@@ -1,9 +1,12 @@
 /* USART2 console on PA2 (TX) / PA3 (RX), AF7, 115200 8N1: a 3.3 V
  * USB-serial adapter on those pins (docs/HARDWARE.md). Polled transmit;
  * interrupt-driven receive into a ring, errors reported per
- * hal/include/hal/console.h. */
+ * hal/include/hal/console.h. The receive handler runs from SRAM, so bytes
+ * keep arriving while the flash erases or programs (stm32f407.h
+ * STM32_RAMFUNC, docs/HARDWARE.md "Flash stalls"). */
 #include "hal/console.h"
 #include "../common/uart/tx_bound.h"
+#include "../common/uart/rx_ring_isr.h"
 #include "../common/uart/rx_ring_wait.h"
 #include "stm32f407.h"
 
@@ -30,7 +33,7 @@ void stm32_usart2_init(uint32_t brr)
  * and all four error flags (RM0090 30.6.1). DR after ORE holds the last
  * good byte (the new one was lost); after PE/FE/NF it holds the damaged
  * byte, which is dropped. */
-void stm32_usart2_irq_handler(void)
+STM32_RAMFUNC void stm32_usart2_irq_handler(void)
 {
     const uint32_t sr = USART2_SR;
     if ((sr & (USART_SR_RXNE | USART_SR_ERRORS)) == 0u) {
@@ -38,14 +41,14 @@ void stm32_usart2_irq_handler(void)
     }
     const uint8_t byte = (uint8_t)USART2_DR;
     if ((sr & (USART_SR_PE | USART_SR_FE | USART_SR_NF)) != 0u) {
-        fd_rx_ring_hw_lost(&rx);
+        fd_rx_ring_isr_hw_lost(&rx);
         return;
     }
     if ((sr & USART_SR_RXNE) != 0u) {
-        fd_rx_ring_put(&rx, byte);
+        fd_rx_ring_isr_put(&rx, byte);
     }
     if ((sr & USART_SR_ORE) != 0u) {
-        fd_rx_ring_hw_lost(&rx);
+        fd_rx_ring_isr_hw_lost(&rx);
     }
 }
 

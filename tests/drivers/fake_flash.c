@@ -1,6 +1,7 @@
 #include "fake_flash.h"
 
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 
 uint64_t fake_flash_now;
 uint64_t fake_flash_wraps_lost;
+bool (*fake_flash_systick_gate)(void);
+static bool wrap_pending;
 static void *mapped;
 static size_t mapped_size;
 
@@ -35,7 +38,19 @@ void fake_flash_tick(uint64_t clocks)
 {
     const uint64_t before = fake_flash_now / WRAP;
     fake_flash_now += clocks;
-    for (uint64_t w = before; w < fake_flash_now / WRAP; w++) {
+    const uint64_t wraps = fake_flash_now / WRAP - before;
+    if (fake_flash_systick_gate != NULL && (wraps > 0u || wrap_pending) && !fake_flash_systick_gate()) {
+        if (wraps > 0u) { /* one pending bit: a second wrap meanwhile is lost */
+            fake_flash_wraps_lost += wrap_pending ? wraps : wraps - 1u;
+            wrap_pending = true;
+        }
+        return;
+    }
+    if (wrap_pending) {
+        wrap_pending = false;
+        fd_systick_handler();
+    }
+    for (uint64_t w = 0; w < wraps; w++) {
         fd_systick_handler(); /* the CPU runs: each wrap's interrupt is taken */
     }
 }
@@ -56,6 +71,8 @@ void fake_flash_start(uintptr_t addr, size_t size)
     fake_flash_stop(); /* a failed test's mapping */
     fake_flash_now = 0u;
     fake_flash_wraps_lost = 0u;
+    fake_flash_systick_gate = NULL;
+    wrap_pending = false;
     mapped = mmap((void *)addr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     assert_true(mapped == (void *)addr);
     mapped_size = size;

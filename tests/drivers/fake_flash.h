@@ -14,6 +14,7 @@
 #ifndef FAKE_FLASH_H
 #define FAKE_FLASH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,10 @@
  * missed (taken as one pending interrupt after a halt). */
 extern uint64_t fake_flash_now;
 extern uint64_t fake_flash_wraps_lost;
+/* When set and it returns false, a SysTick wrap's interrupt cannot be
+ * taken now (masked by BASEPRI): it pends, and is taken at the first tick
+ * the gate opens (wraps meanwhile are lost). Reset by fake_flash_start. */
+extern bool (*fake_flash_systick_gate)(void);
 
 /* Reset the clock and map `size` bytes of fresh flash (all 0x00, as never
  * written) at `addr`; SysTick's CVR and ICSR are modelled from here on. */

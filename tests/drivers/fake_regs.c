@@ -18,6 +18,8 @@ static size_t used;
 
 void (*fake_irq)(void);
 int fake_irq_masked;
+uint32_t fake_basepri;
+const void *fake_reg_caller;
 jmp_buf fake_refused;
 const char *fake_refusal;
 
@@ -47,8 +49,9 @@ static size_t find(uintptr_t addr)
     return used++;
 }
 
-volatile uint32_t *fake_reg(uintptr_t addr)
+__attribute__((noinline)) volatile uint32_t *fake_reg(uintptr_t addr)
 {
+    fake_reg_caller = __builtin_return_address(0);
     const size_t i = find(addr);
     if (regs[i].hook != NULL) {
         regs[i].hook(addr, &regs[i].value);
@@ -76,6 +79,7 @@ void fake_regs_reset(void)
     used = 0;
     fake_irq = NULL;
     fake_irq_masked = 0;
+    fake_basepri = 0u;
     fake_refusal = NULL;
 }
 

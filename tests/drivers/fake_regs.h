@@ -53,5 +53,11 @@ void fake_expect_refusal(void (*start)(void), const char *reason);
 #define fd_irq_enable() ((void)(fake_irq_masked = 0))
 #define fd_sleep_masked() fake_wait_irq()
 #define fd_data_barrier() ((void)0)
+/* BASEPRI as the STM32 flash driver leaves it (0: nothing masked). */
+extern uint32_t fake_basepri;
+#define stm32_basepri_set(v) ((void)(fake_basepri = (uint32_t)(v)))
+/* The code address of the instruction that made the last register access
+ * (the return address into the driver), for models of where code runs. */
+extern const void *fake_reg_caller;
 
 #endif

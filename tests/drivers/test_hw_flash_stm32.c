@@ -1,12 +1,12 @@
 /* boards/stm32f407-discovery/flash.c (168 MHz) against a fake flash
  * interface that keeps RM0090's rules (section 3): FLASH_CR is locked until
  * KEY1 then KEY2 are written to KEYR; a sector erase (SER, SNB, STRT) or a
- * word program (PG) needs it unlocked and PSIZE x32 at 2.7-3.6 V; while
- * either runs every flash read stalls (3.5.3/3.5.4), and the code, vector
- * table and handlers are in flash, so the CPU stands for the whole
- * operation: 2 s per 128 KiB sector, 100 us per word at x32 (DS8626
- * maxima); a program ANDs into the old word; SysTick wraps during the
- * stall are taken as one when it ends (fake_flash.h). */
+ * word program (PG) needs it unlocked and PSIZE x32 at 2.7-3.6 V; each
+ * takes its DS8626 maximum (2 s per 128 KiB sector, 100 us per word at
+ * x32), here as a CPU halt; a program ANDs into the old word; SysTick
+ * wraps meanwhile are taken as one when it ends (fake_flash.h). Which code
+ * may run during an erase (the SRAM-resident wait and USART2 handler) is
+ * test_flash_ram_stm32.c's model. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -149,6 +149,7 @@ static void test_sector_erase_stalls_the_cpu_and_completes(void **state)
      * reported success, not a timeout */
     assert_int_equal(fake_flash_wraps_lost, 19u);
     assert_true((fake_reg_peek(A_CR) & CR_LOCK) != 0u); /* locked again */
+    assert_int_equal(fake_basepri, 0u);                 /* interrupts unmasked again */
     assert_true(dcache_reset);                          /* stale cached data dropped (RM0090 3.5.4) */
     assert_int_equal(fake_reg_peek(A_ACR) & (FLASH_ACR_DCEN | 7u), FLASH_ACR_DCEN | 5u);
 }

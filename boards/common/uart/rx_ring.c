@@ -1,8 +1,9 @@
 #include "rx_ring.h"
+#include "rx_ring_isr.h"
 
 #include <stddef.h>
 
-#define MASK (FD_RX_RING_SIZE - 1u)
+#define MASK FD_RX_RING_MASK
 
 void fd_rx_ring_init(fd_rx_ring *r)
 {
@@ -21,56 +22,9 @@ void fd_rx_ring_init(fd_rx_ring *r)
     r->report_tail = false;
 }
 
-static void begin_loss(fd_rx_ring *r)
-{
-    const uint32_t head = r->head;
-    r->loss_at = head;
-    r->lost_line_ends = 0;
-    r->lost_tail = false;
-    /* the LF of a CR LF whose CR was kept ends no further line */
-    r->lost_after_cr = head != r->tail && r->data[(head - 1u) & MASK] == '\r';
-    r->loss = true;
-}
+void fd_rx_ring_put(fd_rx_ring *r, uint8_t byte) { fd_rx_ring_isr_put(r, byte); }
 
-static void count_lost(fd_rx_ring *r, uint8_t byte)
-{
-    if (byte == '\n' && r->lost_after_cr) {
-        r->lost_after_cr = false;
-        return;
-    }
-    if (byte == '\r' || byte == '\n') {
-        if (r->lost_line_ends < UINT16_MAX) {
-            r->lost_line_ends = (uint16_t)(r->lost_line_ends + 1u);
-        } /* 65,535 lost lines and more: the rest merge into the last damaged one */
-        r->lost_tail = false;
-    } else {
-        r->lost_tail = true;
-    }
-    r->lost_after_cr = byte == '\r';
-}
-
-void fd_rx_ring_put(fd_rx_ring *r, uint8_t byte)
-{
-    if (!r->loss) {
-        const uint32_t head = r->head;
-        if (head - r->tail < FD_RX_RING_SIZE) {
-            r->data[head & MASK] = byte;
-            r->head = head + 1u;
-            return;
-        }
-        begin_loss(r);
-    }
-    count_lost(r, byte);
-}
-
-void fd_rx_ring_hw_lost(fd_rx_ring *r)
-{
-    if (!r->loss) {
-        begin_loss(r);
-    }
-    r->lost_tail = true; /* what was lost is unknown: the line is damaged */
-    r->lost_after_cr = false;
-}
+void fd_rx_ring_hw_lost(fd_rx_ring *r) { fd_rx_ring_isr_hw_lost(r); }
 
 fd_status fd_rx_ring_get(fd_rx_ring *r, uint8_t *byte)
 {
