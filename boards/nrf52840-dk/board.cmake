@@ -7,6 +7,9 @@ set(FD_BOARD_FPU ON)
 # After reset the nRF52840 runs at 64 MHz: SysTick counts it.
 set(FD_CPU_HZ 64000000)
 set(FD_BOARD_SOURCES startup.c board.c uarte.c rtc_wake.c ../common/nrf5x/clock.c ../common/uart/rx_ring.c)
+# The UARTE receives into RAM by EasyDMA while the NVMC halts the CPU:
+# uarte.c holds the console around each flash operation (nrf5x.h).
+set(FD_BOARD_DEFINITIONS FD_NRF_CONSOLE_HOLD)
 set(FD_TRNG_DRIVER ../common/nrf5x/trng.c)
 set(FD_TRNG_NAME "nRF52840 RNG (bias correction on)")
 # Assessed min-entropy per raw 8-bit sample of the nRF52840 RNG with bias

@@ -40,6 +40,22 @@
 #define NVMC_ERASEPAGE FD_REG32(NVMC_BASE + 0x508u)
 /* nRF52 only: the instruction cache, off at reset (ICACHECNF CACHEEN). */
 #define NVMC_ICACHECNF FD_REG32(NVMC_BASE + 0x540u)
+
+/* The console across a flash operation (docs/HARDWARE.md "Flash stalls"):
+ * the NVMC halts the CPU while it writes or erases, so nothing services
+ * the UART meanwhile. Boards whose UART can receive without the CPU set
+ * FD_NRF_CONSOLE_HOLD (board.cmake FD_BOARD_DEFINITIONS) and provide these:
+ * hold before the operation (the UART then receives on its own), release
+ * after it (what arrived meanwhile goes to the console's ring, in order,
+ * losses reported). Elsewhere (the nRF51: its UART has a 6-byte FIFO and
+ * no DMA) they do nothing. */
+#if defined(FD_NRF_CONSOLE_HOLD)
+void nrf5x_console_hold(void);
+void nrf5x_console_release(void);
+#else
+static inline void nrf5x_console_hold(void) {}
+static inline void nrf5x_console_release(void) {}
+#endif
 #define NVMC_ICACHECNF_CACHEEN 0x1u
 
 /* POWER.RESETREAS: one bit per reset source, kept until written back

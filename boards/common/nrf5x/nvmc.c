@@ -7,7 +7,9 @@
  * (EEN) enable and back, and polls READY with a bound on SysTick, because a
  * controller that never comes back must fail, not hang the dealer. While
  * the NVMC writes, the CPU stalls on fetches from flash, so the polls are
- * short in practice. QEMU's model (microbit) is always ready, never tears
+ * short in practice; the console is held around each operation
+ * (nrf5x_console_hold, nrf5x.h) so bytes typed meanwhile are kept where the
+ * UART can receive without the CPU. QEMU's model (microbit) is always ready, never tears
  * a write, and its never-written flash reads 0x00 rather than 0xFF: the
  * journal treats such pages as damaged and erases them when it claims them. */
 #include <stdbool.h>
@@ -53,12 +55,14 @@ static fd_status nvmc_erase(void *ctx, uint32_t page)
     if (page >= area->page_count) {
         return FD_ERR_TOO_LARGE;
     }
+    nrf5x_console_hold();
     fd_status st = set_config(NVMC_CONFIG_EEN);
     if (st == FD_OK) {
         NVMC_ERASEPAGE = (uint32_t)(area->base + (uintptr_t)page * area->page_size);
         st = wait_ready();
     }
     fd_status back = set_config(NVMC_CONFIG_REN);
+    nrf5x_console_release();
     return st != FD_OK ? st : back;
 }
 
@@ -69,6 +73,7 @@ static fd_status nvmc_program(void *ctx, uint32_t offset, const uint32_t *words,
     if (st != FD_OK) {
         return st;
     }
+    nrf5x_console_hold();
     st = set_config(NVMC_CONFIG_WEN);
     volatile uint32_t *dst = (volatile uint32_t *)(area->base + offset);
     for (size_t i = 0; i < count && st == FD_OK; i++) {
@@ -76,6 +81,7 @@ static fd_status nvmc_program(void *ctx, uint32_t offset, const uint32_t *words,
         st = wait_ready();
     }
     fd_status back = set_config(NVMC_CONFIG_REN);
+    nrf5x_console_release();
     return st != FD_OK ? st : back;
 }
 
