@@ -13,6 +13,7 @@ _Static_assert(FD_REC_CAP_SUMMARIES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURN
 _Static_assert(FD_REC_CAP_PAGES(FD_DEALER_JOURNAL_PAGE_SIZE, FD_DEALER_JOURNAL_PAGES, FD_DEALER_KEEP_SUMMARIES,
                                 FD_DEALER_KEEP_HANDS - 1u) <= FD_DEALER_JOURNAL_PAGES,
                "what the dealer keeps fits its storage area");
+_Static_assert(FD_DEALER_KEEP_HANDS <= FD_PERSIST_HAND_RING, "the hand bytes of every round kept in full are counted");
 _Static_assert(FD_DEALER_SECRET_MAX <= 7u * FD_REC_SECRET_PART && FD_DEALER_MAX_PLAYERS <= 15u,
                "the capacity model's parts and the DEALT record's seats cover the dealer's limits");
 
@@ -110,6 +111,65 @@ static void note_event(fd_persist *p, fd_rec_event_kind kind, uint32_t seq)
     p->rules.event_floor[kind] = floor;
 }
 
+/* A hand record of round id took `bytes` (docs/RECORDS.md "Capacity"):
+ * counted in the ring of the newest rounds (records come in any order
+ * at replay: an older round's entry gives way to a newer id). */
+static void note_hand(fd_persist *p, uint32_t id, uint32_t bytes)
+{
+    const uint32_t i = id % FD_PERSIST_HAND_RING;
+    if (id > p->hand_round[i]) {
+        p->hand_round[i] = id;
+        p->hand_bytes[i] = 0;
+    }
+    if (id == p->hand_round[i]) {
+        p->hand_bytes[i] += bytes;
+    }
+}
+
+/* A record of type with payload[0..len) and a secret of secret_len: when
+ * it belongs to a round's hand, its bytes as compaction copies them. */
+static void note_record(fd_persist *p, uint8_t type, const uint8_t *payload, size_t len, size_t secret_len)
+{
+    uint32_t id = 0;
+    if (fd_rec_hand_type(type) && fd_rec_round_id(payload, len, &id) == FD_OK) {
+        note_hand(p, id, fd_journal_record_size(len, secret_len, true));
+    }
+}
+
+uint32_t persist_hand_bytes(const fd_dealer *d, uint32_t round_id)
+{
+    const fd_persist *p = &d->persist;
+    const uint32_t i = round_id % FD_PERSIST_HAND_RING;
+    return round_id != 0u && p->hand_round[i] == round_id ? p->hand_bytes[i] : 0u;
+}
+
+uint32_t persist_kept_before(const fd_dealer *d, uint32_t round_id)
+{
+    const uint32_t before = round_id > 0u ? round_id - 1u : 0u;
+    // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
+    uint32_t kept = FD_REC_CAP_FIXED + FD_REC_CAP_MIN(fd_persist_keep_summaries, before) * FD_REC_CAP_SUMMARY;
+    for (uint32_t age = 1; age < fd_persist_keep_hands && age <= before; age++) {
+        kept += persist_hand_bytes(d, round_id - age);
+    }
+    return kept;
+}
+
+fd_status persist_reserve(const fd_dealer *d, uint32_t round_id, uint8_t mode, size_t secret_len, unsigned slots)
+{
+    const fd_persist *p = &d->persist;
+    if (!p->attached) {
+        return FD_OK;
+    }
+    const size_t len = material_len(mode, secret_len, d->shoe.count);
+    const uint32_t parts = (uint32_t)((len + FD_REC_SECRET_PART - 1u) / FD_REC_SECRET_PART);
+    const fd_flash_geometry *g = &p->flash.geometry;
+    // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
+    const uint32_t room = FD_REC_CAP_ROOM(g->page_size, g->page_count);
+    // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
+    const uint32_t round = FD_REC_CAP_HAND_OF(parts, slots, (uint32_t)d->shoe.count) + FD_REC_CAP_SUMMARY;
+    return persist_kept_before(d, round_id) + round <= room ? FD_OK : FD_ERR_BUFFER_TOO_SMALL;
+}
+
 /* One record, or the journal's latched error as FD_ERR_NOT_READY. */
 static fd_status append(fd_dealer *d, uint8_t type, const uint8_t *payload, size_t len, const uint8_t *secret,
                         size_t secret_len, uint32_t *seq)
@@ -129,6 +189,7 @@ static fd_status append(fd_dealer *d, uint8_t type, const uint8_t *payload, size
         if (fd_rec_event_kind_of(type, &kind)) {
             note_event(p, kind, s);
         }
+        note_record(p, type, payload, len, secret_len);
     }
     if (seq != NULL) {
         *seq = s;
@@ -245,6 +306,18 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     if (parts == 0u || parts > FD_REC_MAX_PARTS) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_REC_MAX_PARTS covers the largest shoe */
     }
+    unsigned slots = 0;
+    for (unsigned i = 0; header != NULL && i < FD_ROUND_SLOTS; i++) {
+        slots += (header->slot_mask >> i) & 1u;
+    }
+    const fd_status rs = persist_reserve(d, round_id, mode, secret_len, slots);
+    if (rs != FD_OK) {
+        return rs; /* refused before anything is written: the round is never committed */
+    }
+    /* the round starts its hand count afresh (the parts of a SHUFFLE cut
+     * short under the same id were wiped at power-on) */
+    p->hand_round[round_id % FD_PERSIST_HAND_RING] = round_id;
+    p->hand_bytes[round_id % FD_PERSIST_HAND_RING] = 0;
     if (header != NULL && header->beacon_slot < FD_ROUND_SLOTS) {
         const fd_status bs = persist_beacon(d, header->beacon_slot, header->beacon_index);
         if (bs != FD_OK) {
@@ -618,6 +691,9 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
     if (rec->orig_seq > r->newest_seq) {
         r->newest_seq = rec->orig_seq;
     }
+    if (rec->type != FD_REC_ROUND_SECRET || rec->secret_state != FD_JOURNAL_SECRET_WIPED) {
+        note_record(p, rec->type, b, rec->len, rec->secret_len); /* a wiped part is not kept */
+    }
     if (fd_rec_event_kind_of(rec->type, &kind)) {
         note_event(p, kind, rec->orig_seq);
         return FD_OK;
@@ -893,6 +969,8 @@ static void forget_replay(fd_dealer *d, replay *r)
     p->beacon_used = 0;
     memset(p->beacon_last, 0, sizeof p->beacon_last);
     memset(p->rules.beacon_seq, 0, sizeof p->rules.beacon_seq);
+    memset(p->hand_round, 0, sizeof p->hand_round);
+    memset(p->hand_bytes, 0, sizeof p->hand_bytes);
     fd_wipe(&d->round, sizeof d->round);
     fd_wipe(r, sizeof *r);
     (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */

@@ -35,6 +35,9 @@
 /* FD_DEALER_KEEP_HANDS and FD_DEALER_KEEP_SUMMARIES as values (persist.c). */
 extern const uint32_t fd_persist_keep_hands;
 extern const uint32_t fd_persist_keep_summaries;
+/* Rounds whose hand bytes the dealer counts (fd_persist.hand_bytes): the
+ * most revealed hands an area keeps in full, and the newest round. */
+#define FD_PERSIST_HAND_RING (FD_REC_HANDS_MAX + 1u)
 /* Largest seed file (the journal's largest erasable secret). */
 #define FD_DEALER_SEED_FILE_MAX FD_JOURNAL_MAX_SECRET
 
@@ -84,6 +87,13 @@ typedef struct fd_persist {
      * beacon_used: slot n has one), journalled as BEACON_INDEX. */
     uint8_t beacon_used;
     uint64_t beacon_last[FD_ROUND_SLOTS];
+    /* Per round of the newest FD_PERSIST_HAND_RING (entry id % ring): its
+     * id and the bytes its hand records (fd_rec_hand_type) take in the
+     * journal, as compaction copies them; what SHUFFLE's reservation
+     * counts for the revealed hands kept in full (docs/RECORDS.md
+     * "Capacity"). */
+    uint32_t hand_round[FD_PERSIST_HAND_RING];
+    uint32_t hand_bytes[FD_PERSIST_HAND_RING];
     fd_records_rules rules;
     fd_flash flash;
     fd_journal journal;
@@ -109,12 +119,34 @@ void persist_power_on(struct fd_dealer *d, fd_status selftest);
  * effort: a failure latches persist.status like any failed write. */
 void persist_event(struct fd_dealer *d, uint8_t type, fd_status st, uint16_t detail);
 
+/* Bytes the journal holds of round_id's hand records (fd_rec_hand_type),
+ * as compaction copies them; 0 for a round older than the newest
+ * FD_PERSIST_HAND_RING or without records. */
+uint32_t persist_hand_bytes(const struct fd_dealer *d, uint32_t round_id);
+
+/* What compaction must keep once round_id opens, but that round's own
+ * records (docs/RECORDS.md "Capacity"): the fixed part (events, seed
+ * file, reserved types), the summaries of the rounds before it and the
+ * revealed hands kept in full, as journalled (persist_hand_bytes). */
+uint32_t persist_kept_before(const struct fd_dealer *d, uint32_t round_id);
+
+/* SHUFFLE's reservation (docs/RECORDS.md "Capacity"), before anything of
+ * the round is drawn or written: FD_OK when persist_kept_before(round_id)
+ * and the round at its worst case (FD_REC_CAP_HAND_OF its parts, `slots`
+ * seed slots and d->shoe's cards, and its REVEAL) fit the area's room
+ * (FD_REC_CAP_ROOM); FD_ERR_BUFFER_TOO_SMALL when not. mode and
+ * secret_len as persist_round_opened's. Changes nothing; a dealer without
+ * storage: FD_OK. */
+FD_MUST_CHECK fd_status persist_reserve(const struct fd_dealer *d, uint32_t round_id, uint8_t mode, size_t secret_len,
+                                        unsigned slots);
+
 /* Before SHUFFLE replies, a verifiable round with a beacon first: the
  * beacon index its slot used (BEACON_INDEX, docs/PROTOCOL.md "SHUFFLE"),
  * then the round's reveal material (ROUND: S in
  * d->round.secret; DRBG/FULL: salt and d->shoe's order) as ROUND_SECRET
  * parts, then ROUND_OPENED. header is the verifiable round's, NULL for
- * DRBG/FULL. */
+ * DRBG/FULL. First persist_reserve (slots: header's slot mask):
+ * FD_ERR_BUFFER_TOO_SMALL and nothing written when it refuses. */
 FD_MUST_CHECK fd_status persist_round_opened(struct fd_dealer *d, uint32_t round_id, uint8_t mode,
                                              const fd_round_header *header, size_t secret_len, const uint8_t salt[16],
                                              const uint8_t commitment[FD_SHA256_SIZE]);

@@ -398,6 +398,22 @@ bool fd_rec_event_kind_of(uint8_t type, fd_rec_event_kind *kind)
     }
 }
 
+bool fd_rec_hand_type(uint8_t type)
+{
+    switch (type) {
+    case FD_REC_ROUND_OPENED:
+    case FD_REC_ROUND_SECRET:
+    case FD_REC_CLIENT_SEED:
+    case FD_REC_SEEDS_CLOSED:
+    case FD_REC_CARDS_DEALT:
+    case FD_REC_DEALT:
+    case FD_REC_CUT:
+    case FD_REC_SKIPPED:
+    case FD_REC_ROUND_CLOSED: return true;
+    default: return false;
+    }
+}
+
 bool fd_records_keep(void *policy, const fd_journal_record *record)
 {
     const fd_records_policy *p = policy;
@@ -406,20 +422,16 @@ bool fd_records_keep(void *policy, const fd_journal_record *record)
         return false;
     }
     uint32_t age = p->newest_round >= round ? p->newest_round - round : 0u;
-    switch (record->type) {
-    case FD_REC_ROUND_OPENED: return age < p->hands || record->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
-    case FD_REC_ROUND_SECRET: return age < p->hands && record->secret_state != FD_JOURNAL_SECRET_WIPED;
-    case FD_REC_CLIENT_SEED:
-    case FD_REC_SEEDS_CLOSED:
-    case FD_REC_CARDS_DEALT:
-    case FD_REC_DEALT:
-    case FD_REC_CUT:
-    case FD_REC_SKIPPED:
-    case FD_REC_ROUND_CLOSED: return age < p->hands;
-
-    case FD_REC_REVEAL: return age < p->summaries;
-    default: return false;
+    if (record->type == FD_REC_REVEAL) {
+        return age < p->summaries;
     }
+    if (record->type == FD_REC_ROUND_SECRET) {
+        return age < p->hands && record->secret_state != FD_JOURNAL_SECRET_WIPED;
+    }
+    if (record->type == FD_REC_ROUND_OPENED) {
+        return age < p->hands || record->secret_state == FD_JOURNAL_SECRET_AVAILABLE;
+    }
+    return fd_rec_hand_type(record->type) && age < p->hands;
 }
 
 bool fd_records_keep_rules(void *rules, const fd_journal_record *record)

@@ -97,17 +97,24 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS *FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_
  * FD_REC_CAP_HANDS). */
 #define FD_REC_SUMMARIES_MAX 100u
 #define FD_REC_HANDS_MAX 10u /* most revealed hands kept in full */
+/* The records of one round but its REVEAL at their largest, for a round
+ * of `cards` cards, `parts` ROUND_SECRET parts and `slots` seed slots:
+ * the longest ROUND_OPENED, every part full, a 64-byte seed per slot and
+ * SEEDS_CLOSED, every CUT and every SKIPPED, and the cards dealt one per
+ * DEAL/BURN. SHUFFLE reserves this for its round (docs/RECORDS.md
+ * "Capacity"). */
+#define FD_REC_CAP_HAND_OF(parts, slots, cards)                                                                        \
+    (FD_REC_CAP_KEPT(FD_REC_ROUND_OPENED_MAX, 0u) +                                                                    \
+     (parts)*FD_REC_CAP_KEPT(FD_REC_ROUND_SECRET_SIZE, FD_REC_SECRET_PART) +                                           \
+     (slots)*FD_REC_CAP_KEPT(FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX, 0u) +                                        \
+     FD_REC_CAP_KEPT(FD_REC_SEEDS_CLOSED_SIZE, 0u) + FD_REC_CUTS_MAX * FD_REC_CAP_KEPT(FD_REC_CUT_SIZE, 0u) +          \
+     FD_REC_SKIPPED_MAX * FD_REC_CAP_KEPT(FD_REC_SKIPPED_SIZE, 0u) +                                                   \
+     (cards)*FD_REC_CAP_KEPT(FD_REC_DEALT_BASE + 2u, 0u))
 /* The largest legal round's records but its REVEAL: 8 decks + jokers
  * (FD_SHOE_MAX_CARDS) dealt one card per DEAL/BURN, the most parts, 8 slots
  * of 64-byte seeds and SEEDS_CLOSED, the longest ROUND_OPENED, every CUT and
  * every SKIPPED (a bound over both modes: no round has all of these at once). */
-#define FD_REC_CAP_HAND                                                                                                \
-    (FD_REC_CAP_KEPT(FD_REC_ROUND_OPENED_MAX, 0u) +                                                                    \
-     FD_REC_MAX_PARTS * FD_REC_CAP_KEPT(FD_REC_ROUND_SECRET_SIZE, FD_REC_SECRET_PART) +                                \
-     FD_ROUND_SLOTS * FD_REC_CAP_KEPT(FD_REC_CLIENT_SEED_BASE + FD_ROUND_SEED_MAX, 0u) +                               \
-     FD_REC_CAP_KEPT(FD_REC_SEEDS_CLOSED_SIZE, 0u) + FD_REC_CUTS_MAX * FD_REC_CAP_KEPT(FD_REC_CUT_SIZE, 0u) +          \
-     FD_REC_SKIPPED_MAX * FD_REC_CAP_KEPT(FD_REC_SKIPPED_SIZE, 0u) +                                                   \
-     FD_SHOE_MAX_CARDS * FD_REC_CAP_KEPT(FD_REC_DEALT_BASE + 2u, 0u))
+#define FD_REC_CAP_HAND FD_REC_CAP_HAND_OF(FD_REC_MAX_PARTS, FD_ROUND_SLOTS, FD_SHOE_MAX_CARDS)
 /* The open round: its hand and its REVEAL. */
 #define FD_REC_CAP_ROUND (FD_REC_CAP_HAND + FD_REC_CAP_KEPT(FD_REC_REVEAL_SIZE, 0u))
 /* One kept round summary. */
@@ -391,6 +398,12 @@ typedef struct fd_records_rules {
 
 /* Events the dealer keeps through compaction, all kinds. */
 #define FD_REC_EVENTS_KEPT (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND)
+
+/* True for the types of a round's hand, every round record but REVEAL
+ * (ROUND_OPENED, ROUND_SECRET, CLIENT_SEED, SEEDS_CLOSED, CARDS_DEALT,
+ * DEALT, CUT, SKIPPED, ROUND_CLOSED): what compaction keeps of the newest
+ * `hands` rounds (fd_records_keep). False for every other type. */
+bool fd_rec_hand_type(uint8_t type);
 
 /* fd_journal_keep_fn for the policy above (policy is an fd_records_policy):
  * true when record must survive compaction. False for NULL arguments, a
