@@ -338,6 +338,12 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
     if (st != FD_OK) {
         return st;
     }
+    const uint8_t mode = full ? FD_RECORD_MODE_FULL : FD_RECORD_MODE_DRBG;
+    /* the round's journal reservation, before anything is drawn (docs/RECORDS.md "Capacity") */
+    st = persist_reserve(d, d->round.id + 1u, mode, 0, 0);
+    if (st != FD_OK) {
+        return st;
+    }
     /* fresh samples for every round, whichever the mode */
     fd_rng rng;
     st = fd_dealer_begin_round(d, full ? FD_SOURCE_FULL : FD_SOURCE_DRBG, &rng);
@@ -353,7 +359,6 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
         enter_fault(d, st);
         return st;
     }
-    const uint8_t mode = full ? FD_RECORD_MODE_FULL : FD_RECORD_MODE_DRBG;
     uint8_t commitment[FD_COMMIT_SIZE];
     /* cannot fail: the shoe was just shuffled and checked */
     (void)fd_commit_compute(salt, d->shoe.order, d->shoe.count, d->shoe.kind, commitment);
@@ -423,6 +428,10 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slo
     const size_t secret_len = fd_round_secret_min(d->shoe.count);
     if (secret_len > FD_DEALER_SECRET_MAX) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_DEALER_SECRET_MAX covers the largest shoe */
+    }
+    st = persist_reserve(d, h.round_id, FD_RECORD_MODE_ROUND, secret_len, slots);
+    if (st != FD_OK) {
+        return st; /* the journal cannot hold this round at its largest: nothing drawn or written */
     }
     /* No round is open, so the last round's fields (already revealed) give
      * way; S is drawn in place to keep 431 bytes off the stack. S comes from

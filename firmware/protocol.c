@@ -108,6 +108,10 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
 {
     if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
         reply_journal(d, w);
+    } else if (st == FD_ERR_BUFFER_TOO_SMALL && cmd == FD_CMD_SHUFFLE) {
+        reply_err(w, "journal",
+                  "this round at its largest does not fit the journal's free room: nothing committed; a smaller "
+                  "shoe or fewer slots");
     } else if (st == FD_ERR_BUFFER_TOO_SMALL && cmd == FD_CMD_CUT) {
         reply_err(w, "journal", "this round's cut has moved as often as its journal reservation holds: it stays");
     } else if (st == FD_ERR_BUFFER_TOO_SMALL) {
