@@ -6,7 +6,9 @@
  * SELFTEST, REVEAL) with random power cuts (clean and torn) at a random
  * flash step. After every cut the dealer powers on over the flash and a
  * model of what was acknowledged says what must be there:
- * - never `ERR journal` (never exhausted, no round refused for space) but
+ * - never `ERR journal` (never exhausted, no round refused for space: the
+ *   reservation at SHUFFLE never refuses, and what it counts as kept is
+ *   never below what the journal keeps) but
  *   for DEAL/BURN in a round at the SKIPPED limit (docs/RECORDS.md
  *   "Replay": then it is revealed), the journal mounts clean;
  * - an acknowledged SHUFFLE's round is the newest, open unless its REVEAL
@@ -107,6 +109,8 @@ typedef struct model {
 static model m;
 static uint64_t cuts, torn_cuts, commands, rounds, cards, skipped_full;
 
+static void check_reservation(void);
+
 /* One random legal command; the model follows the acknowledged reply. */
 static void one_command(void)
 {
@@ -157,8 +161,10 @@ static void one_command(void)
             }
         }
         if (!starts(r, "OK SHUFFLE")) {
+            /* the reservation (docs/RECORDS.md "Capacity") never refuses a legal round on a board's area */
             fail_msg("SHUFFLE refused: %s", r);
         }
+        check_reservation();
         memset(&m, 0, sizeof m);
         m.round = dealer.round.id;
         m.open = true;
@@ -289,6 +295,7 @@ typedef struct census {
     uint32_t bytes[20];
     uint32_t count[20];
     uint32_t kept_bytes;
+    uint32_t hand[FD_PERSIST_HAND_RING]; /* kept hand bytes of round id - age, by age */
 } census;
 
 static fd_status count_live(void *ctx, const fd_journal_record *rec)
@@ -298,10 +305,41 @@ static fd_status count_live(void *ctx, const fd_journal_record *rec)
     const uint32_t size = fd_journal_record_size(rec->len, rec->secret_len, rec->seq != rec->orig_seq);
     c->bytes[t] += size;
     c->count[t]++;
+    uint32_t id = 0;
     if (fd_records_keep_rules(&dealer.persist.rules, rec)) {
         c->kept_bytes += FD_JOURNAL_RECORD_BYTES(rec->len, rec->secret_len, 1);
+        if (fd_rec_hand_type(rec->type) && fd_rec_round_id(rec->payload, rec->len, &id) == FD_OK &&
+            id <= dealer.round.id && dealer.round.id - id < FD_PERSIST_HAND_RING) {
+            c->hand[dealer.round.id - id] += FD_JOURNAL_RECORD_BYTES(rec->len, rec->secret_len, 1);
+        }
     }
     return FD_OK;
+}
+
+static uint64_t reservations;
+
+/* After an acknowledged SHUFFLE: the reservation's count of what
+ * compaction keeps (persist_kept_before, persist_hand_bytes) is never
+ * below what the journal holds and the keep rules name (docs/RECORDS.md
+ * "Capacity"), so the room it reserved is really there. */
+static void check_reservation(void)
+{
+    static census c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(fd_journal_walk(&dealer.persist.journal, count_live, &c, NULL), FD_OK);
+    const uint32_t id = dealer.round.id;
+    for (uint32_t age = 0; age < FD_DEALER_KEEP_HANDS && age < id; age++) {
+        if (persist_hand_bytes(&dealer, id - age) < c.hand[age]) {
+            fail_msg("round %u: the reservation counts %u hand bytes, the journal keeps %u", (unsigned)(id - age),
+                     (unsigned)persist_hand_bytes(&dealer, id - age), (unsigned)c.hand[age]);
+        }
+    }
+    const uint32_t counted = persist_kept_before(&dealer, id) + persist_hand_bytes(&dealer, id);
+    if (c.kept_bytes > counted) {
+        fail_msg("round %u: kept %u bytes, the reservation counted %u", (unsigned)id, (unsigned)c.kept_bytes,
+                 (unsigned)counted);
+    }
+    reservations++;
 }
 
 static void print_census(void)
@@ -423,11 +461,11 @@ static void test_random_commands_and_cuts(void **state)
     uint64_t erases = 0;
     assert_int_equal(fd_journal_wear(&dealer.persist.journal, &lo, &hi, &erases), FD_OK);
     printf("model (%u x %u B): %llu commands, %llu rounds, %llu cards, %llu power cuts (%llu torn), every one "
-           "recovered as acknowledged; %llu DEAL/BURN refused in rounds at the SKIPPED limit; erases per page "
-           "%u..%u\n",
+           "recovered as acknowledged; %llu DEAL/BURN refused in rounds at the SKIPPED limit; %llu reservations "
+           "checked against the journal; erases per page %u..%u\n",
            (unsigned)PAGES, (unsigned)PAGE, (unsigned long long)commands, (unsigned long long)rounds,
            (unsigned long long)cards, (unsigned long long)cuts, (unsigned long long)torn_cuts,
-           (unsigned long long)skipped_full, lo, hi);
+           (unsigned long long)skipped_full, (unsigned long long)reservations, lo, hi);
     assert_true(skipped_full > 0u); /* the limit was reached and held */
 }
 

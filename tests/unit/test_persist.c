@@ -1055,6 +1055,76 @@ static void test_whole_shoe_cut_at_every_step(void **state)
            (unsigned long long)cuts);
 }
 
+/* SHUFFLE's reservation (docs/RECORDS.md "Capacity") on an area smaller
+ * than the one the dealer is built for (52 of its 98 pages: room for one
+ * 8-deck shoe dealt card by card and what is kept beside it, not two): a
+ * round that cannot fit at its largest beside the revealed hand kept in
+ * full is refused before anything is drawn or written, with a clear ERR
+ * journal, and nothing changes (flash, dealer state, the previous round);
+ * a smaller round fits, and once the big hand ages out of the kept
+ * window the 8-deck shoe fits again. The dealer never runs out: without
+ * the reservation the second 8-deck round is accepted and its 349th DEAL
+ * answers ERR journal exhausted. */
+static void test_shuffle_reservation_refuses_what_cannot_fit(void **state)
+{
+    (void)state;
+    enum {
+        SMALL = 52
+    };
+    memset(mem, 0xFF, sizeof mem); /* the pages past the small area stay blank (verify_now reads them all) */
+    assert_int_equal(host_flash_open(&hf, mem, PAGE, SMALL, NULL), FD_OK);
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(FD_DEALER_KEEP_HANDS, 2u); /* one revealed hand kept in full */
+    assert_true(starts(cmd("NEW french 8 2"), "OK NEW"));
+    assert_true(starts(cmd("SHUFFLE drbg"), "OK SHUFFLE")); /* an empty journal: it fits */
+    for (unsigned i = 0; i < FD_SHOE_MAX_CARDS; i++) {
+        const char *r = cmd("DEAL 1");
+        if (!starts(r, "OK DEAL")) {
+            fail_msg("card %u: %s", i, r);
+        }
+    }
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    assert_true(persist_hand_bytes(&dealer, 1) > 22000u); /* 432 DEALT records and the round's others */
+    static const char *const big[] = {"SHUFFLE drbg", "SHUFFLE full", "SHUFFLE slots=8", "SHUFFLE slots=0"};
+    static uint8_t before[PAGE * SMALL];
+    static fd_dealer dealer_before;
+    for (unsigned i = 0; i < sizeof big / sizeof big[0]; i++) {
+        memcpy(before, mem, sizeof before);
+        memcpy(&dealer_before, &dealer, sizeof dealer);
+        const uint64_t steps = hf.steps;
+        const char *r = cmd(big[i]);
+        if (!starts(r, "ERR journal this round at its largest does not fit the journal's free room: nothing "
+                       "committed")) {
+            fail_msg("%s beside a kept 8-deck hand on %u pages: %s", big[i], (unsigned)SMALL, r);
+        }
+        assert_int_equal(hf.steps, steps); /* not a word programmed or erased */
+        assert_memory_equal(mem, before, sizeof before);
+        assert_memory_equal(&dealer, &dealer_before, sizeof dealer); /* nothing drawn, nothing changed */
+    }
+    assert_int_equal(dealer.persist.status, FD_OK);
+    assert_true(starts(cmd("NEW french 1 0"), "OK NEW"));
+    assert_true(starts(cmd("SHUFFLE slots=8"), "OK SHUFFLE")); /* a 52-card round fits beside it */
+    assert_int_equal(dealer.round.id, 2u);
+    assert_true(starts(cmd("CLOSE"), "OK CLOSE"));
+    assert_true(starts(cmd("DEAL 5 2"), "OK DEAL"));
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    /* round 1's hand is no longer kept in full: the 8-deck shoe fits again */
+    assert_true(starts(cmd("NEW french 8 2"), "OK NEW"));
+    assert_true(starts(cmd("SHUFFLE drbg"), "OK SHUFFLE"));
+    for (unsigned i = 0; i < FD_SHOE_MAX_CARDS; i++) {
+        assert_true(starts(cmd(i % 2u == 0u ? "DEAL 1" : "BURN"), "OK"));
+    }
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    /* and the count survives a restart: the replay finds the same bytes */
+    const uint32_t kept = persist_kept_before(&dealer, 4);
+    assert_int_equal(power_on(), FD_OK);
+    assert_int_equal(persist_kept_before(&dealer, 4), kept);
+    assert_true(starts(cmd("NEW french 8 2"), "OK NEW"));
+    assert_true(starts(cmd("SHUFFLE drbg"), "ERR journal this round at its largest"));
+    assert_int_equal(verify_now(), 0);
+    fresh_flash();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1072,6 +1142,7 @@ int main(void)
         cmocka_unit_test(test_watchdog_kicked_in_walks),
         cmocka_unit_test(test_wear_budget),
         cmocka_unit_test(test_whole_shoe_cut_at_every_step),
+        cmocka_unit_test(test_shuffle_reservation_refuses_what_cannot_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
