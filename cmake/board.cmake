@@ -28,14 +28,15 @@ set(FD_BOARD_FACTS_QEMU FD_QEMU_MACHINE FD_QEMU_FLAGS FD_WATCHDOG_QEMU)
 # FD_BUDGET_*: a real board's timing budget (docs/HARDWARE.md "Timing budget",
 # tests/bench/budget.cmake): the QEMU board with its core, and the datasheet
 # worst times of a page erase (us), a word program (ns) and a raw TRNG
-# sample (ns).
+# sample (ns); FD_BUDGET_OP_NS (optional): what each erase or program call
+# adds around the operation (ns).
 # FD_DEBUG_LOCK_DRIVER: the file (relative to the board folder) defining
 # fd_debug_lock() for release builds, which need one (docs/SECURITY.md
 # "Debug lock"); FD_DEBUG_LOCK_UICR_ADDR: where its UICR word (section
 # .uicr_lock) goes in the .hex.
 set(FD_BOARD_FACTS_OPTIONAL FD_BOARD_FPU FD_BOARD_DEFINITIONS FD_QEMU_SERIAL_BREAK FD_TIMEBASE_DRIVER
   FD_DEBUG_LOCK_DRIVER FD_DEBUG_LOCK_UICR_ADDR
-  FD_BUDGET_QEMU_BOARD FD_BUDGET_ERASE_US FD_BUDGET_PROGRAM_NS FD_BUDGET_SAMPLE_NS)
+  FD_BUDGET_QEMU_BOARD FD_BUDGET_ERASE_US FD_BUDGET_PROGRAM_NS FD_BUDGET_SAMPLE_NS FD_BUDGET_OP_NS)
 # The flash map, in address order from FD_FLASH_BASE (docs/PORTING.md).
 # Only the bootloader room may be empty. The bootloader comes first: the
 # parts boot from the start of their flash (the nRF51 has no VTOR to move

@@ -92,7 +92,8 @@ def seconds(facts, c, insns=None):
     """Time on the chip of cost c (instructions possibly replaced)."""
     n = c["insns"] if insns is None else insns
     cpu = n * MARGIN / facts["cpu_hz"]
-    flash = c["erases"] * facts["erase_us"] * 1e-6 + c["words"] * facts["program_ns"] * 1e-9
+    flash = (c["erases"] * facts["erase_us"] * 1e-6 + c["words"] * facts["program_ns"] * 1e-9
+             + c.get("ops", 0) * facts.get("op_ns", 0) * 1e-9)
     trng = c["samples"] * facts["sample_ns"] * 1e-9
     return cpu, flash, trng
 

@@ -54,7 +54,7 @@ set(FD_STACK_SIZE 8192)
 # LSI's 17-47 kHz range, up to 2.8 times later). SysTick wakes the console's
 # wait every 0.1 s (2^24 clocks at 168 MHz), which kicks it. Timeout: every
 # operation must take under a quarter of it (docs/HARDWARE.md "Timing
-# budget"), and one 128 KiB sector erase alone stalls the CPU up to 2 s
+# budget"), and one 128 KiB sector erase alone takes up to 2 s
 # (DS8626 t_ERASE128KB at x32): 16 s.
 set(FD_WATCHDOG_DRIVER watchdog.c)
 set(FD_WATCHDOG_NAME "STM32F407 IWDG")

@@ -5,8 +5,8 @@
 # under -icount and checks the budget.
 
 # The real board's facts the image needs, as a list: qemu board, H, page
-# size, pages, CPU Hz, watchdog ms, erase us, program ns, sample ns (empty
-# when the board has no budget).
+# size, pages, CPU Hz, watchdog ms, erase us, program ns, sample ns, ns per
+# flash operation (0 unless set; empty when the board has no budget).
 function(fd_budget_facts board out)
   fd_load_board(${board})
   if(NOT FD_BUDGET_QEMU_BOARD)
@@ -15,8 +15,12 @@ function(fd_budget_facts board out)
   endif()
   math(EXPR page "${FD_FLASH_PAGE_SIZE}")
   math(EXPR pages "${FD_FLASH_STORAGE_SIZE} / ${FD_FLASH_PAGE_SIZE}")
+  set(op_ns 0)
+  if(FD_BUDGET_OP_NS)
+    set(op_ns ${FD_BUDGET_OP_NS})
+  endif()
   set(${out} ${FD_BUDGET_QEMU_BOARD} ${FD_TRNG_H_BITS} ${page} ${pages} ${FD_CPU_HZ} ${FD_WATCHDOG_TIMEOUT_MS}
-    ${FD_BUDGET_ERASE_US} ${FD_BUDGET_PROGRAM_NS} ${FD_BUDGET_SAMPLE_NS} PARENT_SCOPE)
+    ${FD_BUDGET_ERASE_US} ${FD_BUDGET_PROGRAM_NS} ${FD_BUDGET_SAMPLE_NS} ${op_ns} PARENT_SCOPE)
 endfunction()
 
 # fd_dealer_for_geometry(LIB PAGE_SIZE PAGES): the dealer (fd_dealer's
@@ -57,6 +61,7 @@ function(fd_add_budget_images)
     list(GET f 6 erase)
     list(GET f 7 program)
     list(GET f 8 sample)
+    list(GET f 9 op)
     set(dir ${gen}/budget-${real})
     add_custom_command(OUTPUT ${dir}/fd_trng_config.h
       COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
@@ -74,6 +79,7 @@ function(fd_add_budget_images)
     add_dependencies(${name} fd_trng_config_gen) # builds the generator it runs
     target_compile_definitions(${name} PRIVATE FD_BUDGET_BOARD="${real}" FD_BUDGET_PAGE_SIZE=${page}u
       FD_BUDGET_PAGES=${pages}u FD_BUDGET_CPU_HZ=${hz}u FD_BUDGET_WATCHDOG_MS=${wd}u FD_BUDGET_ERASE_US=${erase}u
-      FD_BUDGET_PROGRAM_NS=${program}u FD_BUDGET_SAMPLE_NS=${sample}u FD_BUDGET_RAM_STORE=${ram_store})
+      FD_BUDGET_PROGRAM_NS=${program}u FD_BUDGET_SAMPLE_NS=${sample}u FD_BUDGET_OP_NS=${op}u
+      FD_BUDGET_RAM_STORE=${ram_store})
   endforeach()
 endfunction()

@@ -42,6 +42,7 @@ static fd_flash inner;
 static fd_flash counted;
 static uint32_t erases;
 static uint32_t words;
+static uint32_t ops; /* erase and program calls */
 
 #if FD_BUDGET_RAM_STORE
 static uint32_t ram[STORE_BYTES / 4u];
@@ -104,6 +105,7 @@ static fd_status counted_erase(void *ctx, uint32_t page)
 {
     (void)ctx;
     erases++;
+    ops++;
     return inner.erase(inner.ctx, page);
 }
 
@@ -111,6 +113,7 @@ static fd_status counted_program(void *ctx, uint32_t offset, const uint32_t *w, 
 {
     (void)ctx;
     words += (uint32_t)count;
+    ops++;
     return inner.program(inner.ctx, offset, w, count);
 }
 
@@ -146,6 +149,7 @@ typedef struct cost {
     uint32_t erases;
     uint32_t words;
     uint32_t samples;
+    uint32_t ops;
 } cost;
 
 enum {
@@ -165,7 +169,7 @@ static cost stretch[K_COUNT]; /* between watchdog kicks */
 static uint32_t most_kicks[K_COUNT];
 
 typedef struct mark {
-    uint32_t t, e, w, s;
+    uint32_t t, e, w, s, o;
 } mark;
 static mark whole;
 static mark since_kick;
@@ -177,17 +181,20 @@ static void set_mark(mark *m)
     m->e = erases;
     m->w = words;
     m->s = samples;
+    m->o = ops;
     m->t = hal_counter_read();
 }
 
 static void account(cost *into, const mark *from)
 {
     const uint32_t ticks = hal_counter_read() - from->t;
-    const cost c = {(uint64_t)ticks * 1000000000u / FD_CPU_HZ, erases - from->e, words - from->w, samples - from->s};
+    const cost c = {(uint64_t)ticks * 1000000000u / FD_CPU_HZ, erases - from->e, words - from->w, samples - from->s,
+                    ops - from->o};
     into->insns = c.insns > into->insns ? c.insns : into->insns;
     into->erases = c.erases > into->erases ? c.erases : into->erases;
     into->words = c.words > into->words ? c.words : into->words;
     into->samples = c.samples > into->samples ? c.samples : into->samples;
+    into->ops = c.ops > into->ops ? c.ops : into->ops;
 }
 
 /* Linked with -Wl,--wrap=hal_watchdog_kick: every kick ends a stretch. */
@@ -348,6 +355,8 @@ static void say_cost(const char *what, int kind, const cost *c)
     say_u32(c->words);
     say(" samples=");
     say_u32(c->samples);
+    say(" ops=");
+    say_u32(c->ops);
     say("\r\n");
 }
 
@@ -368,6 +377,7 @@ int main(void)
     fact("erase_us", FD_BUDGET_ERASE_US);
     fact("program_ns", FD_BUDGET_PROGRAM_NS);
     fact("sample_ns", FD_BUDGET_SAMPLE_NS);
+    fact("op_ns", FD_BUDGET_OP_NS);
     fact("page_size", FD_BUDGET_PAGE_SIZE);
     fact("pages", FD_BUDGET_PAGES);
     if (open_store() != FD_OK) {
