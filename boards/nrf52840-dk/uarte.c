@@ -76,7 +76,7 @@ void nrf52_uarte_irq_handler(void)
     }
 }
 
-static bool wait_event(volatile uint32_t *event)
+static bool wait_event(const volatile uint32_t *event)
 {
     const uint32_t start = fd_timebase_read();
     while (*event == 0u) {
@@ -137,7 +137,7 @@ static void stop_and_take(const volatile uint8_t *from, volatile uint8_t *to, ui
     UARTE_EVENTS_RXTO = 0u;
 }
 
-static void restart(volatile uint8_t *buf, uint32_t count)
+static void restart(const volatile uint8_t *buf, uint32_t count)
 {
     UARTE_RXD_PTR = (uint32_t)(uintptr_t)buf;
     UARTE_RXD_MAXCNT = count;

@@ -172,7 +172,7 @@ static void send_next(void)
 }
 
 static void send_round(void);
-#define ROUND_LINES 6u /* round_lines below */
+#define ROUND_LINES 6u      /* round_lines below */
 static size_t round_awaits; /* replies the round still waits for */
 
 /* The dealer's output: each complete reply line, the moment it is written. */
