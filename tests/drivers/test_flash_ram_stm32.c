@@ -43,7 +43,9 @@
 #define SECTOR 0x20000u
 #define AREA 0x08060000u /* sector 7 */
 #define ERASE_CLOCKS ((uint64_t)HZ * 2u)
-#define BYTE_CLOCKS (HZ / 11520u) /* 10 bits at 115200 baud */
+#define WORD_CLOCKS ((uint64_t)HZ / 10000u) /* 100 us: DS8626 t_PROG at x32, max */
+#define WINDOW_WORDS 1024u                  /* the words the program test writes */
+#define BYTE_CLOCKS (HZ / 11520u)           /* 10 bits at 115200 baud */
 #define STEP_CLOCKS 1000u
 #define A_ACR 0x40023C00u
 #define A_KEYR 0x40023C04u
@@ -95,6 +97,8 @@ const stm32_vector_fn stm32_flash_vectors[STM32_VECTORS] = {
 static uint64_t busy_until; /* 0: idle */
 static uint64_t stalled_clocks;
 static unsigned erases;
+static unsigned words_programmed;
+static uint32_t shadow[WINDOW_WORDS]; /* what the flash holds */
 
 static bool busy(void) { return busy_until != 0u && fake_flash_now < busy_until; }
 
@@ -197,10 +201,33 @@ static bool systick_gate(void)
 }
 
 /* ---- registers ---- */
+/* A word the driver wrote into the mapped sector since the last access:
+ * programmed (NOR: ANDed) with PG set, BSY for 100 us. */
+static void settle_program(uint32_t cr)
+{
+    volatile uint32_t *flash_words = (volatile uint32_t *)(uintptr_t)AREA;
+    for (size_t i = 0; i < WINDOW_WORDS; i++) {
+        const uint32_t now = flash_words[i];
+        if (now == shadow[i]) {
+            continue;
+        }
+        assert_true((cr & 1u) != 0u && (cr & CR_LOCK) == 0u && (cr & (3u << 8)) == (2u << 8)); /* PG, x32 */
+        assert_int_equal(busy_until, 0u);                                                      /* one word at a time */
+        shadow[i] &= now;
+        flash_words[i] = shadow[i];
+        words_programmed++;
+        busy_until = fake_flash_now + WORD_CLOCKS;
+        if (line_start == UINT64_MAX / 2u) {
+            line_start = fake_flash_now; /* the controller types from here */
+        }
+    }
+}
+
 static void flash_reg(uintptr_t addr, volatile uint32_t *slot)
 {
     runs_at(fake_reg_caller);
     uint32_t cr = fake_reg_peek(A_CR);
+    settle_program(cr);
     if (fake_reg_peek(A_KEYR) == 0xCDEF89ABu) {
         cr &= ~CR_LOCK; /* KEY1 then KEY2 (the driver writes them in order) */
         fake_reg_poke(A_KEYR, 0u);
@@ -212,7 +239,11 @@ static void flash_reg(uintptr_t addr, volatile uint32_t *slot)
         cr &= ~CR_STRT;
         erases++;
         busy_until = fake_flash_now + ERASE_CLOCKS;
-        line_start = fake_flash_now; /* the controller types from here */
+        memset((void *)(uintptr_t)AREA, 0xFF, SECTOR);
+        memset(shadow, 0xFF, sizeof shadow);
+        if (line_start == UINT64_MAX / 2u) {
+            line_start = fake_flash_now; /* the controller types from here */
+        }
     }
     fake_reg_poke(A_CR, cr);
     elapse(addr == A_SR ? STEP_CLOCKS : 10u);
@@ -262,7 +293,8 @@ static int setup(void **state)
     fake_flash_systick_gate = systick_gate;
     busy_until = 0u;
     stalled_clocks = 0u;
-    erases = isr_during_erase = systick_during_erase = 0u;
+    erases = isr_during_erase = systick_during_erase = words_programmed = 0u;
+    memset(shadow, 0, sizeof shadow); /* fresh mapping: zeros */
     in_isr = false;
     line_len = line_next = 0u;
     fake_reg_poke(A_CR, CR_LOCK);
@@ -333,6 +365,33 @@ static void test_typing_past_the_ring_is_reported(void **state)
     fake_console_expect_overrun();
 }
 
+/* Bytes typed during a run of word programs (100 us each, reads stalled
+ * meanwhile): all arrive, none waits for a program to end. */
+static void test_bytes_typed_during_word_programs_all_arrive(void **state)
+{
+    (void)state;
+    stm32_vectors_to_ram();
+    assert_int_equal(flash.erase(flash.ctx, 0), FD_OK);
+    static uint32_t words[WINDOW_WORDS];
+    for (size_t i = 0; i < WINDOW_WORDS; i++) {
+        words[i] = (uint32_t)i; /* none left erased */
+    }
+    type_ahead(200u);
+    stalled_clocks = 0u;
+    isr_during_erase = 0u;
+    assert_int_equal(flash.program(flash.ctx, 0, words, WINDOW_WORDS), FD_OK);
+    printf("typed 200 bytes into %u word programs: %u interrupts taken while busy, %llu clocks stalled\n",
+           words_programmed, isr_during_erase, (unsigned long long)stalled_clocks);
+    assert_int_equal(words_programmed, WINDOW_WORDS);
+    assert_int_equal(fake_basepri, 0u);
+    assert_int_equal(stalled_clocks, 0u);
+    assert_int_equal(line_next, line_len); /* all sent during the programs */
+    expect_typed(0, 200u);
+    for (size_t i = 0; i < WINDOW_WORDS; i++) {
+        assert_int_equal(shadow[i], words[i]);
+    }
+}
+
 /* The model is not a constant: with VTOR left on the boot table in flash
  * (no stm32_vectors_to_ram), the first byte stalls the CPU for the rest of
  * the erase; the USART holds one byte and flags the overrun. */
@@ -351,6 +410,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_bytes_typed_during_a_sector_erase_all_arrive, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typing_past_the_ring_is_reported, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bytes_typed_during_word_programs_all_arrive, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_vector_table_in_flash_stalls_and_loses, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
