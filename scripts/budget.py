@@ -5,7 +5,9 @@ For each board whose board.cmake names FD_BUDGET_QEMU_BOARD (a QEMU board
 with the same core), runs that QEMU board's budget image
 (build/<qemu>/tests/budget_<board>.elf, tests/bench/budget_target.c) under
 `-icount shift=0,sleep=off`, where one instruction is one nanosecond, and
-turns its worst-case counts into times on the real board:
+turns its worst-case counts into times on the real board (the mount's and
+power-on's over the journal's worst-case fill for start-up,
+tests/bench/worst_fill.c):
 
     instructions x 1.5 / the board's clock     (wait states, bus stalls)
   + page erases x t_erase + words x t_program  (datasheet maxima; the CPU
@@ -109,7 +111,7 @@ def rows_of(facts, costs):
     mount = dict(full, insns=max(0, full["insns"] - bare["insns"]), samples=0)
     mount_s = total(facts, mount)
     # the mount's longest stretch: within the mount and within power-on's
-    rows = [("mount", "mount + replay (full journal, open round)", mount, mount_s,
+    rows = [("mount", "mount + replay (worst-case fill, open round)", mount, mount_s,
              min(mount_s, total(facts, st["power_on_full"], CLOCK_START_S)), kicks["power_on_full"])]
     k = max(("deal", "reveal"), key=lambda n: total(facts, st[n]))
     append = max((costs["deal"], costs["reveal"]), key=lambda c: total(facts, c))
@@ -117,7 +119,7 @@ def rows_of(facts, costs):
                  max(kicks["deal"], kicks["reveal"])))
     rows.append(("shuffle", "SHUFFLE at the largest shoe (worst form)", costs["shuffle"], total(facts, costs["shuffle"]),
                  total(facts, st["shuffle"]), kicks["shuffle"]))
-    rows.append(("power-on", "power-on to prompt (full journal)", full, total(facts, full, CLOCK_START_S),
+    rows.append(("power-on", "power-on to prompt (worst-case fill)", full, total(facts, full, CLOCK_START_S),
                  total(facts, st["power_on_full"], CLOCK_START_S), kicks["power_on_full"]))
     return rows
 
@@ -169,8 +171,9 @@ def main():
                               "KNOWN_OVER): ") + line)
             elif worst >= limit:
                 problems.append(line)
-        print("%s: %d deals per round at most, %d erases in the session" % (
-            board, facts.get("deals_per_round", 0), facts.get("erases_in_session", 0)))
+        print("%s: %d deals per round at most, %d erases in the session, %d records in the worst-case fill's "
+              "live range" % (board, facts.get("deals_per_round", 0), facts.get("erases_in_session", 0),
+                              facts.get("fill_live_records", 0)))
     md = table(results)
     print(md)
     if args.write_docs:

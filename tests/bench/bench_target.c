@@ -27,6 +27,7 @@
 #include "hal/counter.h"
 #include "fd_board_map.h"
 #include "hal/storage.h"
+#include "worst_fill.h"
 
 extern uint32_t fd_stack_bottom[];
 
@@ -247,6 +248,83 @@ static void measure_journal(void)
     /* benchmark: fixed valid inputs; the unit tests check the statuses */
     (void)fd_journal_mount(journal, NULL);
     row2("journal: mount (verify every record of the full area)", "", hal_counter_read() - t0, 1);
+}
+
+/* The worst-case fill's commands, through the console: true on an OK reply. */
+static char fill_reply[3];
+static size_t fill_reply_len;
+
+static void fill_capture(void *ctx, const char *data, size_t len)
+{
+    (void)ctx;
+    for (size_t i = 0; i < len && fill_reply_len < sizeof fill_reply; i++) {
+        fill_reply[fill_reply_len++] = data[i];
+    }
+}
+
+static bool fill_cmd(void *ctx, const char *line)
+{
+    (void)ctx;
+    fill_reply_len = 0;
+    fd_console_command(&console, line, strlen(line));
+    return fill_reply_len == sizeof fill_reply && memcmp(fill_reply, "OK ", 3) == 0;
+}
+
+/* Start-up at the journal's worst-case fill (tests/bench/worst_fill.c,
+ * docs/PERFORMANCE.md "Journal start-up at the worst-case fill"): the
+ * records a power-on walks, one verified walk of them (fd_journal_walk,
+ * no visitor), and the dealer's power-on over them (mount with the
+ * replay, the open round restored, the power-on's records) beyond a
+ * power-on without a journal. */
+static void measure_worst_start(const fd_dealer_config *base_cfg)
+{
+    static const hal_storage_area area = {FD_STORAGE_ADDR, FD_FLASH_PAGE_SIZE, FD_STORAGE_PAGES};
+    static fd_flash flash;
+    if (hal_storage_open(&area, &flash) != FD_OK) {
+        say("| journal: worst-case fill: storage unavailable | 0 |\r\n");
+        return;
+    }
+    for (uint32_t p = 0; p < FD_STORAGE_PAGES; p++) {
+        (void)flash.erase(flash.ctx, p); /* benchmark: fixed valid inputs */
+    }
+    fd_dealer_config cfg = *base_cfg;
+    cfg.storage = &flash;
+    (void)fd_dealer_init(&dealer, &cfg); /* benchmark: fixed valid inputs */
+    fd_console_init(&console, &dealer, fill_capture, NULL, false, false);
+    const uint32_t commands = worst_fill(&dealer, fill_cmd, NULL);
+    if (commands == 0u) {
+        say("| journal: worst-case fill refused a command | 0 |\r\n");
+        return;
+    }
+    say("| journal: worst-case fill: commands sent, records in the live range | ");
+    say_u32(commands);
+    say(" / ");
+    say_u32(worst_fill_live_records(&dealer));
+    say(" |\r\n");
+    uint32_t t0 = hal_counter_read();
+    (void)fd_journal_walk(&dealer.persist.journal, NULL, NULL, NULL); /* benchmark: a valid journal */
+    row2("journal: one verified walk of the worst-case fill", "", hal_counter_read() - t0, 1);
+    t0 = hal_counter_read();
+    (void)fd_journal_mount(&dealer.persist.journal, NULL); /* benchmark: a valid journal; writes nothing */
+    row2("journal: mount of the worst-case fill (the walk, the page table, no replay)", "", hal_counter_read() - t0, 1);
+    t0 = hal_counter_read();
+    (void)fd_dealer_init(&dealer, base_cfg); /* benchmark: fixed valid inputs */
+    const uint32_t plain = hal_counter_read() - t0;
+    t0 = hal_counter_read();
+    (void)fd_dealer_init(&dealer, &cfg);
+    const uint32_t replayed = hal_counter_read() - t0;
+    if (!dealer.persist.recovered || dealer.persist.status != FD_OK) {
+        say("| dealer power-on at the worst-case fill: open round not restored | 0 |\r\n");
+        return;
+    }
+    row2("dealer power-on at the worst-case fill: mount, replay, restore (beyond power-on without a journal)", "",
+         replayed > plain ? replayed - plain : 0u, 1);
+    /* of which the seed file's wipe: a scan of every page's record headers
+     * (a seq no record has: the whole scan, nothing programmed) */
+    t0 = hal_counter_read();
+    (void)fd_journal_wipe_secret(&dealer.persist.journal, UINT32_MAX - 1u); /* FD_ERR_STATE: none has it */
+    row2("journal: a secret wipe's scan of the worst-case fill (headers only, power-on's seed file)", "",
+         hal_counter_read() - t0, 1);
 }
 
 /* The dealer's DEAL with and without its write-ahead (the CARDS_DEALT
@@ -548,6 +626,7 @@ int main(void)
     say("| stack: journal append, compaction and mount (bytes) | ");
     say_u32(stack_used_below(base));
     say(" |\r\n");
+    measure_worst_start(&cfg);
     measure_link();
     return 0;
 }

@@ -72,7 +72,7 @@ function(fd_add_budget_images)
     set(lib fd_dealer_budget_${real})
     fd_dealer_for_geometry(${lib} ${page} ${pages})
     set(name budget_${real})
-    fd_add_image(${name} bench/budget_target.c ${dir}/fd_trng_config.h)
+    fd_add_image(${name} bench/budget_target.c bench/worst_fill.c ${dir}/fd_trng_config.h)
     target_include_directories(${name} BEFORE PRIVATE ${dir} ${CMAKE_CURRENT_SOURCE_DIR}/common)
     target_link_libraries(${name} PRIVATE ${lib})
     target_link_options(${name} PRIVATE -Wl,--wrap=hal_watchdog_kick) # kicks end a stretch

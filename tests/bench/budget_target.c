@@ -10,11 +10,13 @@
  * raw samples read are counted, not timed.
  *
  * The session drives the dealer through its console as a controller
- * would, to the journal's worst case: rounds to the kept summaries, then
+ * would, to the journal's worst cases: rounds to the kept summaries, then
  * the kept full hands and an open round, each at the largest shoe
- * (FD_SHOE_MAX_CARDS) dealt one card per DEAL until the dealer refuses
- * (its round share of the journal) or the shoe is empty, then a power-on
- * over that journal. For each kind of operation it prints the most
+ * (FD_SHOE_MAX_CARDS) dealt one card per DEAL (the commands' worst, with
+ * the most kept); then, over the area erased again, the worst-case fill
+ * for start-up (tests/bench/worst_fill.c: the most records in the widest
+ * live range, an open round) and a power-on over it (the mount's
+ * figure). For each kind of operation it prints the most
  * instructions, page erases, programmed words and raw samples any one
  * command took (each maximum on its own: their sum bounds the worst
  * command), the same for the longest stretch between two watchdog kicks
@@ -34,6 +36,7 @@
 #include "hal/watchdog.h"
 #include "persist.h"
 #include "protocol.h"
+#include "worst_fill.h"
 
 #define STORE_BYTES ((uint32_t)FD_BUDGET_PAGE_SIZE * FD_BUDGET_PAGES)
 
@@ -309,8 +312,19 @@ static void must(const char *line, int kind)
     }
 }
 
+/* The worst-case fill's commands, each measured as its kind. */
+static bool fill_cmd(void *ctx, const char *line)
+{
+    (void)ctx;
+    const int kind = strncmp(line, "SHUFFLE", 7) == 0  ? K_SHUFFLE
+                     : strncmp(line, "DEAL", 4) == 0   ? K_DEAL
+                     : strncmp(line, "REVEAL", 6) == 0 ? K_REVEAL
+                                                       : K_OTHER;
+    return cmd(line, kind);
+}
+
 /* A round at the largest shoe, one card per DEAL until the dealer refuses
- * (the round's journal share) or the shoe is empty; its DEAL count. */
+ * or the shoe is empty; its DEAL count. */
 static uint32_t full_round(const char *shuffle, bool reveal)
 {
     must("NEW french 8 2", K_OTHER);
@@ -408,10 +422,19 @@ int main(void)
         const uint32_t deals = full_round(forms[r % 3u], true);
         most_deals = deals > most_deals ? deals : most_deals;
     }
-    /* and an open round at its share: the power-on resumes it */
+    /* and an open round, dealt to its last card */
     const uint32_t open_deals = full_round("SHUFFLE", false);
     fact("deals_per_round", most_deals > open_deals ? most_deals : open_deals);
     fact("erases_in_session", erases);
+    /* the worst-case fill for start-up, over the area erased again */
+    for (uint32_t p = 0; p < FD_BUDGET_PAGES; p++) {
+        (void)inner.erase(inner.ctx, p); /* not counted */
+    }
+    power_on(true, K_POWER_ON_EMPTY);
+    if (worst_fill(&dealer, fill_cmd, NULL) == 0u) {
+        fail("the worst-case fill");
+    }
+    fact("fill_live_records", worst_fill_live_records(&dealer));
     power_on(false, K_POWER_ON_BARE);
     power_on(true, K_POWER_ON_FULL);
     if (!fd_dealer_round_open(&dealer) || !dealer.persist.recovered) {
