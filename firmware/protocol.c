@@ -894,6 +894,22 @@ static void cmd_verify(const request *r)
     }
 }
 
+/* ID: who this is, for a controller before or without a session
+ * (docs/LINK.md "Roles"); also the WELCOME payload. */
+static void cmd_id(const request *r)
+{
+    if (!no_arguments(r, "usage: ID")) {
+        return;
+    }
+    put_field(r->w, "OK ID version=", FD_DEALER_VERSION);
+    put_field(r->w, " board=", r->d->cfg.board);
+    put_field(r->w, " secret=", fd_device_secret_origin_name(r->d->secret.origin));
+    put(r->w, " device=");
+    put_device_id(r->w, r->d);
+    put_chain(r->w, r->d);
+    put(r->w, "\r\n");
+}
+
 /* ---- TIME, RECALL, LOG: the journal ---- */
 
 static void cmd_time(const request *r)
@@ -1032,6 +1048,7 @@ static const command commands[] = {
     {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]", .journal = JOURNAL_READS},
     {.word = "LOG", .run = cmd_log, .help = "LOG [events]", .journal = JOURNAL_READS},
     {.word = "VERIFY", .run = cmd_verify, .help = "VERIFY <seed hex>", .no_session = true},
+    {.word = "ID", .run = cmd_id, .help = "ID", .no_session = true},
     {.word = "HELP", .run = cmd_help, .help = "HELP", .no_session = true},
     {.word = "QUIT", .run = cmd_quit, .help = "QUIT", .cmd = FD_CMD_QUIT},
 #if defined(FD_DEALER_TEST_COMMANDS)
@@ -1108,6 +1125,12 @@ void fd_console_command(fd_console *c, const char *line, size_t len)
     const command *row = find_command(&t[0]);
     if (row == NULL) {
         reply_err(&w, "unknown", "unknown command; HELP lists them");
+        return;
+    }
+    /* the first PROVISION: while no secret is provisioned, there is no PSK */
+    const bool first_use = row->cmd == FD_CMD_PROVISION && c->dealer->secret.origin != FD_SECRET_PROVISIONED;
+    if (c->locked && !row->no_session && !first_use) {
+        reply_err(&w, "link", "outside an authenticated link session only ID, HELP and VERIFY run");
         return;
     }
     const request r = {c->dealer, t, n, &w, c, row};

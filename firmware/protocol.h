@@ -32,6 +32,7 @@ typedef struct fd_console {
     bool human;    /* prompt (and echo, if echo is set); else machine mode */
     bool echo;     /* the line does not echo by itself (a board's UART) */
     bool after_cr; /* the last byte was CR: an LF now ends no new line */
+    bool locked;   /* no authenticated session: only the table's open rows run (docs/LINK.md "Roles") */
 } fd_console;
 
 /* Bind a console to a dealer and an output. human: start in human mode
@@ -60,7 +61,9 @@ void fd_console_lost(fd_console *c);
 
 /* Execute one command line (without its line ending) and write exactly one
  * reply line ("OK ..." or "ERR <code> <message>", ending in CR LF), no
- * prompt. Includes the console's own MODE command. */
+ * prompt. Includes the console's own MODE command. A locked console runs
+ * only the rows allowed without a session (ID, HELP, VERIFY) and answers
+ * every other command "ERR link ..." with nothing changed. */
 void fd_console_command(fd_console *c, const char *line, size_t len);
 
 /* Whether the command line (as fd_console_command takes it) names a command
