@@ -280,6 +280,23 @@ bool fd_dealer_beacon_last(const fd_dealer *d, unsigned slot, uint64_t *index)
     return true;
 }
 
+fd_status persist_link_reserve(fd_dealer *d, uint64_t limit)
+{
+    fd_persist *p = &d->persist;
+    const fd_rec_link_session ls = {limit};
+    uint8_t b[FD_REC_LINK_SESSION_SIZE];
+    uint32_t seq = 0;
+    if (limit <= p->link_limit) {
+        return FD_ERR_STATE;
+    }
+    const fd_status st = append(d, FD_REC_LINK_SESSION, b, fd_rec_link_session_encode(&ls, b), NULL, 0, &seq);
+    if (st == FD_OK) {
+        p->link_limit = limit;
+        p->rules.link_seq = seq;
+    }
+    return st;
+}
+
 /* The beacon index a round uses in slot (docs/RECORDS.md BEACON_INDEX):
  * journalled first, so a SHUFFLE cut short still uses it up. */
 static fd_status persist_beacon(fd_dealer *d, uint8_t slot, uint64_t index)
@@ -667,6 +684,16 @@ static void replay_beacon(fd_persist *p, const fd_journal_record *rec)
     }
 }
 
+/* A LINK_SESSION: the newest is the link's reserved limit. */
+static void replay_link(fd_persist *p, const fd_journal_record *rec)
+{
+    fd_rec_link_session ls;
+    if (fd_rec_link_session_decode(rec->payload, rec->len, &ls) == FD_OK && rec->orig_seq > p->rules.link_seq) {
+        p->link_limit = ls.limit;
+        p->rules.link_seq = rec->orig_seq;
+    }
+}
+
 /* A SEED_FILE: the newest whose secret is still there is the seed file. */
 static void replay_seed_file(replay *r, fd_persist *p, const fd_journal_record *rec)
 {
@@ -704,6 +731,10 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
     }
     if (rec->type == FD_REC_BEACON_INDEX) {
         replay_beacon(p, rec);
+        return FD_OK;
+    }
+    if (rec->type == FD_REC_LINK_SESSION) {
+        replay_link(p, rec);
         return FD_OK;
     }
     if (rec->type == FD_REC_SEED_FILE) {
@@ -971,6 +1002,8 @@ static void forget_replay(fd_dealer *d, replay *r)
     memset(p->rules.beacon_seq, 0, sizeof p->rules.beacon_seq);
     memset(p->hand_round, 0, sizeof p->hand_round);
     memset(p->hand_bytes, 0, sizeof p->hand_bytes);
+    p->link_limit = 0;
+    p->rules.link_seq = 0;
     fd_wipe(&d->round, sizeof d->round);
     fd_wipe(r, sizeof *r);
     (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */

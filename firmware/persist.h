@@ -94,6 +94,9 @@ typedef struct fd_persist {
      * "Capacity"). */
     uint32_t hand_round[FD_PERSIST_HAND_RING];
     uint32_t hand_bytes[FD_PERSIST_HAND_RING];
+    /* The link's session counter values below this may have been used
+     * (the newest LINK_SESSION; docs/LINK.md "Keys"). */
+    uint64_t link_limit;
     fd_records_rules rules;
     fd_flash flash;
     fd_journal journal;
@@ -165,6 +168,10 @@ FD_MUST_CHECK fd_status persist_seeds_closed(struct fd_dealer *d);
 /* Before DEAL/BURN replies: cards [first, first + total) of d->shoe's order,
  * card k to seat k mod players (burn: one card, seat 0). */
 FD_MUST_CHECK fd_status persist_dealt(struct fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn);
+
+/* Before the link uses a session counter of a new block: LINK_SESSION
+ * with limit (above persist.link_limit), then persist.link_limit = limit. */
+FD_MUST_CHECK fd_status persist_link_reserve(struct fd_dealer *d, uint64_t limit);
 
 /* True when every slot of the verifiable round's slot_mask holds a seed
  * (the order is then fixed without a CLOSE). */

@@ -25,6 +25,7 @@ _Static_assert(FD_REC_DEALT_CARDS_MAX < 256u && FD_REC_DEALT_PLAYERS_MAX < 16u,
                "DEALT packs players and seat0 in 4 bits each");
 _Static_assert(FD_REC_BEACON_INDEX_SIZE == 12u, "BEACON_INDEX: 0 slot, 1-3 zero, 4 index (u64)");
 _Static_assert(FD_REC_SKIPPED_SIZE == 8u, "SKIPPED: 0 round id, 4 first (u16), 6 count (u16)");
+_Static_assert(FD_REC_LINK_SESSION_SIZE == 8u, "LINK_SESSION: 0 limit (u64)");
 _Static_assert(FD_REC_MAX_PARTS *FD_REC_SECRET_PART <= UINT16_MAX, "material length is a u16");
 
 fd_status fd_rec_round_id(const uint8_t *payload, size_t len, uint32_t *round_id)
@@ -361,6 +362,22 @@ fd_status fd_rec_beacon_index_decode(const uint8_t *b, size_t len, fd_rec_beacon
     return FD_OK;
 }
 
+size_t fd_rec_link_session_encode(const fd_rec_link_session *in, uint8_t out[FD_REC_LINK_SESSION_SIZE])
+{
+    fd_store_le32(out, (uint32_t)in->limit);
+    fd_store_le32(out + 4, (uint32_t)(in->limit >> 32));
+    return FD_REC_LINK_SESSION_SIZE;
+}
+
+fd_status fd_rec_link_session_decode(const uint8_t *b, size_t len, fd_rec_link_session *out)
+{
+    if (sized(b, len, FD_REC_LINK_SESSION_SIZE, out) != FD_OK) {
+        return FD_ERR_PARSE;
+    }
+    out->limit = fd_load_le32(b) | ((uint64_t)fd_load_le32(b + 4) << 32);
+    return FD_OK;
+}
+
 size_t fd_rec_skipped_encode(const fd_rec_skipped *in, uint8_t out[FD_REC_SKIPPED_SIZE])
 {
     fd_store_le32(out, in->round_id);
@@ -452,6 +469,9 @@ bool fd_records_keep_rules(void *rules, const fd_journal_record *record)
         fd_rec_beacon_index bi;
         return fd_rec_beacon_index_decode(record->payload, record->len, &bi) == FD_OK && r->beacon_seq[bi.slot] != 0u &&
                record->orig_seq == r->beacon_seq[bi.slot];
+    }
+    if (record->type == FD_REC_LINK_SESSION) {
+        return r->link_seq != 0u && record->orig_seq == r->link_seq;
     }
     return fd_records_keep(&r->rounds, record);
 }

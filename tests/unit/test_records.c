@@ -244,6 +244,14 @@ static void test_round_records(void **state)
     b[0] = FD_ROUND_SLOTS; /* no such slot */
     assert_int_equal(fd_rec_beacon_index_decode(b, n, &bi2), FD_ERR_PARSE);
 
+    const fd_rec_link_session ls = {0x0000000100000200u};
+    n = fd_rec_link_session_encode(&ls, b);
+    same_as_doc("LINK_SESSION", b, n);
+    fd_rec_link_session ls2;
+    assert_int_equal(fd_rec_link_session_decode(b, n, &ls2), FD_OK);
+    assert_true(ls2.limit == ls.limit);
+    REFUSES_OTHER_LENGTHS(fd_rec_link_session_decode, fd_rec_link_session, b, n, n);
+
     const fd_rec_skipped sk = {7, 300, 3};
     n = fd_rec_skipped_encode(&sk, b);
     same_as_doc("SKIPPED", b, n);
@@ -282,6 +290,25 @@ static void test_keep_newest_beacon_per_slot(void **state)
     assert_false(fd_records_keep_rules(&rules, &rec));
     rec.len--; /* malformed */
     rules.beacon_seq[3] = 40;
+    assert_false(fd_records_keep_rules(&rules, &rec));
+}
+
+/* Compaction keeps the newest LINK_SESSION and no other. */
+static void test_keep_newest_link_session(void **state)
+{
+    (void)state;
+    fd_records_rules rules;
+    memset(&rules, 0, sizeof rules);
+    static fd_journal_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = FD_REC_LINK_SESSION;
+    const fd_rec_link_session ls = {512};
+    rec.len = (uint16_t)fd_rec_link_session_encode(&ls, rec.payload);
+    rec.orig_seq = 40;
+    assert_false(fd_records_keep_rules(&rules, &rec)); /* none journalled */
+    rules.link_seq = 40;
+    assert_true(fd_records_keep_rules(&rules, &rec));
+    rules.link_seq = 41; /* a newer one */
     assert_false(fd_records_keep_rules(&rules, &rec));
 }
 
@@ -350,9 +377,13 @@ static void test_capacity_units(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_events),         cmocka_unit_test(test_round_opened),
-        cmocka_unit_test(test_round_records),  cmocka_unit_test(test_dealt),
-        cmocka_unit_test(test_capacity_units), cmocka_unit_test(test_keep_newest_beacon_per_slot),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_round_opened),
+        cmocka_unit_test(test_round_records),
+        cmocka_unit_test(test_dealt),
+        cmocka_unit_test(test_capacity_units),
+        cmocka_unit_test(test_keep_newest_beacon_per_slot),
+        cmocka_unit_test(test_keep_newest_link_session),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

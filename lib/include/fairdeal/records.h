@@ -43,7 +43,7 @@ typedef enum fd_record_type {
        room is in the capacity model (FD_REC_CAP_RESERVED). */
     FD_REC_BEACON_INDEX = 16, /* the last beacon index used, per beacon slot */
     FD_REC_SKIPPED = 17,      /* positions of a round skipped at power loss (written at power-on) */
-    FD_REC_LINK_SESSION = 18  /* reserved: the link's session counter */
+    FD_REC_LINK_SESSION = 18  /* the link's reserved session counter limit */
 } fd_record_type;
 
 /* Largest part of a round's reveal material in one ROUND_SECRET record. */
@@ -75,6 +75,7 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS *FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_
 #define FD_REC_CUT_SIZE 8u                                                 /* CUT */
 #define FD_REC_BEACON_INDEX_SIZE 12u                                       /* BEACON_INDEX */
 #define FD_REC_SKIPPED_SIZE 8u                                             /* SKIPPED */
+#define FD_REC_LINK_SESSION_SIZE 8u                                        /* LINK_SESSION */
 
 /* ---- The capacity model (docs/RECORDS.md "Capacity"): the live bytes the
  * journal must hold at once in the worst case, every record counted in its
@@ -125,9 +126,11 @@ FD_STATIC_ASSERT(FD_REC_MAX_PARTS *FD_REC_SECRET_PART >= 16u + 2u * FD_SHOE_MAX_
  * short are never copied: the next power-on wipes them before anything is
  * written, and a wiped part is not kept.) */
 #define FD_REC_CAP_RESERVED (16u * FD_REC_CAP_KEPT(8u, 0u))
-FD_STATIC_ASSERT(FD_REC_CAP_KEPT(FD_REC_BEACON_INDEX_SIZE, 0u) * FD_ROUND_SLOTS + FD_REC_CAP_KEPT(8u, 0u) * 7u <=
+FD_STATIC_ASSERT(FD_REC_CAP_KEPT(FD_REC_BEACON_INDEX_SIZE, 0u) * FD_ROUND_SLOTS +
+                         FD_REC_CAP_KEPT(FD_REC_LINK_SESSION_SIZE, 0u) + FD_REC_CAP_KEPT(8u, 0u) * 6u <=
                      FD_REC_CAP_RESERVED,
-                 "the newest BEACON_INDEX per slot fits the reserved room, with 7 records of 8 bytes to spare");
+                 "the newest BEACON_INDEX per slot and the newest LINK_SESSION fit the reserved room, with 6 records "
+                 "of 8 bytes to spare");
 /* The fixed part: events per kind, the seed file, the reserved types. */
 #define FD_REC_CAP_FIXED                                                                                               \
     (FD_REC_EVENT_KINDS * FD_REC_EVENTS_PER_KIND * FD_REC_CAP_KEPT(FD_REC_TIME_SET_SIZE, 0u) +                         \
@@ -341,6 +344,16 @@ size_t fd_rec_beacon_index_encode(const fd_rec_beacon_index *in, uint8_t out[FD_
 /* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length or a field out of range. */
 FD_MUST_CHECK fd_status fd_rec_beacon_index_decode(const uint8_t *b, size_t len, fd_rec_beacon_index *out);
 
+/* LINK_SESSION: the link's session counter values below limit may have
+ * been used (docs/LINK.md "Keys"); the next block starts at limit. */
+typedef struct fd_rec_link_session {
+    uint64_t limit; /* the reserved limit */
+} fd_rec_link_session;
+/* Writes in's payload into out; returns its length. */
+size_t fd_rec_link_session_encode(const fd_rec_link_session *in, uint8_t out[FD_REC_LINK_SESSION_SIZE]);
+/* Reads a payload of len bytes into out: FD_OK, or FD_ERR_PARSE for a wrong length. */
+FD_MUST_CHECK fd_status fd_rec_link_session_decode(const uint8_t *b, size_t len, fd_rec_link_session *out);
+
 /* SKIPPED: positions first .. first + count - 1 of a round, journalled as
  * dealt by a DEAL or BURN whose reply may never have gone out (a power cut
  * after its write-ahead): never dealt again, shown as skipped. */
@@ -384,7 +397,8 @@ bool fd_rec_event_kind_of(uint8_t type, fd_rec_event_kind *kind);
  * dealer keeps it at its last FD_REC_EVENTS_PER_KIND events of the kind;
  * 0 keeps none), the one SEED_FILE first written as seed_file_seq while
  * its secret is available (0: none) and per beacon slot the BEACON_INDEX
- * first written as beacon_seq[slot] (0: none). */
+ * first written as beacon_seq[slot] (0: none), and the LINK_SESSION first
+ * written as link_seq (0: none). */
 typedef struct fd_records_rules {
     /* What is kept of the rounds. */
     fd_records_policy rounds;
@@ -394,6 +408,8 @@ typedef struct fd_records_rules {
     uint32_t seed_file_seq;
     /* Per beacon slot: seq its newest BEACON_INDEX was first written under; 0: none. */
     uint32_t beacon_seq[FD_ROUND_SLOTS];
+    /* seq the newest LINK_SESSION was first written under; 0: none. */
+    uint32_t link_seq;
 } fd_records_rules;
 
 /* Events the dealer keeps through compaction, all kinds. */
@@ -412,7 +428,7 @@ bool fd_rec_hand_type(uint8_t type);
 bool fd_records_keep(void *policy, const fd_journal_record *record);
 
 /* fd_journal_keep_fn for fd_records_rules (rules is one): fd_records_keep
- * for the round records, plus the event, seed-file and beacon rules above. False
+ * for the round records, plus the event, seed-file, beacon and link rules above. False
  * for NULL arguments. */
 bool fd_records_keep_rules(void *rules, const fd_journal_record *record);
 
