@@ -30,19 +30,20 @@ set(FD_QEMU_MACHINE microbit)
 # ~660,000 instructions of polling per byte under -icount shift=0.
 # Semihosting carries the exit status of test images and QUIT.
 set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native")
-# Flash map: 256 pages of 1 KiB. Two 70 KiB image slots (the dealer is
-# 46 KiB: 1.5 times its size), room for a 16 KiB bootloader, 98 KiB of
-# storage for the journal, one page for the secure-boot counter and one
-# for the device secret. The journal's 98 pages hold the worst case of
+# Flash map: 256 pages of 1 KiB. Two 73 KiB image slots (the dealer with
+# the link is 67.3 KiB; a slot also holds the 512-byte header and up to
+# 4 KiB of signature trailer), room for a 10 KiB bootloader (7.7 KiB now),
+# 98 KiB of storage for the journal, one page for the secure-boot counter
+# and one for the device secret. The journal's 98 pages hold the worst case of
 # docs/RECORDS.md "Capacity" (the open round at its largest, 100 round
 # summaries, one revealed hand in full, the events, two spare pages);
 # firmware/persist.c checks it when it compiles.
 set(FD_FLASH_BASE 0x0)
 set(FD_FLASH_SIZE "256 * 1024")
 set(FD_FLASH_PAGE_SIZE 1024)
-set(FD_FLASH_SLOT_A_SIZE "70 * 1024")
-set(FD_FLASH_SLOT_B_SIZE "70 * 1024")
-set(FD_FLASH_BOOTLOADER_SIZE "16 * 1024")
+set(FD_FLASH_SLOT_A_SIZE "73 * 1024")
+set(FD_FLASH_SLOT_B_SIZE "73 * 1024")
+set(FD_FLASH_BOOTLOADER_SIZE "10 * 1024")
 set(FD_FLASH_STORAGE_SIZE "98 * 1024")
 set(FD_FLASH_COUNTER_SIZE 1024)
 set(FD_FLASH_SECRET_SIZE 1024)
