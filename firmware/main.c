@@ -7,6 +7,7 @@
 #include "hal/storage.h"
 #include "hal/trng.h"
 #include "hal/watchdog.h"
+#include "link_console.h"
 #include "protocol.h"
 
 #ifdef FD_HOST_ARGS
@@ -24,6 +25,15 @@
  * seed file and no lab mode, or no dealing. */
 #ifndef FD_DEALER_RELEASE
 #define FD_DEALER_RELEASE 0
+#endif
+
+/* Development builds keep the open cleartext console (until a controller
+ * opens a link session); a release build cannot compile it in
+ * (link_console.h; docs/LINK.md "Roles"). */
+#ifdef FD_CLEARTEXT_CONSOLE
+#define CLEARTEXT_CONSOLE true
+#else
+#define CLEARTEXT_CONSOLE false
 #endif
 
 /* Boards echo what they receive (a UART terminal does not echo locally);
@@ -140,6 +150,7 @@ static void report_reset_cause(hal_reset_cause cause)
 /* Large state lives in .bss, not on the stack. */
 static fd_dealer dealer;
 static fd_console console;
+static fd_link_console link_console;
 static fd_flash storage;
 static fd_flash secret_page;
 
@@ -256,18 +267,19 @@ int main(void)
 #if defined(FD_SIGNED_IMAGE)
     report_image(cfg.image_hash, cfg.image_version);
 #endif
+    fd_link_console_init(&link_console, &console, console_write, NULL, CLEARTEXT_CONSOLE);
     fd_console_start(&console);
     while (!dealer.quit) {
         hal_watchdog_kick();
         uint8_t byte;
         const fd_status st = hal_console_read(&byte);
         if (st == FD_ERR_OVERRUN) {
-            fd_console_lost(&console);
+            fd_link_console_lost(&link_console);
         } else if (st != FD_OK) {
             break; /* host: end of input */
         } else {
             /* the console answers a bad line itself; the loop keeps reading */
-            (void)fd_console_feed(&console, byte);
+            fd_link_console_feed(&link_console, byte);
         }
     }
     return 0;

@@ -7,72 +7,12 @@ replayed, a flipped, a dropped-before and a foreign-session frame, a
 replayed handshake and a wrong device secret, each refused with the
 session unchanged, and the teardown after FD_LINK_MAX_FAILURES.
 usage: interop_noise.py LINK_PEER"""
-import hashlib
-import hmac
 import os
 import sys
 
-from dissononce.cipher.chachapoly import ChaChaPolyCipher
-from dissononce.dh.x25519.x25519 import X25519DH
-from dissononce.hash.sha256 import SHA256Hash
-from dissononce.processing.handshakepatterns.interactive.NN import NNHandshakePattern
-from dissononce.processing.impl.cipherstate import CipherState
-from dissononce.processing.impl.handshakestate import HandshakeState
-from dissononce.processing.impl.symmetricstate import SymmetricState
-from dissononce.processing.modifiers.psk import PSKPatternModifier
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from controller import MAX_FAILURES, Controller  # noqa: E402
 from peer import Peer  # noqa: E402
-
-BUCKETS = (64, 128, 256, 512)
-MAX_FAILURES = 8
-
-
-def header(kind, n):
-    return bytes([0xFD, kind, n >> 8, n & 0xFF])
-
-
-def pad(data):
-    size = next(b for b in BUCKETS if len(data) + 2 <= b)
-    return len(data).to_bytes(2, "big") + data + bytes(size - 2 - len(data))
-
-
-def unpad(buf):
-    n = int.from_bytes(buf[:2], "big")
-    assert len(buf) in BUCKETS and not any(buf[2 + n:]), "bad padding"
-    return bytes(buf[2:2 + n])
-
-
-class Controller:
-    def __init__(self, secret):
-        self.psk = hmac.new(secret, b"fairdeal link psk v1", hashlib.sha256).digest()
-
-    def hello(self):
-        self.hs = HandshakeState(SymmetricState(CipherState(ChaChaPolyCipher()), SHA256Hash()), X25519DH())
-        assert self.hs.protocol_name is None
-        self.hs.initialize(PSKPatternModifier(0).modify(NNHandshakePattern()), True, b"fairdeal-link-1",
-                           psks=(self.psk,))
-        assert self.hs.protocol_name == "Noise_NNpsk0_25519_ChaChaPoly_SHA256"
-        buf = bytearray()
-        self.hs.write_message(pad(b""), buf)
-        return header(1, len(buf)) + bytes(buf)
-
-    def welcome(self, frame):
-        assert frame[:2] == b"\xfd\x02" and int.from_bytes(frame[2:4], "big") == len(frame) - 4
-        payload = bytearray()
-        self.tx, self.rx = self.hs.read_message(frame[4:], payload)
-        self.hash = self.hs.symmetricstate.get_handshake_hash()
-        return unpad(bytes(payload))
-
-    def seal(self, text):
-        p = pad(text)
-        h = header(3, len(p) + 16)
-        return h + self.tx.encrypt_with_ad(h, p)
-
-    def open(self, frame):
-        h = frame[:4]
-        assert h[:2] == b"\xfd\x03" and int.from_bytes(h[2:], "big") == len(frame) - 4
-        return unpad(self.rx.decrypt_with_ad(h, frame[4:]))
 
 
 def connect(peer, ctl):

@@ -3,8 +3,8 @@
 # RAW and LAB CARDS replies turns into the assessment files with
 # tools/lab_capture.py and round-trips (the .bin holds exactly the captured
 # samples, the card list exactly the indices); a voided or cut capture is
-# refused; the release image refuses lab mode, human mode (docs/PROTOCOL.md
-# "Human and machine mode") and dealing until provisioned.
+# refused; the release image refuses lab mode, human mode and dealing
+# outside a link session (docs/LINK.md "Roles").
 # usage: test_lab.sh DEALER DEALER_RELEASE
 set -u
 dealer=$1
@@ -45,21 +45,18 @@ python3 "$root/tools/lab_capture.py" "$work/cut" "$work/c" 2>/dev/null && fail "
 [ ! -e "$work/v.raw.bin" ] && [ ! -e "$work/c.raw.bin" ] && pass "nothing written for a void capture" ||
   fail "files written for a void capture"
 
-printf 'STATUS\nLAB RAW 10\nLAB CARDS 10\nSHUFFLE\nSHUFFLE full\nPROVISION 8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566\nSHUFFLE\nMODE human\nQUIT\n' |
+# The release image has no open cleartext console (docs/LINK.md "Roles"):
+# outside a link session only ID, HELP, VERIFY and the first PROVISION run;
+# lab mode, human mode, rounds and QUIT are refused before the dealer sees
+# them.
+printf 'STATUS\nLAB RAW 10\nLAB CARDS 10\nSHUFFLE\nSHUFFLE full\nPROVISION 8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566\nSHUFFLE\nMODE human\nID\nQUIT\n' |
   "$release" | tr -d '\r' | grep -E '^(OK|ERR) ' >"$work/release"
-cat >"$work/want" <<'EOT'
-ERR state lab mode is refused in release builds
-ERR state lab mode is refused in release builds
-ERR secret not provisioned: PROVISION <64 hex> first (release build)
-ERR secret not provisioned: PROVISION <64 hex> first (release build)
-ERR secret secret provisioned: restart the device to use it
-ERR state human mode is refused in release builds: machine mode only
-OK BYE
-EOT
-if grep -q '^OK STATUS .* secret=missing device=none ' "$work/release" &&
-  grep -q '^OK PROVISION device=[0-9a-f]\{16\} restart=required$' "$work/release" &&
-  [ "$(grep -v '^OK STATUS\|^OK PROVISION' "$work/release")" = "$(cat "$work/want")" ]; then
-  pass "release image: no lab mode, no human mode, no dealing until provisioned and restarted"
+link='ERR link outside an authenticated link session only ID, HELP and VERIFY run'
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$link" "$link" "$link" "$link" "$link" "$link" "$link" "$link" >"$work/want"
+if grep -q '^OK PROVISION device=[0-9a-f]\{16\} restart=required$' "$work/release" &&
+  grep -q '^OK ID .* secret=missing device=none ' "$work/release" &&
+  [ "$(grep -v '^OK ID\|^OK PROVISION' "$work/release")" = "$(cat "$work/want")" ]; then
+  pass "release image: outside a link session no lab mode, no human mode, no rounds, no QUIT; the first PROVISION and ID answered"
 else
   fail "release image: $(cat "$work/release")"
 fi
