@@ -30,6 +30,10 @@ function(fd_register_board_tests board bindir)
       fd_add_qemu_test(${board}.dealer.restart ${qemu}/restart.sh 4 -- ${qemu}/run.sh ${FD_QEMU_MACHINE}
         ${bindir}/firmware/dealer.elf -)
     endif()
+    if(board STREQUAL "microbit") # the console over the link with the independent controller (docs/LINK.md)
+      fd_add_qemu_test(${board}.link.dealer /usr/bin/python3 ${FD_SOURCE_ROOT}/tests/link/dealer_link.py
+        ${qemu}/run.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf -)
+    endif()
     if(board STREQUAL "microbit") # its interrupt-driven receive ring drops (and counts) when full
       fd_add_qemu_test(${board}.uart.flood ${qemu}/uart_flood.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf ${tool})
     endif()

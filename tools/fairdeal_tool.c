@@ -51,6 +51,7 @@
 #include "fd_trng_config.h"
 #include "hal/trng.h"
 #include "image_tool.h"
+#include "link_tool.h"
 #include "lms_sign.h"
 #include "persist.h"
 #include "verify.h"
@@ -534,7 +535,7 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage_error("usage: fairdeal-tool "
                     "{chacha20|hmac-drbg|bytes|perms|verify|lms-keygen|lms-sign|lms-verify|image-sign|image-verify|"
-                    "program-verify} "
+                    "program-verify|link} "
                     "[options] "
                     "(see README.md)");
     }
@@ -563,6 +564,7 @@ int main(int argc, char **argv)
         {.name = "image-sign", .run = fd_tool_image_sign},
         {.name = "image-verify", .run = fd_tool_image_verify},
         {.name = "program-verify", .run = fd_tool_program_verify},
+        {.name = "link", .run = fd_tool_link},
     };
     for (size_t i = 0; i < sizeof lms_commands / sizeof lms_commands[0]; i++) {
         if (strcmp(argv[1], lms_commands[i].name) == 0) {
@@ -570,6 +572,6 @@ int main(int argc, char **argv)
         }
     }
     usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms, verify, lms-keygen, lms-sign, "
-                "lms-verify, image-sign, image-verify or program-verify",
+                "lms-verify, image-sign, image-verify, program-verify or link",
                 argv[1]);
 }

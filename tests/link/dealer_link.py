@@ -41,13 +41,19 @@ class Wire:
         return out
 
     def line(self):
-        """The next cleartext line (skipping nothing: a frame here is an error)."""
-        out = b""
-        while not out.endswith(b"\r\n"):
-            b = self.read(1)
-            assert b != b"\xfd" or out, "a frame where a cleartext line was expected"
-            out += b
-        return out[:-2].decode()
+        """The next cleartext reply line ("OK ..." or "ERR ..."), skipping a
+        board's echo and prompts; a frame here is an error."""
+        while True:
+            out = b""
+            while not out.endswith(b"\r\n"):
+                b = self.read(1)
+                assert b != b"\xfd", "a frame where a cleartext line was expected"
+                out += b
+            text = out[:-2].decode()
+            while text.startswith("> "):
+                text = text[2:]
+            if text.startswith("OK ") or text.startswith("ERR "):
+                return text
 
     def frame(self):
         """The next frame, skipping cleartext bytes before it (the banner)."""
@@ -59,7 +65,7 @@ class Wire:
     def close(self):
         self.p.stdin.close()
         self.p.stdout.close()
-        self.p.kill()
+        self.p.terminate()  # run.sh's timeout passes it on to QEMU
         self.p.wait()
 
 
@@ -103,11 +109,16 @@ def check(ok, what):
 
 def main():
     w = Wire(sys.argv[1:])
+    try:
+        run(w)
+    finally:
+        w.close()
+
+
+def run(w):
     # before any session: the cleartext console of a development build
     w.send(b"ID\n")
     ident = w.line()
-    while not ident.startswith("OK ID "):
-        ident = w.line()
     check(re.search(r" device=[0-9a-f]{16}", ident) is not None, "cleartext ID before a session: " + ident)
 
     s = Session(w)
@@ -195,7 +206,6 @@ def main():
     check(len(sizes) == 1 and len(lengths) > 1,
           "DEAL 2 3 replies of %d lengths all take frames of %s bytes" % (len(lengths), sizes))
     s.ask("REVEAL")
-    w.close()
 
 
 main()
