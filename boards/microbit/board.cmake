@@ -9,6 +9,10 @@ set(FD_BOARD_SOURCES startup.c board.c uart.c ../common/uart/rx_ring.c ../common
 set(FD_TIMEBASE_DRIVER timer0.c)
 # Its WDT pauses in sleep: nothing wakes the console's WFI periodically.
 set(FD_BOARD_DEFINITIONS FD_NRF_WDT_PAUSE_IN_SLEEP)
+# SHA-256 as one 8-round body in a loop (lib/src/sha256.c FD_SHA256_SMALL,
+# as the bootloader's): 1,756 B less code, so the dealer with the link fits
+# its slot (docs/PERFORMANCE.md "The link").
+set(FD_LIB_DEFINITIONS FD_SHA256_SMALL=1)
 set(FD_TRNG_DRIVER ../common/nrf5x/trng.c)
 set(FD_TRNG_NAME "nRF51 RNG (bias correction on)")
 # Assessed min-entropy per raw 8-bit sample of the nRF51 RNG with bias
