@@ -1,17 +1,18 @@
 #!/bin/sh
-# Mutation testing of lib/ and firmware/ against the host tests: every mutant
-# in the lists (tests/mutation/*.mutants by default) is applied to a copy of
-# the tree, the host tree is rebuilt and the host unit tests and the tool
-# test run; a mutant is killed when the build's tests fail (or time out:
-# after 120 s in the quick pass, 300 s in the full one, marked "(timeout)"
-# in the report; a loaded machine can slow
-# a test tenfold, so a kill by timeout alone deserves a second look),
+# Mutation testing (docs/RELIABILITY.md "Mutation testing"): every mutant in
+# the lists (tests/mutation/*.mutants by default) is applied to a worker's
+# copy of the tree; only what links the mutated file is built and only the
+# tests that run it (from the build graph: scripts/mutation_run.py) run, one
+# at a time, the likeliest killer first. A mutant is killed when a test
+# fails (or times out: after ten times the test's unmutated duration, at
+# least 60 s, marked "(timeout)" in the report; a loaded machine can slow a
+# test tenfold, so a kill by timeout alone deserves a second look),
 # survives when they all pass, and is "stillborn" when it does not compile
-# (-Werror; not counted). Long run (a few seconds per killed mutant, ~20 s
-# per survivor on 2 cores), not part
-# of the default tests. Writes build/mutation/results.tsv and, with
-# --report, the per-file score table into docs/RELIABILITY.md between the
-# "mutation-score" markers.
+# (-Werror; not counted). Long run, not part of the default tests (only
+# --check is). FD_MUTATION_WORKERS (default 2) workers, each with a build
+# tree of its own kept between runs (build/mutation/w<N>). Writes
+# build/mutation/results.tsv and, with --report, the per-file score table
+# into docs/RELIABILITY.md between the "mutation-score" markers.
 # List format, one mutant per line, tab-separated (\n and \t escaped):
 #   file <TAB> anchor text (must occur exactly once) <TAB> replacement <TAB> note
 #   [<TAB> why it is equivalent: a survivor with this field counts as
@@ -31,8 +32,8 @@
 # "mutation-score-N" markers (the drawn sample: --name drawn), so a run of
 # one list does not overwrite another's. --check only checks that every anchor occurs
 # exactly once (seconds; run it after merging changes to lib/ or firmware/).
-# Files only a board compiles (the Cortex-M storage drivers and assembly
-# loops) run against that board's QEMU suites instead of the host tests.
+# Files only a board's code reaches (the Cortex-M storage drivers and
+# assembly loops) run against that board's QEMU suites instead.
 # usage: scripts/mutation.sh [--check] [--report] [--name N] [--from-results|--keep-killed|--incremental] [list...]
 # (options in any order)
 set -eu
@@ -63,26 +64,6 @@ for list in "$@"; do
   [ -f "$list" ] || { echo "mutation: no such list: $list" >&2; exit 2; }
 done
 [ $# -gt 0 ] || set -- tests/mutation/*.mutants
-set -f # the test regexes below are never file names
-# Applies one list line to the file at path (a copy of the tree's file);
-# with "check", only counts the anchor.
-apply_mutant() {
-  python3 - "$@" <<'PY'
-import sys
-path, line = sys.argv[1], sys.argv[2]
-import re
-fields = line.split("\t")
-escapes = {"n": "\n", "t": "\t", "\\": "\\"}
-unescape = lambda s: re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(0)), s)
-anchor, repl = unescape(fields[1]), unescape(fields[2])
-text = open(path).read()
-if text.count(anchor) != 1:
-    sys.stderr.write("mutation: anchor occurs %d times in %s: %r\n" % (text.count(anchor), path, anchor))
-    sys.exit(1)
-if len(sys.argv) < 4:
-    open(path, "w").write(text.replace(anchor, repl))
-PY
-}
 if [ $check = 1 ]; then
   # One python process for every list line (one per line took minutes on a
   # loaded machine): the same anchor rule as apply_mutant.
@@ -114,154 +95,18 @@ PY
 fi
 scripts/deps.sh mutation
 work=$root/build/mutation
-src=$work/src
 results=$work/${name:-results}.tsv
 if [ $from_results = 0 ]; then
-start=$(date +%s)
-mkdir -p "$work"
-previous=$work/previous.tsv
-if [ $keep_killed != 0 ] && [ -f "$results" ]; then cp "$results" "$previous"; else : >"$previous"; fi
-rm -rf "$src" && mkdir -p "$src" "$work/build"
-# the tree as it is now (tracked and new files, with uncommitted edits),
-# named in the report by the commit it was copied at
-tested=$(git rev-parse --short HEAD)
-git diff --quiet HEAD -- lib firmware tools boards tests || tested="$tested + uncommitted edits"
-git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xmf - -C "$src"
-# FD_WITH_BOARDS: the boards' trees are there to build (board-<b>, into
-# $src/build/<b>) and their tests registered; only what a mutant's tests
-# need is ever built
-cmake -S "$src" -B "$work/build" -DFD_BOARD=host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFD_WITH_BOARDS=ON >/dev/null
-all_tests='^host\.(unit\..*|tool)$'
-# the executables tests matching a ctest regex run: host.unit.X is test_X
-# (host.unit.test_X is test_X), host.tool runs fairdeal-tool and the host dealer
-targets_for() {
-  (cd "$work/build" && ctest -N -R "$1") | sed -n 's/.*Test *#[0-9]*: host\.unit\.\(test_[a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.unit\.\([a-z0-9_]*\)$/test_\1/p; t; s/.*Test *#[0-9]*: host\.tool\.lms$/fairdeal-tool lms_kat_files/p; t; s/.*Test *#[0-9]*: host\.tools*\(\..*\)*$/fairdeal-tool dealer/p; t; s/.*Test *#[0-9]*: host\.drivers\.\([a-z0-9_]*\)$/\1/p; t; s/.*Test *#[0-9]*: host\.dealer\..*/dealer dealer_release fairdeal-tool/p; t; s/.*Test *#[0-9]*: \([a-z0-9-]*\)\.[a-z_]*\.[a-z0-9_]*$/board-\1 fairdeal-tool/p' | sort -u | tr '\n' ' '
-}
-# The board whose QEMU suites test a file no host test compiles (empty:
-# the host tests reach it).
-board_of() {
-  case $1 in
-    boards/common/cortex-m/ram_storage.c|lib/src/shuffle_v7m.c) echo mps2-an386 ;;
-    boards/common/nrf5x/nvmc.c|lib/src/chacha20_v6m.c) echo microbit ;;
-  esac
-}
-# Every test a mutant of the file must pass to survive: the host unit tests
-# and the tool test, the host dealer's scripts for the firmware and tools,
-# the board drivers' tests for the UART code; a board's QEMU tests for a
-# file only the board compiles.
-full_tests() {
-  b=$(board_of "$1")
-  if [ -n "$b" ]; then echo "^$b\.(unit\..*|dealer\..*|journal\..*)\$"; return; fi
-  case $1 in
-    firmware/*) echo '^host\.(unit\..*|tool|dealer\..*)$' ;;
-    tools/*) echo '^host\.(unit\..*|tool|tools?\..*|dealer\..*)$' ;;
-    boards/common/uart/*) echo '^host\.(unit\..*|tool|drivers\..*)$' ;;
-    *) echo "$all_tests" ;;
-  esac
-}
-# Builds and runs the tests matching $1 (each given $2 seconds): 0 all pass,
-# 1 one fails, 2 no build.
-run_tests() {
-  # shellcheck disable=SC2046
-  nice cmake --build "$work/build" -j2 --target $(targets_for "$1") >"$work/build.log" 2>&1 || return 2
-  if ! (cd "$work/build" && ctest -R "$1" -j2 --timeout "$2" >"$work/test.log" 2>&1); then
-    sed -n 's/^[[:space:]]*[0-9]* - \([a-z0-9-]*\.[^ ]*\) (Timeout)/\1(timeout)/p; t; s/^[[:space:]]*[0-9]* - \([a-z0-9-]*\.[^ ]*\).*/\1/p' "$work/test.log" | tr '\n' ' ' >"$work/failed"
-    return 1
-  fi
-  return 0
-}
-# The quick suites that test a file directly run first (a fraction of the
-# build and test time; the golden digests take seconds, so they wait for
-# the second pass); a mutant they all pass runs again against every test
-# before it counts as surviving, so the verdicts are those of the full set.
-direct_tests() {
-  case $1 in
-    lib/src/shuffle.c|lib/src/bounded.c|lib/src/word.h) s='shuffle|bounded|guards' ;;
-    lib/src/health.c|lib/src/entropy.c) s='entropy|guards|cutoffs' ;;
-    lib/src/fullentropy.c) s='entropy|guards|round' ;;
-    lib/src/chacha20.c|lib/src/chacha20_simd.c|lib/src/hmac_drbg.c|lib/src/drbg.c) s='crypto|guards|seeded' ;;
-    lib/src/deck.c) s='deck|guards' ;;
-    lib/src/combined.c|lib/src/roots.c) s='entropy|guards' ;;
-    lib/src/seeded.c) s='seeded|guards' ;;
-    lib/src/commit.c) s='commit|guards' ;;
-    lib/src/round.c) s='round|guards' ;;
-    lib/src/journal.c) s='journal|guards' ;;
-    firmware/device_secret.c) s='device_secret|dealer' ;;
-    firmware/persist.c) s='persist|dealer' ;;
-    firmware/*) s='dealer' ;;
-    boards/common/uart/*) s='rx_ring' ;;
-    tools/*) echo '^host\.(tool|tools?\..*)$'; return ;;
-    *) full_tests "$1"; return ;;
-  esac
-  echo "^host\.unit\.($s)\$"
-}
-# The key of a list line: the line and its file as they are now.
-key_of() {
-  { printf '%s\n' "$1"; cat "$src/$(printf '%s' "$1" | cut -f1)"; } | sha1sum | cut -c1-16
-}
-# the mutants no earlier verdict is kept for (--incremental: none may be
-# left, and then nothing is built)
-to_run=0
-for list in "$@"; do
-  while IFS= read -r line || [ -n "$line" ]; do
-    case $line in ''|'#'*) continue ;; esac
-    k=$(key_of "$line")
-    awk -F'\t' -v k="$k" -v all=$keep_killed '($4 == "killed" || $4 == "equivalent" || all == 2) && $7 == k { f = 1 } END { exit !f }' "$previous" ||
-      to_run=$((to_run + 1))
-  done <"$list"
-done
-echo "mutation: $to_run mutants to run" >&2
-# the widest set any listed file's mutants meet, once
-baseline=$(for list in "$@"; do grep -v '^#' "$list" | cut -f1; done | sort -u | while read -r f; do full_tests "$f"; done | sort -u)
-[ $to_run -gt 0 ] || baseline=''
-[ -z "$baseline" ] || echo "mutation: building the unmutated tree" >&2
-for set in $baseline; do
-  run_tests "$set" 300 || { echo "mutation: the unmutated tree fails $set (see $work/test.log)" >&2; exit 2; }
-done
-printf 'list\tline\tfile\tverdict\tnote\tfailed tests or equivalence\tkey\n' >"$results"
-for list in "$@"; do
-  lineno=0
-  while IFS= read -r line || [ -n "$line" ]; do
-    lineno=$((lineno + 1))
-    case $line in ''|'#'*) continue ;; esac
-    file=$(printf '%s' "$line" | cut -f1)
-    note=$(printf '%s' "$line" | cut -f4)
-    why=$(printf '%s' "$line" | cut -f5)
-    cp "$src/$file" "$work/original"
-    key=$(key_of "$line")
-    kept=$(awk -F'\t' -v k="$key" -v all=$keep_killed '($4 == "killed" || $4 == "equivalent" || all == 2) && $7 == k { print $4 "\t" $6; exit }' "$previous")
-    if [ -n "$kept" ]; then
-      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$(printf '%s' "$kept" | cut -f1)" "$note" "$(printf '%s' "$kept" | cut -f2)	$key" >>"$results"
-      echo "mutation: $list:$lineno $file: $(printf '%s' "$kept" | cut -f1), kept from the last run ($note)" >&2
-      continue
-    fi
-    if ! apply_mutant "$src/$file" "$line"; then
-      verdict='bad-anchor'
-    else
-      status=0
-      : >"$work/failed"
-      run_tests "$(direct_tests "$file")" 120 || status=$?
-      if [ $status = 0 ]; then run_tests "$(full_tests "$file")" 300 || status=$?; fi
-      case $status in
-        0) verdict=SURVIVED ;;
-        1) verdict=killed ;;
-        *) verdict=stillborn ;;
-      esac
-      [ $verdict = SURVIVED ] && [ -n "$why" ] && verdict=equivalent
-    fi
-    cp "$work/original" "$src/$file"
-    detail=$why
-    [ $verdict = killed ] && detail="by $(cat "$work/failed")"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$list" "$lineno" "$file" "$verdict" "$note" "$detail" "$key" >>"$results"
-    echo "mutation: $list:$lineno $file: $verdict ($note)" >&2
-  done <"$list"
-done
-# restore the build of the unmutated tree for whoever looks next
-for set in $baseline; do
-  # shellcheck disable=SC2046
-  nice cmake --build "$work/build" -j2 --target $(targets_for "$set") >/dev/null 2>&1 || true
-done
-echo "mutation: run took $(( $(date +%s) - start )) s" >&2
+  mkdir -p "$work"
+  previous=$work/previous.tsv
+  if [ $keep_killed != 0 ] && [ -f "$results" ]; then cp "$results" "$previous"; else : >"$previous"; fi
+  # the tree as it is now (tracked and new files, with uncommitted edits),
+  # named in the report by the commit it was copied at
+  tested=$(git rev-parse --short HEAD)
+  git diff --quiet HEAD -- lib firmware tools boards tests || tested="$tested + uncommitted edits"
+  case $keep_killed in 0) keep=none ;; 1) keep=killed ;; *) keep=all ;; esac
+  python3 scripts/mutants.py run --results "$results" --previous "$previous" --keep $keep \
+    --workers "${FD_MUTATION_WORKERS:-2}" "$@"
 fi
 table=$work/score${name:+-$name}.md
 awk -F'\t' 'NR > 1 && ($4 == "killed" || $4 == "SURVIVED") {

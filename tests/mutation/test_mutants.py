@@ -4,14 +4,24 @@ rule"): the fixture's mutants are exactly the expected ones, none twice,
 none from a skipped line; every anchor occurs once and its replacement
 changes the file; a seed gives the same sample every time and another seed
 another one; the default files give at least 300 mutants, at least 5 per
-file that has 5 candidates. Seconds."""
+file that has 5 candidates. The run's build-graph lookups
+(scripts/mutation_run.py) on a small ninja graph: a file's mutants build
+exactly what links it (through static libraries and included files) and
+meet exactly the tests that name what was built, the likeliest first.
+Seconds."""
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import mutants  # noqa: E402
+import mutation_run  # noqa: E402
 
 FIXTURE = "tests/mutation/fixture/fixture.c"
 
@@ -90,6 +100,132 @@ class Sample(unittest.TestCase):
         self.assertEqual(len(prefix), 40)
         self.assertGreaterEqual(len({p for p, _ in prefix}), 35)
         self.assertTrue(set(prefix) <= set(sample))
+
+
+# A build graph as CMake's Ninja generator writes one (its rule names): two
+# objects archived into a library, a test program that links the library
+# and includes a header, one that compiles b.c itself, one that
+# #includes b.c, and a custom command and a phony target after them.
+GRAPH = """rule C_COMPILER__x_Debug
+  command = cat $in $hdr > $out && printf '%s: %s %s\\n' $out $in "$hdr" > $out.d
+  depfile = $out.d
+  deps = gcc
+rule C_STATIC_LIBRARY_LINKER__lib_Debug
+  command = cat $in > $out
+rule C_EXECUTABLE_LINKER__t_Debug
+  command = cat $in $libs > $out
+rule CUSTOM_COMMAND
+  command = cat $in > $out
+build a.o: C_COMPILER__x_Debug SRC/a.c
+  hdr = SRC/h.h
+build b.o: C_COMPILER__x_Debug SRC/b.c
+build t1.o: C_COMPILER__x_Debug SRC/t1.c
+  hdr = SRC/h.h
+build t3.o: C_COMPILER__x_Debug SRC/t3.c
+  hdr = SRC/b.c
+build libx.a: C_STATIC_LIBRARY_LINKER__lib_Debug a.o b.o
+build t1: C_EXECUTABLE_LINKER__t_Debug t1.o | libx.a || libx.a
+  libs = libx.a
+build t2: C_EXECUTABLE_LINKER__t_Debug b.o
+build t3: C_EXECUTABLE_LINKER__t_Debug t3.o
+build stamp: CUSTOM_COMMAND t1
+build all: phony t1 t2 t3 stamp
+"""
+
+
+@unittest.skipUnless(shutil.which("ninja"), "needs ninja")
+class BuildGraph(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        src, build = os.path.join(self.dir, "src"), os.path.join(self.dir, "build")
+        os.makedirs(src)
+        os.makedirs(build)
+        for name in ["a.c", "b.c", "h.h", "t1.c", "t3.c"]:
+            with open(os.path.join(src, name), "w") as f:
+                f.write(name + "\n")
+        with open(os.path.join(build, "build.ninja"), "w") as f:
+            f.write(GRAPH.replace("SRC", src))
+        with open(os.path.join(build, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": build, "file": os.path.join(src, n + ".c"), "output": n + ".o",
+                        "command": "cc"} for n in ["a", "b", "t1", "t3"]], f)
+        subprocess.run(["ninja", "-C", build], check=True, capture_output=True)
+        self.tree = mutation_run.Tree(src, build)
+        self.build = build
+
+    def artifacts(self, path):
+        return {os.path.relpath(a, self.build) for a in self.tree.artifacts(path)}
+
+    def test_what_links_a_file(self):
+        # through the library; a file compiled into a program directly; a
+        # file #included by another; never a custom command or phony
+        self.assertEqual(self.artifacts("a.c"), {"t1"})
+        self.assertEqual(self.artifacts("b.c"), {"t1", "t2", "t3"})
+        self.assertEqual(self.artifacts("h.h"), {"t1"})
+        self.assertEqual(self.artifacts("t3.c"), {"t3"})
+        self.assertEqual(self.artifacts("nowhere.c"), set())
+
+    def test_make_builds_only_those(self):
+        with open(os.path.join(self.tree.src, "a.c"), "w") as f:
+            f.write("mutated\n")
+        before = {n: os.stat(os.path.join(self.build, n)).st_mtime_ns for n in ["t1", "t2", "t3"]}
+        time.sleep(0.01)
+        self.assertTrue(self.tree.make(self.tree.artifacts("a.c"), os.path.join(self.dir, "log")))
+        after = {n: os.stat(os.path.join(self.build, n)).st_mtime_ns for n in ["t1", "t2", "t3"]}
+        self.assertNotEqual(before["t1"], after["t1"])
+        self.assertEqual((before["t2"], before["t3"]), (after["t2"], after["t3"]))
+        with open(os.path.join(self.build, "t1")) as f:
+            self.assertIn("mutated", f.read())
+
+
+class RunHelpers(unittest.TestCase):
+    def test_tests_using(self):
+        tests = [{"name": "u.a", "command": ["/b/t1"]},
+                 {"name": "u.script", "command": ["/s/run.sh", "/b/t2", "x"]},
+                 {"name": "u.env", "command": ["/bin/sh"],
+                  "properties": [{"name": "ENVIRONMENT", "value": ["TOOL=/b/t3"]}]},
+                 {"name": "u.other", "command": ["/b/t10"]},
+                 {"name": "u.none"},
+                 {"name": "u.long", "command": ["/b/t2"], "properties": [{"name": "LABELS", "value": ["stats"]}]}]
+        self.assertEqual(mutation_run.tests_using(tests, ["/b/t2", "/b/t3"], ("stats",)), ["u.script", "u.env"])
+        self.assertEqual(mutation_run.tests_using(tests, ["/b/t2"]), ["u.script", "u.long"])
+        self.assertEqual(mutation_run.tests_using(tests, []), [])
+
+    def test_order_named_then_quickest(self):
+        times = {"host.unit.crypto": 0.5, "host.unit.shuffle": 9.0, "host.tool": 0.1, "host.unit.golden": 3.0}
+        self.assertEqual(mutation_run.order_tests(list(times) + ["host.dealer.x"], "lib/src/shuffle.c", times),
+                         ["host.unit.shuffle", "host.tool", "host.unit.crypto", "host.unit.golden", "host.dealer.x"])
+
+    def test_key_as_the_shell_wrote_it(self):
+        # keys of earlier results.tsv files stay valid (--keep-killed, --incremental)
+        line = "lib/src/rng.c\tx\ty\tnote"
+        with tempfile.NamedTemporaryFile("wb", delete=False) as f:
+            f.write(b"int x;\n")
+        self.addCleanup(os.unlink, f.name)
+        shell = subprocess.run(["sh", "-c", "{ printf '%s\\n' \"$1\"; cat \"$2\"; } | sha1sum | cut -c1-16",
+                                "sh", line, f.name], capture_output=True, text=True, check=True).stdout.strip()
+        self.assertEqual(mutation_run.key_of(line, b"int x;\n"), shell)
+
+    def test_sync_keeps_unchanged_time_stamps(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        root, dest = os.path.join(d, "root"), os.path.join(d, "dest")
+        os.makedirs(os.path.join(root, "sub"))
+        for name, text in [("a", "1"), ("sub/b", "2")]:
+            with open(os.path.join(root, name), "w") as f:
+                f.write(text)
+        self.assertEqual(mutation_run.sync_tree(root, dest, ["a", "sub/b"]), 2)
+        old = os.stat(os.path.join(dest, "a")).st_mtime_ns
+        with open(os.path.join(root, "sub/b"), "w") as f:
+            f.write("3")
+        self.assertEqual(mutation_run.sync_tree(root, dest, ["a", "sub/b"]), 1)
+        self.assertEqual(os.stat(os.path.join(dest, "a")).st_mtime_ns, old)
+        with open(os.path.join(dest, "sub/b")) as f:
+            self.assertEqual(f.read(), "3")
+
+    def test_apply_line(self):
+        self.assertEqual(mutation_run.apply_line("a < b;\n", "f\ta < b\ta <= b\tn"), "a <= b;\n")
+        self.assertIsNone(mutation_run.apply_line("a < b; a < b;\n", "f\ta < b\ta <= b\tn"))
 
 
 if __name__ == "__main__":
