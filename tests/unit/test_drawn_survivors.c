@@ -17,6 +17,7 @@
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/selftest.h"
+#include "fairdeal/status.h"
 #include "test_dealer_config.h"
 #include "test_rng.h"
 
@@ -186,6 +187,27 @@ static void test_lab_cards_refuse_bounds_out_of_range(void **state)
     }
 }
 
+/* lib/src/status.c: a status's name replaced by "" (four of its five drawn
+ * mutants survived: only "ok", "health" and "unknown" were pinned). Every
+ * status has its own non-empty name of lower-case letters and hyphens, the
+ * form the console's error replies carry. */
+static void test_every_status_name_is_its_own(void **state)
+{
+    (void)state;
+    for (int s = FD_OK; s <= (int)FD_STATUS_LAST; s++) {
+        const char *name = fd_status_name((fd_status)s);
+        assert_non_null(name);
+        assert_true(name[0] != '\0');
+        for (const char *c = name; *c != '\0'; c++) {
+            assert_true((*c >= 'a' && *c <= 'z') || *c == '-');
+        }
+        assert_string_not_equal(name, "unknown");
+        for (int t = FD_OK; t < s; t++) {
+            assert_string_not_equal(name, fd_status_name((fd_status)t));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_fullentropy_refuses_each_null_argument),
         cmocka_unit_test(test_rng_without_fill_refused),
         cmocka_unit_test(test_lab_cards_refuse_bounds_out_of_range),
+        cmocka_unit_test(test_every_status_name_is_its_own),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
