@@ -208,4 +208,5 @@ def run(w):
     s.ask("REVEAL")
 
 
-main()
+if __name__ == "__main__":
+    main()
