@@ -817,3 +817,48 @@ bool fd_dealer_round_open(const fd_dealer *d)
 }
 
 uint32_t fd_dealer_unrevealed_rounds(const fd_dealer *d) { return d->round.id - d->round.revealed_rounds; }
+
+/* ---- read-only views ---- */
+
+const fd_dealer_config *fd_dealer_get_config(const fd_dealer *d) { return &d->cfg; }
+
+const fd_shoe *fd_dealer_get_shoe(const fd_dealer *d) { return &d->shoe; }
+
+const fd_round *fd_dealer_get_round(const fd_dealer *d) { return &d->round; }
+
+fd_status fd_dealer_fault_status(const fd_dealer *d) { return d->fault_status; }
+
+fd_health_failure fd_dealer_fault_health(const fd_dealer *d) { return d->fault_health; }
+
+fd_secret_origin fd_dealer_secret_origin(const fd_dealer *d) { return d->secret.origin; }
+
+bool fd_dealer_device_id(const fd_dealer *d, uint8_t id[FD_DEVICE_ID_BYTES])
+{
+    if (!fd_device_secret_usable(&d->secret)) {
+        return false;
+    }
+    memcpy(id, d->secret.id, FD_DEVICE_ID_BYTES);
+    return true;
+}
+
+fd_seed_file_state fd_dealer_seed_file_state(const fd_dealer *d) { return d->seed_file; }
+
+uint32_t fd_dealer_raw_samples(const fd_dealer *d) { return d->entropy.raw_samples; }
+
+uint32_t fd_dealer_reseeds(const fd_dealer *d) { return d->drbg.reseeds; }
+
+bool fd_dealer_quit_requested(const fd_dealer *d) { return d->quit; }
+
+bool fd_dealer_journal_attached(const fd_dealer *d) { return d->persist.attached; }
+
+fd_status fd_dealer_journal_status(const fd_dealer *d) { return d->persist.status; }
+
+const fd_journal_report *fd_dealer_journal_report(const fd_dealer *d) { return &d->persist.report; }
+
+uint32_t fd_dealer_power_on_seq(const fd_dealer *d) { return d->persist.power_on_seq; }
+
+bool fd_dealer_recovered(const fd_dealer *d, uint16_t *position)
+{
+    *position = d->persist.recovered_position;
+    return d->persist.recovered;
+}

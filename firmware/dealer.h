@@ -152,6 +152,15 @@ typedef struct fd_round {
     fd_round_seeds seeds;
 } fd_round;
 
+/* The dealer. Do not rely on the contents of this type: a transport calls
+ * the functions below and reads what they return (README.md "The
+ * firmware's layers"). firmware/protocol.c defines FD_DEALER_OPAQUE before
+ * any include, so there the type is incomplete and a field read does not
+ * compile; the board's main, the dealer's own files and the tests see the
+ * contents (to hold a dealer, and to check it). */
+#if defined(FD_DEALER_OPAQUE)
+typedef struct fd_dealer fd_dealer;
+#else
 typedef struct fd_dealer {
     fd_dealer_config cfg;
     fd_entropy entropy;
@@ -174,6 +183,7 @@ typedef struct fd_dealer {
      * dealer with storage is never copied (one without may be: tests). */
     fd_persist persist;
 } fd_dealer;
+#endif
 
 /* Bind the configuration, run the known-answer and start-up self-tests and
  * instantiate the DRBG; a factory-order French deck is loaded. If a
@@ -338,5 +348,62 @@ bool fd_dealer_in_fault(const fd_dealer *d);
 bool fd_dealer_round_open(const fd_dealer *d);
 /* Rounds committed and not yet revealed (0 or 1: none ever disappears). */
 uint32_t fd_dealer_unrevealed_rounds(const fd_dealer *d);
+
+/* ---- read-only views, for a transport's replies (d non-NULL, set up by
+ * fd_dealer_init; a view is valid until the next command call) ---- */
+
+/* The configuration fd_dealer_init bound. */
+const fd_dealer_config *fd_dealer_get_config(const fd_dealer *d);
+
+/* The shoe: kind, decks, count, cut and order (fd_shoe_remaining,
+ * fd_shoe_reshuffle_due read it). */
+const fd_shoe *fd_dealer_get_shoe(const fd_dealer *d);
+
+/* The open or last round: id, mode, salt, commitment, the verifiable
+ * round's header and seeds, and S (secret, secret_len: shown only once the
+ * round is revealed), revealed_rounds. */
+const fd_round *fd_dealer_get_round(const fd_dealer *d);
+
+/* Why the fault state was entered (FD_OK: never since the last SELFTEST
+ * pass), and the health test that failed (FD_HEALTH_NONE: none). */
+fd_status fd_dealer_fault_status(const fd_dealer *d);
+fd_health_failure fd_dealer_fault_health(const fd_dealer *d);
+
+/* Where the device secret came from (device_secret.h). */
+fd_secret_origin fd_dealer_secret_origin(const fd_dealer *d);
+
+/* The device id (derived from the device secret): true and *id, or false
+ * when there is no usable secret. */
+bool fd_dealer_device_id(const fd_dealer *d, uint8_t id[FD_DEVICE_ID_BYTES]);
+
+/* Whether the newest seed file is durable (STATUS seedfile=). */
+fd_seed_file_state fd_dealer_seed_file_state(const fd_dealer *d);
+
+/* Raw TRNG samples read and DRBG reseeds since power-on. */
+uint32_t fd_dealer_raw_samples(const fd_dealer *d);
+uint32_t fd_dealer_reseeds(const fd_dealer *d);
+
+/* QUIT succeeded: the firmware stops after the reply. */
+bool fd_dealer_quit_requested(const fd_dealer *d);
+
+/* Whether a storage area was given (cfg.storage): else the dealer keeps
+ * no journal and the journal calls answer FD_ERR_NOT_READY. */
+bool fd_dealer_journal_attached(const fd_dealer *d);
+
+/* FD_OK, or why the journal takes no more records (the mount's error, or
+ * the first failed write: sticky until the next power-on). */
+fd_status fd_dealer_journal_status(const fd_dealer *d);
+
+/* The mount's findings: the first bad record when the status is
+ * FD_ERR_CORRUPT (report->reason, seq, page). */
+const fd_journal_report *fd_dealer_journal_report(const fd_dealer *d);
+
+/* The journal's next seq as this power-on found it (0: not mounted;
+ * docs/RECORDS.md "Detecting a rollback"). */
+uint32_t fd_dealer_power_on_seq(const fd_dealer *d);
+
+/* The open round was recovered from the journal at power-on: true and
+ * *position, the cards its journal recorded as dealt. */
+bool fd_dealer_recovered(const fd_dealer *d, uint16_t *position);
 
 #endif

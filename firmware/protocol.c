@@ -1,3 +1,5 @@
+/* A transport: the dealer's contents are not visible here (dealer.h). */
+#define FD_DEALER_OPAQUE
 #include "protocol.h"
 
 #include <string.h>
@@ -12,7 +14,7 @@ static void put_card(const writer *w, const fd_dealer *d, uint16_t position)
 {
     char code[FD_CARD_CODE_SIZE];
     /* cannot fail: every card of a checked shoe formats into FD_CARD_CODE_SIZE */
-    (void)fd_card_format(fd_dealer_card_at(d, position), d->shoe.kind, code);
+    (void)fd_card_format(fd_dealer_card_at(d, position), fd_dealer_get_shoe(d)->kind, code);
     put(w, code);
 }
 
@@ -27,33 +29,33 @@ static void reply_err(const writer *w, const char *code, const char *message)
 
 static const char *fault_reason(const fd_dealer *d)
 {
-    if (d->cfg.release && d->seed_file == FD_SEED_FILE_UNSAVED) {
+    if (fd_dealer_get_config(d)->release && fd_dealer_seed_file_state(d) == FD_SEED_FILE_UNSAVED) {
         return "seed file not saved or unreadable (release builds fail closed)";
     }
-    switch (d->fault_status) {
+    switch (fd_dealer_fault_status(d)) {
     case FD_ERR_HEALTH:
-        return d->fault_health == FD_HEALTH_RCT   ? "health test failed (repetition count)"
-               : d->fault_health == FD_HEALTH_LAG ? "health test failed (repeating pattern)"
-                                                  : "health test failed (adaptive proportion)";
+        return fd_dealer_fault_health(d) == FD_HEALTH_RCT   ? "health test failed (repetition count)"
+               : fd_dealer_fault_health(d) == FD_HEALTH_LAG ? "health test failed (repeating pattern)"
+                                                            : "health test failed (adaptive proportion)";
     case FD_ERR_TRNG_HW: return "TRNG hardware error";
     case FD_ERR_TRNG_TIMEOUT: return "TRNG timeout";
     case FD_ERR_KAT: return "known-answer self-test failed";
     case FD_ERR_NOT_READY: return "start-up tests not passed";
     case FD_ERR_CORRUPT: return "memory integrity check failed";
-    default: return fd_status_name(d->fault_status);
+    default: return fd_status_name(fd_dealer_fault_status(d));
     }
 }
 
 /* The journal's failure in words: the mount's finding or the write's status. */
 static void put_journal_problem(const fd_dealer *d, const writer *w)
 {
-    const fd_persist *p = &d->persist;
-    put(w, fd_status_name(p->status));
-    if (p->report.status != FD_OK && p->report.reason != NULL) {
+    const fd_journal_report *report = fd_dealer_journal_report(d);
+    put(w, fd_status_name(fd_dealer_journal_status(d)));
+    if (report->status != FD_OK && report->reason != NULL) {
         put(w, " (");
-        put(w, p->report.reason);
-        put_field_u32(w, " at seq ", p->report.seq);
-        put_field_u32(w, " page ", p->report.page);
+        put(w, report->reason);
+        put_field_u32(w, " at seq ", report->seq);
+        put_field_u32(w, " page ", report->page);
         put(w, ")");
     }
 }
@@ -70,7 +72,7 @@ static void reply_journal(const fd_dealer *d, const writer *w)
  * stored journal, so a dropped tail shows. */
 static void put_chain(const writer *w, const fd_dealer *d)
 {
-    if (!d->persist.attached) {
+    if (!fd_dealer_journal_attached(d)) {
         return; /* a dealer without storage (library tests) */
     }
     uint8_t head[FD_SHA256_SIZE];
@@ -88,15 +90,15 @@ static void put_chain(const writer *w, const fd_dealer *d)
  * (docs/RECORDS.md "Detecting a rollback"). */
 static void put_power_on_seq(const writer *w, const fd_dealer *d)
 {
-    if (d->persist.attached && d->persist.power_on_seq != 0u) {
-        put_field_u32(w, " power_on_seq=", d->persist.power_on_seq);
+    if (fd_dealer_journal_attached(d) && fd_dealer_power_on_seq(d) != 0u) {
+        put_field_u32(w, " power_on_seq=", fd_dealer_power_on_seq(d));
     }
 }
 
 /* ERR entropy (or ERR corrupt) with what to do next. */
 static void reply_fault(const fd_dealer *d, const writer *w)
 {
-    put(w, d->fault_status == FD_ERR_CORRUPT ? "ERR corrupt " : "ERR entropy ");
+    put(w, fd_dealer_fault_status(d) == FD_ERR_CORRUPT ? "ERR corrupt " : "ERR entropy ");
     put(w, fault_reason(d));
     put(w, fd_dealer_round_open(d) ? "; REVEAL, then SELFTEST required\r\n" : "; SELFTEST required\r\n");
 }
@@ -106,7 +108,7 @@ static void reply_fault(const fd_dealer *d, const writer *w)
  * command found), the fault otherwise. */
 static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, const writer *w)
 {
-    if (st == FD_ERR_NOT_READY && d->persist.status != FD_OK) {
+    if (st == FD_ERR_NOT_READY && fd_dealer_journal_status(d) != FD_OK) {
         reply_journal(d, w);
     } else if (st == FD_ERR_BUFFER_TOO_SMALL && cmd == FD_CMD_SHUFFLE) {
         reply_err(w, "journal",
@@ -307,7 +309,7 @@ static void cmd_new(const request *r)
         put_field(w, "OK NEW deck=", fd_deck_kind_name(kind));
         put_field_u32(w, " decks=", decks);
         put_field_u32(w, " jokers=", jokers);
-        put_field_u32(w, " cards=", r->d->shoe.count);
+        put_field_u32(w, " cards=", fd_dealer_get_shoe(r->d)->count);
         put(w, "\r\n");
     }
 }
@@ -316,7 +318,7 @@ static void cmd_new(const request *r)
  * spell them. */
 static void put_round_header(const writer *w, const fd_dealer *d)
 {
-    const fd_round_header *h = &d->round.header;
+    const fd_round_header *h = &fd_dealer_get_round(d)->header;
     put(w, " device=");
     put_hex(w, h->device_id, h->device_id_len);
     put_field_u32(w, " id=", h->round_id);
@@ -334,7 +336,7 @@ static void put_round_header(const writer *w, const fd_dealer *d)
 
 static void put_label(const writer *w, const fd_dealer *d)
 {
-    put(w, fd_round_house_only(&d->round.seeds) ? " label=house-only" : " label=seeded");
+    put(w, fd_round_house_only(&fd_dealer_get_round(d)->seeds) ? " label=house-only" : " label=seeded");
 }
 
 /* After a SEED or CLOSE: still open for seeds, or closed (and labelled). */
@@ -366,8 +368,9 @@ static bool secret_ready(const request *r)
 
 static void put_device_id(const writer *w, const fd_dealer *d)
 {
-    if (fd_device_secret_usable(&d->secret)) {
-        put_hex(w, d->secret.id, sizeof d->secret.id);
+    uint8_t id[FD_DEVICE_ID_BYTES];
+    if (fd_dealer_device_id(d, id)) {
+        put_hex(w, id, sizeof id);
     } else {
         put(w, "none");
     }
@@ -388,10 +391,10 @@ static void cmd_provision(const request *r)
         return;
     }
     uint8_t id[FD_DEVICE_ID_BYTES];
-    const bool provisioned_before = r->d->restart_required;
+    const bool provisioned_before = fd_dealer_secret_ready(r->d) == FD_ERR_STATE; /* restart required */
     const fd_status st = fd_dealer_provision(r->d, secret, id);
     fd_wipe(secret, sizeof secret);
-    if (st != FD_OK && !provisioned_before && r->d->restart_required) {
+    if (st != FD_OK && !provisioned_before && fd_dealer_secret_ready(r->d) == FD_ERR_STATE) {
         /* the secret is on its page; erasing the test journal failed */
         put(r->w, "ERR storage ");
         put(r->w, fd_status_name(st));
@@ -408,7 +411,7 @@ static void cmd_provision(const request *r)
         put(r->w, " restart=required\r\n");
         break;
     case FD_ERR_STATE:
-        if (r->d->secret.origin == FD_SECRET_PROVISIONED || provisioned_before) {
+        if (fd_dealer_secret_origin(r->d) == FD_SECRET_PROVISIONED || provisioned_before) {
             reply_err(r->w, "state", "already provisioned: written once only");
         } else { /* the driver's error: the page was not written */
             reply_err(r->w, "storage", "state: the secret page could not be written");
@@ -476,7 +479,7 @@ static void cmd_lab(const request *r)
     const bool raw = r->n == 3u && token_is(&r->t[1], "raw");
     const bool cards = (r->n == 3u || r->n == 4u) && token_is(&r->t[1], "cards");
     uint32_t n = 0;
-    uint32_t bound = r->d->shoe.count;
+    uint32_t bound = fd_dealer_get_shoe(r->d)->count;
     if ((!raw && !cards) || !parse_number(&r->t[2], &n) || (r->n == 4u && !parse_number(&r->t[3], &bound))) {
         reply_err(r->w, "syntax", "usage: LAB RAW <n> | LAB CARDS <n> [bound]");
     } else if (n < 1u || n > (raw ? LAB_RAW_MAX : LAB_CARDS_MAX) || bound < 1u || bound > 65535u) {
@@ -564,11 +567,11 @@ static void cmd_shuffle(const request *r)
         if (!core_ok(r, fd_dealer_shuffle(r->d, full))) {
             return;
         }
-        put_field_u32(r->w, "OK SHUFFLE id=", r->d->round.id);
+        put_field_u32(r->w, "OK SHUFFLE id=", fd_dealer_get_round(r->d)->id);
         put(r->w, full ? " mode=full" : " mode=drbg");
-        put_field_u32(r->w, " cards=", r->d->shoe.count);
+        put_field_u32(r->w, " cards=", fd_dealer_get_shoe(r->d)->count);
         put(r->w, " commit=");
-        put_hex(r->w, r->d->round.commitment, sizeof r->d->round.commitment);
+        put_hex(r->w, fd_dealer_get_round(r->d)->commitment, FD_COMMIT_SIZE);
         put(r->w, "\r\n");
         return;
     }
@@ -577,9 +580,9 @@ static void cmd_shuffle(const request *r)
     }
     put(r->w, "OK SHUFFLE mode=round");
     put_round_header(r->w, r->d);
-    put_field_u32(r->w, " cards=", r->d->shoe.count);
+    put_field_u32(r->w, " cards=", fd_dealer_get_shoe(r->d)->count);
     put(r->w, " commitment=");
-    put_hex(r->w, r->d->round.commitment, sizeof r->d->round.commitment);
+    put_hex(r->w, fd_dealer_get_round(r->d)->commitment, FD_COMMIT_SIZE);
     put_round_state(r->w, r->d);
 }
 
@@ -601,7 +604,7 @@ static void cmd_seed(const request *r)
     } else if (st == FD_ERR_EMPTY || st == FD_ERR_TOO_LARGE) {
         reply_err(r->w, "range", "a seed is 1 to 64 bytes");
     } else if (core_ok(r, st)) {
-        put_field_u32(r->w, "OK SEED id=", r->d->round.id);
+        put_field_u32(r->w, "OK SEED id=", fd_dealer_get_round(r->d)->id);
         put_field_u32(r->w, " slot=", slot);
         put_round_state(r->w, r->d);
     }
@@ -613,7 +616,7 @@ static void cmd_close(const request *r)
         return;
     }
     if (core_ok(r, fd_dealer_close(r->d))) {
-        put_field_u32(r->w, "OK CLOSE id=", r->d->round.id);
+        put_field_u32(r->w, "OK CLOSE id=", fd_dealer_get_round(r->d)->id);
         put_round_state(r->w, r->d);
     }
 }
@@ -621,8 +624,8 @@ static void cmd_close(const request *r)
 static void reply_left(const fd_dealer *d, const writer *w)
 {
     put(w, " left=");
-    put_u32(w, fd_shoe_remaining(&d->shoe));
-    if (fd_shoe_reshuffle_due(&d->shoe)) {
+    put_u32(w, fd_shoe_remaining(fd_dealer_get_shoe(d)));
+    if (fd_shoe_reshuffle_due(fd_dealer_get_shoe(d))) {
         put(w, " reshuffle=due");
     }
     put(w, "\r\n");
@@ -631,7 +634,7 @@ static void reply_left(const fd_dealer *d, const writer *w)
 static void reply_exhausted(const fd_dealer *d, const writer *w)
 {
     put(w, "ERR exhausted only ");
-    put_u32(w, fd_shoe_remaining(&d->shoe));
+    put_u32(w, fd_shoe_remaining(fd_dealer_get_shoe(d)));
     put(w, " cards left\r\n");
 }
 
@@ -703,7 +706,7 @@ static void cmd_cut(const request *r)
         reply_err(r->w, "syntax", "usage: CUT <n> (0 removes the cut card)");
         return;
     }
-    if (cut > r->d->shoe.count) {
+    if (cut > fd_dealer_get_shoe(r->d)->count) {
         reply_err(r->w, "range", "cut beyond the last card");
         return;
     }
@@ -727,7 +730,7 @@ static void write_sink(void *ctx, const char *s, size_t n)
  * round line (card ids in dealing order), then the label. */
 static void reveal_round(const writer *w, const fd_dealer *d)
 {
-    const fd_round *rd = &d->round;
+    const fd_round *rd = fd_dealer_get_round(d);
     put(w, "OK REVEAL");
     put_round_header(w, d);
     put(w, " secret=");
@@ -749,7 +752,7 @@ static void reveal_round(const writer *w, const fd_dealer *d)
     put(w, " commitment=");
     put_hex(w, rd->commitment, sizeof rd->commitment);
     put(w, " order=");
-    for (uint16_t i = 0; i < d->shoe.count; i++) {
+    for (uint16_t i = 0; i < fd_dealer_get_shoe(d)->count; i++) {
         if (i > 0u) {
             put(w, ",");
         }
@@ -768,19 +771,20 @@ static void cmd_reveal(const request *r)
     if (!core_ok(r, fd_dealer_reveal(r->d))) {
         return;
     }
-    const fd_dealer *d = r->d;
-    if (d->round.mode == FD_RECORD_MODE_ROUND) {
-        reveal_round(r->w, d);
+    const fd_round *round = fd_dealer_get_round(r->d);
+    const fd_shoe *shoe = fd_dealer_get_shoe(r->d);
+    if (round->mode == FD_RECORD_MODE_ROUND) {
+        reveal_round(r->w, r->d);
         return;
     }
     put(r->w, "OK REVEAL id=");
-    put_u32(r->w, d->round.id);
-    put_chain(r->w, d); /* before the order: order_text runs to the end of the line */
+    put_u32(r->w, round->id);
+    put_chain(r->w, r->d); /* before the order: order_text runs to the end of the line */
     put(r->w, " salt=");
-    put_hex(r->w, d->round.salt, sizeof d->round.salt);
+    put_hex(r->w, round->salt, sizeof round->salt);
     put(r->w, " order=");
     /* cannot fail: the order comes from the dealer's checked, shuffled shoe */
-    (void)fd_commit_order_text(d->shoe.order, d->shoe.count, d->shoe.kind, write_sink, (void *)r->w);
+    (void)fd_commit_order_text(shoe->order, shoe->count, shoe->kind, write_sink, (void *)r->w);
     put(r->w, "\r\n");
 }
 
@@ -797,7 +801,7 @@ static const char *state_name(fd_dealer_state s)
 
 static const char *health_name(const fd_dealer *d)
 {
-    const fd_health_failure hf = fd_dealer_in_fault(d) ? d->fault_health : FD_HEALTH_NONE;
+    const fd_health_failure hf = fd_dealer_in_fault(d) ? fd_dealer_fault_health(d) : FD_HEALTH_NONE;
     return hf == FD_HEALTH_RCT   ? "rct-fail"
            : hf == FD_HEALTH_APT ? "apt-fail"
            : hf == FD_HEALTH_LAG ? "lag-fail"
@@ -811,41 +815,44 @@ static void cmd_status(const request *r)
     if (!no_arguments(r, "usage: STATUS")) {
         return;
     }
+    const fd_dealer_config *cfg = fd_dealer_get_config(d);
+    const fd_shoe *shoe = fd_dealer_get_shoe(d);
+    const fd_round *round = fd_dealer_get_round(d);
     const fd_dealer_state s = fd_dealer_get_state(d);
-    put_field(w, "OK STATUS board=", d->cfg.board);
-    put_field(w, " deck=", fd_deck_kind_name(d->shoe.kind));
-    put_field_u32(w, " decks=", d->shoe.decks);
-    put_field_u32(w, " cards=", d->shoe.count);
-    put_field_u32(w, " left=", s == FD_DEALER_ROUND_OPEN ? fd_shoe_remaining(&d->shoe) : 0u);
+    put_field(w, "OK STATUS board=", cfg->board);
+    put_field(w, " deck=", fd_deck_kind_name(shoe->kind));
+    put_field_u32(w, " decks=", shoe->decks);
+    put_field_u32(w, " cards=", shoe->count);
+    put_field_u32(w, " left=", s == FD_DEALER_ROUND_OPEN ? fd_shoe_remaining(shoe) : 0u);
     put_field(w, " state=", state_name(s));
-    put_field_u32(w, " shuffles=", d->round.id);
-    put_field_u32(w, " cut=", d->shoe.cut);
-    put(w, fd_shoe_reshuffle_due(&d->shoe) ? " reshuffle=due" : " reshuffle=no");
-    put_field(
-        w, " entropy=", fd_dealer_in_fault(d) ? (d->fault_status == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
+    put_field_u32(w, " shuffles=", round->id);
+    put_field_u32(w, " cut=", shoe->cut);
+    put(w, fd_shoe_reshuffle_due(shoe) ? " reshuffle=due" : " reshuffle=no");
+    put_field(w, " entropy=",
+              fd_dealer_in_fault(d) ? (fd_dealer_fault_status(d) == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
     put_field(w, " health=", health_name(d));
-    put_field_u32(w, " reseeds=", d->drbg.reseeds);
-    put_field_u32(w, " raw_samples=", d->entropy.raw_samples);
-    put_field(w, " drbg=", drbg_name(d->cfg.drbg_kind));
-    put_field_u32(w, " revealed=", d->round.revealed_rounds);
+    put_field_u32(w, " reseeds=", fd_dealer_reseeds(d));
+    put_field_u32(w, " raw_samples=", fd_dealer_raw_samples(d));
+    put_field(w, " drbg=", drbg_name(cfg->drbg_kind));
+    put_field_u32(w, " revealed=", round->revealed_rounds);
     put_field_u32(w, " unrevealed=", fd_dealer_unrevealed_rounds(d));
-    put_field(w, " secret=", fd_device_secret_origin_name(d->secret.origin));
+    put_field(w, " secret=", fd_device_secret_origin_name(fd_dealer_secret_origin(d)));
     put(w, " device=");
     put_device_id(w, d);
     static const char *const seed_file_names[] = {"none", "saved", "unsaved"};
-    put_field(w, " seedfile=", seed_file_names[d->seed_file]);
-    if (d->cfg.image_hash != NULL) { /* the banner's image line (docs/SECURITY.md "Boot") */
-        const uint8_t v[4] = {(uint8_t)(d->cfg.image_version >> 24), (uint8_t)(d->cfg.image_version >> 16),
-                              (uint8_t)(d->cfg.image_version >> 8), (uint8_t)d->cfg.image_version};
+    put_field(w, " seedfile=", seed_file_names[fd_dealer_seed_file_state(d)]);
+    if (cfg->image_hash != NULL) { /* the banner's image line (docs/SECURITY.md "Boot") */
+        const uint8_t v[4] = {(uint8_t)(cfg->image_version >> 24), (uint8_t)(cfg->image_version >> 16),
+                              (uint8_t)(cfg->image_version >> 8), (uint8_t)cfg->image_version};
         put(w, " image=0x");
         put_hex(w, v, sizeof v);
         put(w, " image_hash=");
-        put_hex(w, d->cfg.image_hash, FD_SHA256_SIZE);
+        put_hex(w, cfg->image_hash, FD_SHA256_SIZE);
     }
-    if (d->persist.attached) {
+    if (fd_dealer_journal_attached(d)) {
         put_power_on_seq(w, d);
-        put_field_u32(w, " next_id=", d->round.id + 1u);
-        put(w, d->persist.status == FD_OK ? " journal=ok" : " journal=failed");
+        put_field_u32(w, " next_id=", round->id + 1u);
+        put(w, fd_dealer_journal_status(d) == FD_OK ? " journal=ok" : " journal=failed");
         put_chain(w, d);
     }
     put(w, "\r\n");
@@ -902,8 +909,8 @@ static void cmd_id(const request *r)
         return;
     }
     put_field(r->w, "OK ID version=", FD_DEALER_VERSION);
-    put_field(r->w, " board=", r->d->cfg.board);
-    put_field(r->w, " secret=", fd_device_secret_origin_name(r->d->secret.origin));
+    put_field(r->w, " board=", fd_dealer_get_config(r->d)->board);
+    put_field(r->w, " secret=", fd_device_secret_origin_name(fd_dealer_secret_origin(r->d)));
     put(r->w, " device=");
     put_device_id(r->w, r->d);
     put_chain(r->w, r->d);
@@ -960,7 +967,7 @@ static void cmd_recall(const request *r)
     if (!admitted(r, r->row->cmd)) {
         return;
     }
-    const uint32_t newest = r->d->round.id;
+    const uint32_t newest = fd_dealer_get_round(r->d)->id;
     put_field_u32(r->w, "OK RECALL newest=", newest);
     put_field_u32(r->w, " n=", n);
     end_walk_reply(r, recall_write(r->w, r->d, newest >= n ? newest - n + 1u : 1u));
@@ -998,7 +1005,7 @@ static void cmd_hang(const request *r)
 static void cmd_mode(const request *r)
 {
     fd_console *c = r->console;
-    if (r->n == 2u && token_is(&r->t[1], "human") && r->d->cfg.release) {
+    if (r->n == 2u && token_is(&r->t[1], "human") && fd_dealer_get_config(r->d)->release) {
         /* a release build has no echo, hence nothing a transcript could
          * mistake for a reply (docs/PROTOCOL.md "Human and machine mode") */
         reply_err(r->w, "state", "human mode is refused in release builds: machine mode only");
@@ -1066,11 +1073,12 @@ static bool core_ok(const request *r, fd_status st)
 
 static bool admitted(const request *r, fd_dealer_cmd cmd)
 {
-    if (r->row->release_refusal != NULL && r->d->cfg.release) {
+    if (r->row->release_refusal != NULL && fd_dealer_get_config(r->d)->release) {
         reply_err(r->w, "state", r->row->release_refusal);
         return false;
     }
-    if (r->row->journal == JOURNAL_READS && (!r->d->persist.attached || r->d->persist.status != FD_OK)) {
+    if (r->row->journal == JOURNAL_READS &&
+        (!fd_dealer_journal_attached(r->d) || fd_dealer_journal_status(r->d) != FD_OK)) {
         reply_journal(r->d, r->w);
         return false;
     }
@@ -1128,7 +1136,7 @@ void fd_console_command(fd_console *c, const char *line, size_t len)
         return;
     }
     /* the first PROVISION: while no secret is provisioned, there is no PSK */
-    const bool first_use = row->cmd == FD_CMD_PROVISION && c->dealer->secret.origin != FD_SECRET_PROVISIONED;
+    const bool first_use = row->cmd == FD_CMD_PROVISION && fd_dealer_secret_origin(c->dealer) != FD_SECRET_PROVISIONED;
     if (c->locked && !row->no_session && !first_use) {
         reply_err(&w, "link", "outside an authenticated link session only ID, HELP and VERIFY run");
         return;
@@ -1153,7 +1161,7 @@ void fd_console_init(fd_console *c, fd_dealer *d, fd_write_fn out, void *ctx, bo
     c->dealer = d;
     c->out = out;
     c->out_ctx = ctx;
-    c->human = human && !d->cfg.release; /* a release build is in machine mode only */
+    c->human = human && !fd_dealer_get_config(d)->release; /* a release build is in machine mode only */
     c->echo = echo;
 }
 
@@ -1166,25 +1174,26 @@ static void prompt(const fd_console *c)
 
 static void put_journal_banner(const writer *w, const fd_dealer *d)
 {
-    const fd_persist *p = &d->persist;
-    if (!p->attached) {
+    const fd_dealer_config *cfg = fd_dealer_get_config(d);
+    uint16_t recovered_at = 0;
+    if (!fd_dealer_journal_attached(d)) {
         return;
     }
     put(w, "journal: ");
-    put(w, d->cfg.storage_name != NULL ? d->cfg.storage_name : "?");
+    put(w, cfg->storage_name != NULL ? cfg->storage_name : "?");
     put_power_on_seq(w, d);
     put_chain(w, d);
     put(w, "\r\n");
-    if (d->cfg.storage_volatile) {
+    if (cfg->storage_volatile) {
         put(w, "*** JOURNAL IN MEMORY ONLY: nothing survives a power cut or exit. ***\r\n");
     }
-    if (p->status != FD_OK) {
+    if (fd_dealer_journal_status(d) != FD_OK) {
         put(w, "*** JOURNAL FAILED: ");
         put_journal_problem(d, w);
         put(w, ". Rounds are refused. ***\r\n");
-    } else if (p->recovered) {
-        put_field_u32(w, "*** RECOVERED open round id=", d->round.id);
-        put_field_u32(w, " after a power cut at card ", p->recovered_position);
+    } else if (fd_dealer_recovered(d, &recovered_at)) {
+        put_field_u32(w, "*** RECOVERED open round id=", fd_dealer_get_round(d)->id);
+        put_field_u32(w, " after a power cut at card ", recovered_at);
         put(w, ": DEAL continues, REVEAL reveals. ***\r\n");
     }
 }
@@ -1193,30 +1202,32 @@ void fd_console_start(const fd_console *c)
 {
     const writer w = {c->out, c->out_ctx};
     const fd_dealer *d = c->dealer;
+    const fd_dealer_config *cfg = fd_dealer_get_config(d);
+    uint8_t id[FD_DEVICE_ID_BYTES];
     put(&w, "fairdeal dealer " FD_DEALER_VERSION " board=");
-    put(&w, d->cfg.board);
+    put(&w, cfg->board);
     put(&w, " drbg=");
-    put(&w, drbg_name(d->cfg.drbg_kind));
+    put(&w, drbg_name(cfg->drbg_kind));
     put(&w, "\r\nentropy: ");
-    put(&w, d->cfg.trng_name);
+    put(&w, cfg->trng_name);
     put(&w, ", health tests RCT ");
-    put_u32(&w, d->cfg.health.rct_cutoff);
+    put_u32(&w, cfg->health.rct_cutoff);
     put(&w, ", APT ");
-    put_u32(&w, d->cfg.health.apt_cutoff);
+    put_u32(&w, cfg->health.apt_cutoff);
     put(&w, "/");
-    put_u32(&w, d->cfg.health.apt_window);
+    put_u32(&w, cfg->health.apt_window);
     put(&w, "\r\n");
-    put_field(&w, "device: ", fd_device_secret_origin_name(d->secret.origin));
+    put_field(&w, "device: ", fd_device_secret_origin_name(fd_dealer_secret_origin(d)));
     put(&w, " secret, id ");
     put_device_id(&w, d);
     put(&w, "\r\n");
-    if (d->secret.origin == FD_SECRET_TEST) {
+    if (fd_dealer_secret_origin(d) == FD_SECRET_TEST) {
         put(&w, "*** secret=test: the public development secret, not provisioned. Never use this build at a table. "
                 "***\r\n");
-    } else if (!fd_device_secret_usable(&d->secret)) {
+    } else if (!fd_dealer_device_id(d, id)) {
         put(&w, "*** NO DEVICE SECRET: dealing is disabled until the device is provisioned. ***\r\n");
     }
-    if (d->cfg.emulation_only) {
+    if (cfg->emulation_only) {
         put(&w, "*** EMULATION ONLY: entropy is the host's, read through semihosting. "
                 "Not a hardware TRNG: never use this build at a table. ***\r\n");
     }
@@ -1291,7 +1302,7 @@ bool fd_console_feed(fd_console *c, uint8_t byte)
         const bool replied = end_line(c);
         /* after a reply, and in human mode after a blank line too (not after
          * the LF of a CR LF pair: its prompt is out already) */
-        if ((replied || !lf_of_crlf) && !c->dealer->quit) {
+        if ((replied || !lf_of_crlf) && !fd_dealer_quit_requested(c->dealer)) {
             prompt(c);
         }
         return replied;
