@@ -25,7 +25,6 @@
 #include "persist.h"
 
 #define FD_DEALER_MAX_PLAYERS 8u
-#define FD_DEALER_VERSION FAIRDEAL_VERSION_STRING /* the one version: fairdeal/version.h */
 /* Bytes of S kept for the largest shoe: fd_round_secret_min(FD_SHOE_MAX_CARDS)
  * (a unit test checks it); below FD_ROUND_SECRET_MAX to spare the micro:bit's RAM. */
 #define FD_DEALER_SECRET_MAX 431u

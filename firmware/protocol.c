@@ -908,7 +908,7 @@ static void cmd_id(const request *r)
     if (!no_arguments(r, "usage: ID")) {
         return;
     }
-    put_field(r->w, "OK ID version=", FD_DEALER_VERSION);
+    put_field(r->w, "OK ID version=", FAIRDEAL_VERSION_STRING);
     put_field(r->w, " board=", fd_dealer_get_config(r->d)->board);
     put_field(r->w, " secret=", fd_device_secret_origin_name(fd_dealer_secret_origin(r->d)));
     put(r->w, " device=");
@@ -1204,7 +1204,7 @@ void fd_console_start(const fd_console *c)
     const fd_dealer *d = c->dealer;
     const fd_dealer_config *cfg = fd_dealer_get_config(d);
     uint8_t id[FD_DEVICE_ID_BYTES];
-    put(&w, "fairdeal dealer " FD_DEALER_VERSION " board=");
+    put(&w, "fairdeal dealer " FAIRDEAL_VERSION_STRING " board=");
     put(&w, cfg->board);
     put(&w, " drbg=");
     put(&w, drbg_name(cfg->drbg_kind));

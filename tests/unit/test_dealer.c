@@ -199,7 +199,7 @@ static void test_session_script(void **state)
     capture b;
     banner(&b);
     const char *text = b.text;
-    assert_non_null(strstr(text, "fairdeal dealer " FD_DEALER_VERSION " board=test drbg=chacha20\r\n"));
+    assert_non_null(strstr(text, "fairdeal dealer " FAIRDEAL_VERSION_STRING " board=test drbg=chacha20\r\n"));
     assert_non_null(strstr(text, "entropy: fake, health tests RCT 11, APT 177/512\r\n"));
     assert_null(strstr(text, "EMULATION ONLY"));
     assert_null(strstr(text, "FAULT"));
