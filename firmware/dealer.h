@@ -81,6 +81,7 @@ typedef struct fd_dealer_config {        /* pointers, then words, then bytes: no
     /* A release build: no test secret, a durable seed file, no lab mode. */
     bool release;
     bool storage_volatile; /* the store does not survive power-off: the banner says so */
+    bool presence;         /* the provisioning button was held at start (hal_board_presence) */
     /* Why the chip last reset, for the POWER_ON record: 0 unknown, 1 power-on,
      * 2 pin, 3 watchdog, 4 software, 5 brown-out, 6 lockup. */
     uint8_t reset_cause;

@@ -254,6 +254,7 @@ int main(void)
         .kick = kick_watchdog,
         .secret_page = secret,
         .release = FD_DEALER_RELEASE != 0,
+        .presence = hal_board_presence(),
 #if defined(FD_SIGNED_IMAGE)
         .image_hash = image_hash,
         .image_version = image_version,

@@ -1135,8 +1135,12 @@ void fd_console_command(fd_console *c, const char *line, size_t len)
         reply_err(&w, "unknown", "unknown command; HELP lists them");
         return;
     }
-    /* the first PROVISION: while no secret is provisioned, there is no PSK */
-    const bool first_use = row->cmd == FD_CMD_PROVISION && fd_dealer_secret_origin(c->dealer) != FD_SECRET_PROVISIONED;
+    /* the first PROVISION: while no secret is provisioned there is no PSK,
+     * so it takes the board's physical act instead (docs/LINK.md
+     * "Provisioning and controller keys") */
+    const bool first_use = row->cmd == FD_CMD_PROVISION &&
+                           fd_dealer_secret_origin(c->dealer) != FD_SECRET_PROVISIONED &&
+                           fd_dealer_get_config(c->dealer)->presence;
     if (c->locked && !row->no_session && !first_use) {
         reply_err(&w, "link", "outside an authenticated link session only ID, HELP and VERIFY run");
         return;

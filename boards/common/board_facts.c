@@ -15,6 +15,12 @@ const char *hal_board_name(void) { return FD_BOARD_NAME; }
 
 bool hal_board_emulation_only(void) { return FD_EMULATION_ONLY; }
 
+#ifndef FD_BOARD_HAS_PRESENCE
+/* No provisioning button: a first PROVISION only through a session (never)
+ * or a factory step (docs/LINK.md "Provisioning and controller keys"). */
+bool hal_board_presence(void) { return false; }
+#endif
+
 const char *hal_trng_name(void) { return FD_TRNG_NAME; }
 
 const char *hal_storage_name(void) { return FD_STORAGE_NAME; }

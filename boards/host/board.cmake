@@ -3,7 +3,7 @@ set(FD_BOARD_TITLE "Host (Linux): library, tools, all tests")
 set(FD_BOARD_KIND host)
 set(FD_BOARD_SOURCES board.c console.c counter.c)
 # getrandom() and clock_gettime() are POSIX/GNU, not C11.
-set(FD_BOARD_DEFINITIONS _GNU_SOURCE)
+set(FD_BOARD_DEFINITIONS _GNU_SOURCE FD_BOARD_HAS_PRESENCE)
 set(FD_TRNG_DRIVER trng.c)
 set(FD_TRNG_NAME "host getrandom()")
 # Assessed min-entropy per raw 8-bit sample of getrandom(): the kernel's

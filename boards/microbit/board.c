@@ -1,6 +1,13 @@
 #include "hal/board.h"
 #include "nrf51.h"
 
+/* Button A (P0.17, low while pressed; docs/LINK.md "Provisioning and
+ * controller keys"), read once at start-up. */
+#define BUTTON_A_PIN 17u
+static bool button_a_at_start;
+
+bool hal_board_presence(void) { return button_a_at_start; }
+
 void hal_board_init(void)
 {
     /* Console first, so a refusal below can be read. */
@@ -19,5 +26,7 @@ void hal_board_init(void)
     if (nrf5x_hfxo_start() != FD_OK) {
         fd_board_refuse("16 MHz crystal (HFXO) did not start");
     }
+    GPIO_PIN_CNF(BUTTON_A_PIN) = GPIO_PIN_CNF_INPUT_PULLUP; /* the board has its own pull-up too */
+    button_a_at_start = (GPIO_IN & (1u << BUTTON_A_PIN)) == 0u;
     fd_irq_enable();
 }

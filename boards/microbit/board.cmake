@@ -8,7 +8,9 @@ set(FD_CPU_HZ 16000000)
 set(FD_BOARD_SOURCES startup.c board.c uart.c ../common/uart/rx_ring.c ../common/nrf5x/clock.c)
 set(FD_TIMEBASE_DRIVER timer0.c)
 # Its WDT pauses in sleep: nothing wakes the console's WFI periodically.
-set(FD_BOARD_DEFINITIONS FD_NRF_WDT_PAUSE_IN_SLEEP)
+# FD_BOARD_HAS_PRESENCE: button A held at start allows the first PROVISION
+# (hal_board_presence, docs/LINK.md "Provisioning and controller keys").
+set(FD_BOARD_DEFINITIONS FD_NRF_WDT_PAUSE_IN_SLEEP FD_BOARD_HAS_PRESENCE)
 # SHA-256 as one 8-round body in a loop (lib/src/sha256.c FD_SHA256_SMALL,
 # as the bootloader's): 1,756 B less code, so the dealer with the link fits
 # its slot (docs/PERFORMANCE.md "The link").

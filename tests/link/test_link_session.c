@@ -274,6 +274,13 @@ static void test_locked_console_refuses_orders(void **state)
     assert_true(strncmp(line("ID"), "OK ID ", 6) == 0);
     assert_true(strncmp(line("HELP"), "OK HELP ", 8) == 0);
     assert_true(strncmp(line("VERIFY 00"), "ERR state program verification", 30) == 0); /* the host has no flash */
+    /* the first PROVISION: refused without the physical act, taken to the
+     * dealer with it (which refuses it for its own reasons here) */
+    static const char provision[] = "PROVISION 8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566";
+    assert_true(strncmp(line(provision), "ERR link ", 9) == 0);
+    dealer.cfg.presence = true;
+    assert_true(strncmp(line(provision), "ERR link ", 9) != 0);
+    dealer.cfg.presence = false;
     assert_false(dealer.quit);
     assert_int_equal(dealer.persist.journal.next_seq, seq);
     console.locked = false;

@@ -50,7 +50,7 @@ python3 "$root/tools/lab_capture.py" "$work/cut" "$work/c" 2>/dev/null && fail "
 # lab mode, human mode, rounds and QUIT are refused before the dealer sees
 # them.
 printf 'STATUS\nLAB RAW 10\nLAB CARDS 10\nSHUFFLE\nSHUFFLE full\nPROVISION 8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566\nSHUFFLE\nMODE human\nID\nQUIT\n' |
-  "$release" | tr -d '\r' | grep -E '^(OK|ERR) ' >"$work/release"
+  FD_PROVISION_BUTTON=held "$release" | tr -d '\r' | grep -E '^(OK|ERR) ' >"$work/release"
 link='ERR link outside an authenticated link session only ID, HELP and VERIFY run'
 printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$link" "$link" "$link" "$link" "$link" "$link" "$link" "$link" >"$work/want"
 if grep -q '^OK PROVISION device=[0-9a-f]\{16\} restart=required$' "$work/release" &&
@@ -59,5 +59,14 @@ if grep -q '^OK PROVISION device=[0-9a-f]\{16\} restart=required$' "$work/releas
   pass "release image: outside a link session no lab mode, no human mode, no rounds, no QUIT; the first PROVISION and ID answered"
 else
   fail "release image: $(cat "$work/release")"
+fi
+# ... and without the physical act (docs/LINK.md "Provisioning and
+# controller keys") the first PROVISION is refused as well
+printf 'PROVISION 8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566\nID\n' | "$release" | tr -d '\r' |
+  grep -E '^(OK|ERR) ' >"$work/release2"
+if [ "$(sed -n 1p "$work/release2")" = "$link" ] && sed -n 2p "$work/release2" | grep -q '^OK ID .* secret=missing '; then
+  pass "release image: the first PROVISION without the provisioning button held at start is refused"
+else
+  fail "release image without the button: $(cat "$work/release2")"
 fi
 finish test_lab

@@ -16,6 +16,7 @@
 
 #define NRF_GPIO_BASE 0x50000000u /* nRF52: port P0 */
 #define GPIO_OUTSET FD_REG32(NRF_GPIO_BASE + 0x508u)
+#define GPIO_IN FD_REG32(NRF_GPIO_BASE + 0x510u)
 #define GPIO_PIN_CNF(pin) FD_REG32(NRF_GPIO_BASE + 0x700u + 4u * (pin))
 /* DIR input, input buffer connected, PULL = pull-up (3 << 2). */
 #define GPIO_PIN_CNF_INPUT_PULLUP (3u << 2)

@@ -21,6 +21,13 @@ const char *hal_board_name(void);
  * says so in its banner. */
 bool hal_board_emulation_only(void);
 
+/* The physical act that allows a device's first PROVISION outside a link
+ * session (docs/LINK.md "Provisioning and controller keys"): true when the
+ * board's provisioning button was held when it started (micro:bit: button
+ * A; the host: FD_PROVISION_BUTTON=held in the environment); false on
+ * boards without one (their secret is a factory step). */
+bool hal_board_presence(void);
+
 /* Stop the image with a status: on the host and under QEMU (semihosting)
  * the process exits with `code`; on hardware it halts with interrupts off
  * until reset. Never returns. */
