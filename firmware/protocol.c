@@ -1149,14 +1149,6 @@ void fd_console_command(fd_console *c, const char *line, size_t len)
     row->run(&r);
 }
 
-bool fd_console_allowed_without_session(const char *line, size_t len)
-{
-    token t[MAX_TOKENS];
-    const size_t n = tokenize(line, len, t);
-    const command *row = n >= 1u && n <= MAX_TOKENS ? find_command(&t[0]) : NULL;
-    return row != NULL && row->no_session;
-}
-
 /* ---- the console: banner, line assembly, echo and prompt ---- */
 
 void fd_console_init(fd_console *c, fd_dealer *d, fd_write_fn out, void *ctx, bool human, bool echo)

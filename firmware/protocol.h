@@ -66,10 +66,4 @@ void fd_console_lost(fd_console *c);
  * every other command "ERR link ..." with nothing changed. */
 void fd_console_command(fd_console *c, const char *line, size_t len);
 
-/* Whether the command line (as fd_console_command takes it) names a command
- * its row allows without an authenticated link session (HELP, VERIFY:
- * docs/PROTOCOL.md "Commands"); false for every other line, unknown words
- * included. A link transport refuses the others outside a session. */
-bool fd_console_allowed_without_session(const char *line, size_t len);
-
 #endif
