@@ -130,9 +130,28 @@ static fd_status trng_bytes(const fd_dealer *d, uint8_t out[FD_SHA256_SIZE])
     return st;
 }
 
+/* Whether the HELLO in rx was made with this PSK (Noise message 1's
+ * payload tag), checked before a session counter is taken: a flood of
+ * forged HELLOs writes nothing to the journal and costs no X25519. */
+static bool hello_authentic(const fd_link_console *lc, const uint8_t psk[FD_NOISE_PSK_SIZE])
+{
+    static const uint8_t prologue[] = FD_LINK_PROLOGUE;
+    fd_noise_handshake hs;
+    uint8_t payload[64];
+    size_t n = 0;
+    const bool ok = lc->rx.len > FD_LINK_HEADER_SIZE &&
+                    fd_noise_init(&hs, false, prologue, sizeof prologue - 1u, psk) == FD_OK &&
+                    fd_noise_read(&hs, lc->rx.buf + FD_LINK_HEADER_SIZE, lc->rx.len - FD_LINK_HEADER_SIZE, payload,
+                                  sizeof payload, &n) == FD_OK;
+    fd_wipe(&hs, sizeof hs);
+    fd_wipe(payload, sizeof payload);
+    return ok;
+}
+
 /* A HELLO in rx: answer WELCOME with the ID line and open a new session.
- * A HELLO that fails (wrong PSK, altered, no secret, the journal refuses
- * the counter) leaves the open session, if any, as it was. */
+ * A HELLO that fails (wrong PSK, altered: before any counter is taken; no
+ * secret; the journal refuses the counter) leaves the open session, if
+ * any, as it was. */
 static void hello(fd_link_console *lc)
 {
     fd_dealer *d = lc->console->dealer;
@@ -146,6 +165,9 @@ static void hello(fd_link_console *lc)
     fd_status st = fd_link_derive_keys(d->secret.secret, sizeof d->secret.secret, psk, eph_key);
     if (st == FD_OK && !fd_device_secret_usable(&d->secret)) {
         st = FD_ERR_NOT_READY;
+    }
+    if (st == FD_OK && !hello_authentic(lc, psk)) {
+        st = FD_ERR_AUTH;
     }
     if (st == FD_OK) {
         st = next_counter(lc, &counter);

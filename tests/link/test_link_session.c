@@ -240,6 +240,42 @@ static void test_counter_survives_compaction(void **state)
     fresh_key(eph, "after compaction and a restart");
 }
 
+/* Forged HELLOs (another PSK, or altered) take no session counter: no
+ * journal write and no WELCOME however many come; the genuine one after
+ * them opens the session with the block's first counter. */
+static void test_forged_hellos_write_nothing(void **state)
+{
+    (void)state;
+    uint8_t eph[FD_X25519_SIZE];
+    fresh_flash();
+    power_on();
+    uint8_t psk[FD_NOISE_PSK_SIZE];
+    memset(psk, 0x33, sizeof psk);
+    uint8_t e[FD_X25519_SIZE];
+    memset(e, 0x44, sizeof e);
+    uint8_t forged[FD_LINK_MAX_FRAME];
+    size_t forged_len = 0;
+    fd_noise_handshake hs;
+    assert_int_equal(fd_link_hello(&hs, psk, e, forged, sizeof forged, &forged_len), FD_OK);
+    make_hello();
+    const uint64_t steps = hf.steps;
+    for (unsigned i = 0; i < 2u * FD_LINK_SESSION_BLOCK + 1u; i++) {
+        wire_len = 0;
+        for (size_t j = 0; j < forged_len; j++) {
+            fd_link_console_feed(&lc, forged[j]);
+        }
+        hello[FD_LINK_HEADER_SIZE + 40u] ^= 1u; /* the genuine one altered in its payload */
+        const bool answered = handshake(eph);
+        hello[FD_LINK_HEADER_SIZE + 40u] ^= 1u;
+        assert_false(answered);
+    }
+    assert_true(hf.steps == steps);
+    assert_true(dealer.persist.link_limit == 0u);
+    assert_int_equal(lc.refused, 2u * (2u * FD_LINK_SESSION_BLOCK + 1u));
+    assert_true(handshake(eph));
+    assert_true(dealer.persist.link_limit == FD_LINK_SESSION_BLOCK);
+}
+
 /* The reply to one cleartext line, the console as it is. */
 static const char *line(const char *l)
 {
@@ -293,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_counter_blocks_across_restarts),
         cmocka_unit_test(test_cut_at_every_step_of_a_reservation),
         cmocka_unit_test(test_counter_survives_compaction),
+        cmocka_unit_test(test_forged_hellos_write_nothing),
         cmocka_unit_test(test_locked_console_refuses_orders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
