@@ -14,7 +14,7 @@ case "${1:-test}" in
   fairness) need="$need libcmocka-dev clang libclang-rt-14-dev dieharder ent rng-tools5 gnuplot-nox" ;;
   bench) need="$need libcmocka-dev g++ valgrind" ;;
   # the host tree as the tests configure it (clang, doxygen) and the tool tests tools/ mutants meet
-  mutation) need="$need libcmocka-dev python3 clang doxygen g++ pkg-config libbcprov-java openjdk-17-jdk-headless" ;;
+  mutation) need="$need libcmocka-dev python3 ninja-build clang doxygen g++ pkg-config libbcprov-java openjdk-17-jdk-headless" ;;
   flash) need="$need openocd stlink-tools python3-pyocd srecord picocom" ;;
 esac
 missing=""
