@@ -23,9 +23,10 @@ Each worker keeps a build tree of its own between runs
 file keeps its time stamp, so nothing of it is rebuilt), and a worker takes
 all mutants of one file in turn, so each mutant compiles the mutated file
 once and links what uses it; the file is restored when the worker moves on.
-Tests run one at a time, the likeliest to fail first (those named after
-the file, then the quickest of the unmutated tree), and the first failure
-ends the mutant: killed.
+Tests run one at a time, the likeliest to fail first (the one that last
+killed a mutant of the file, in this run or the last one, then those named
+after the file, then the quickest of the unmutated tree), and the first
+failure ends the mutant: killed.
 """
 import argparse
 import hashlib
@@ -157,6 +158,26 @@ def order_tests(names, path, times):
         named = stem in n.split(".") or bool(parts & set(n.split(".")[-1:]))
         return (0 if named else 1, times.get(n, float("inf")), n)
     return sorted(names, key=key)
+
+
+def promote(names, first):
+    """names with those of first that it holds moved to the front, in
+    first's order (a test that killed a mutant of a file is the likeliest
+    to kill the next one)."""
+    front = [n for n in dict.fromkeys(first) if n in names]
+    return front + [n for n in names if n not in front]
+
+
+def killers(rows):
+    """{file: [test, ...]} from results rows (list, line, file, verdict,
+    note, detail): the tests that killed each file's mutants, most recent
+    first."""
+    out = {}
+    for c in rows:
+        if len(c) >= 6 and c[3] == "killed" and c[5].startswith("by "):
+            name = c[5][3:].split()[0].replace("(timeout)", "")
+            out.setdefault(c[2], []).insert(0, name)
+    return out
 
 
 def key_of(line, text):
@@ -348,14 +369,17 @@ def read_lists(lists):
 
 
 def read_previous(path):
-    prev = {}
+    """{key: (verdict, detail)} and the killers of each file in the last
+    results."""
+    prev, rows = {}, []
     if path and os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             for row in f.read().splitlines()[1:]:
                 c = row.split("\t")
+                rows.append(c)
                 if len(c) >= 7:
                     prev[c[6]] = (c[3], c[5])
-    return prev
+    return prev, killers(rows)
 
 
 def write_results(path, rows):
@@ -393,7 +417,7 @@ def main(argv):
             with open(os.path.join(ROOT, m["file"]), "rb") as f:
                 texts[m["file"]] = f.read()
         m["key"] = key_of(m["line"], texts[m["file"]])
-    prev = read_previous(args.previous)
+    prev, killed_by = read_previous(args.previous)
     rows, todo = [], []
     for m in mutants:
         kept = prev.get(m["key"])
@@ -473,7 +497,7 @@ def main(argv):
                 original = f.read()
             tree = w.tree_for(path)
             arts = tree.artifacts(path)
-            tests = w.tests_for(path, times, skip)
+            tests = promote(w.tests_for(path, times, skip), killed_by.get(path, []))
             for m in by_file[path]:
                 t0 = time.time()
                 mutated = apply_line(original.decode("utf-8"), m["line"])
@@ -497,6 +521,7 @@ def main(argv):
                         if st:
                             verdict = "killed"
                             detail = "by %s%s " % (name, "(timeout)" if st == 2 else "")
+                            tests = promote(tests, [name])
                             break
                     if verdict == "SURVIVED" and m["why"]:
                         verdict = "equivalent"

@@ -196,6 +196,15 @@ class RunHelpers(unittest.TestCase):
         self.assertEqual(mutation_run.order_tests(list(times) + ["host.dealer.x"], "lib/src/shuffle.c", times),
                          ["host.unit.shuffle", "host.tool", "host.unit.crypto", "host.unit.golden", "host.dealer.x"])
 
+    def test_last_killer_first(self):
+        self.assertEqual(mutation_run.promote(["a", "b", "c"], ["c", "x", "a"]), ["c", "a", "b"])
+        self.assertEqual(mutation_run.promote(["a", "b"], []), ["a", "b"])
+        rows = [["l", "1", "f.c", "killed", "n", "by host.unit.a "],
+                ["l", "2", "f.c", "SURVIVED", "n", ""],
+                ["l", "3", "f.c", "killed", "n", "by host.unit.b(timeout) "],
+                ["l", "4", "g.c", "killed", "n", "by host.tool "]]
+        self.assertEqual(mutation_run.killers(rows), {"f.c": ["host.unit.b", "host.unit.a"], "g.c": ["host.tool"]})
+
     def test_key_as_the_shell_wrote_it(self):
         # keys of earlier results.tsv files stay valid (--keep-killed, --incremental)
         line = "lib/src/rng.c\tx\ty\tnote"
