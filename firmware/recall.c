@@ -67,6 +67,7 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
         fd_rec_client_seed seed;
         fd_rec_dealt dealt;
         fd_rec_reveal reveal;
+        fd_rec_skipped skipped;
     } u; /* off the micro:bit's stack */
     uint32_t id = 0;
     bool ok = fd_rec_round_id(rec->payload, rec->len, &id) == FD_OK && id >= c->from;
@@ -75,6 +76,7 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
     case FD_REC_CLIENT_SEED: ok = ok && fd_rec_client_seed_decode(rec->payload, rec->len, &u.seed) == FD_OK; break;
     case FD_REC_DEALT: ok = ok && fd_rec_dealt_decode(rec->payload, rec->len, &u.dealt) == FD_OK; break;
     case FD_REC_REVEAL: ok = ok && fd_rec_reveal_decode(rec->payload, rec->len, &u.reveal) == FD_OK; break;
+    case FD_REC_SKIPPED: ok = ok && fd_rec_skipped_decode(rec->payload, rec->len, &u.skipped) == FD_OK; break;
     case FD_REC_ROUND_SECRET:
         /* S of an unrevealed round is never shown */
         ok = ok && id < c->open && rec->secret_state == FD_JOURNAL_SECRET_AVAILABLE &&
@@ -97,6 +99,10 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
         put_hex(c->w, u.seed.seed, u.seed.len);
         break;
     case FD_REC_DEALT: recall_dealt(c->w, &u.dealt); break;
+    case FD_REC_SKIPPED: /* one record: one range */
+        put(c->w, " skipped=");
+        put_positions(c->w, u.skipped.first, u.skipped.count);
+        break;
     case FD_REC_ROUND_SECRET: /* part i of the revealed material: S, or salt and order */
         put_field_u32(c->w, " reveal", u.secret.part);
         put(c->w, "=");
@@ -110,6 +116,16 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
         break;
     }
     return FD_OK;
+}
+
+void skipped_write(const writer *w, const fd_dealer *d)
+{
+    const fd_persist *p = &d->persist;
+    const uint32_t n = p->round_skipped < FD_REC_SKIPPED_MAX ? p->round_skipped : FD_REC_SKIPPED_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        put(w, i == 0u ? " skipped=" : ",");
+        put_positions(w, p->skipped_first[i], p->skipped_count[i]);
+    }
 }
 
 fd_status recall_write(const writer *w, fd_dealer *d, uint32_t from)

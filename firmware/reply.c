@@ -54,3 +54,12 @@ void put_beacon(const writer *w, uint8_t slot, uint64_t index)
     put(w, ":");
     put_u64(w, index);
 }
+
+void put_positions(const writer *w, uint32_t first, uint32_t count)
+{
+    put_u32(w, first);
+    if (count > 1u) {
+        put(w, "-");
+        put_u32(w, first + count - 1u);
+    }
+}

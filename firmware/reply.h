@@ -27,5 +27,8 @@ void put_field_u32(const writer *w, const char *key, uint32_t value);
 void put_hex(const writer *w, const uint8_t *bin, size_t len);
 /* " beacon=SLOT:INDEX" */
 void put_beacon(const writer *w, uint8_t slot, uint64_t index);
+/* A range of card positions (docs/PROTOCOL.md "Power loss"): "P" for one
+ * (count 1), "A-B" (A = first, B = first + count - 1) for more. */
+void put_positions(const writer *w, uint32_t first, uint32_t count);
 
 #endif
