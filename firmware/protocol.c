@@ -758,6 +758,7 @@ static void reveal_round(const writer *w, const fd_dealer *d)
         }
         put_u32(w, fd_dealer_card_at(d, i));
     }
+    skipped_write(w, d);
     put_chain(w, d);
     put_label(w, d);
     put(w, "\r\n");
@@ -780,6 +781,7 @@ static void cmd_reveal(const request *r)
     put(r->w, "OK REVEAL id=");
     put_u32(r->w, round->id);
     put_chain(r->w, r->d); /* before the order: order_text runs to the end of the line */
+    skipped_write(r->w, r->d);
     put(r->w, " salt=");
     put_hex(r->w, round->salt, sizeof round->salt);
     put(r->w, " order=");
