@@ -12,7 +12,8 @@
  * order hash to SHUFFLE's commit= (fd_commit_compute, docs/ROUND_RECORD.md)
  * and the order is the shoe NEW set up; every DEAL lists seats 1..players in
  * order, each card at its position once, with left= agreeing; every card
- * dealt is the order's card at its position; no round is left unrevealed
+ * dealt is the order's card at its position; REVEAL's skipped= matches the
+ * round's RECOVERED banners (check_skipped); no round is left unrevealed
  * or replaced by another. */
 #include "verify.h"
 
@@ -44,6 +45,13 @@ typedef struct transcript {
     uint16_t next; /* position of the next card dealt or burned */
     bool dealt_at[FD_SHOE_MAX_CARDS];
     char dealt[FD_SHOE_MAX_CARDS][FD_CARD_CODE_SIZE]; /* a burned card: not shown, not recorded */
+    int16_t last_start;                               /* where the last DEAL or BURN reply shown began (-1: none) */
+    /* per RECOVERED banner card P, at the first banner at P: the next
+     * position the transcript had shown (-1: no banner at P), and
+     * last_start then */
+    int16_t cut_from[FD_SHOE_MAX_CARDS + 1u];
+    int16_t cut_last[FD_SHOE_MAX_CARDS + 1u];
+    fd_tool_skipped skipped; /* the REVEAL's skipped= */
     unsigned rounds;
     unsigned cards_dealt;
 } transcript;
@@ -150,6 +158,10 @@ static void on_shuffle(fd_tool_span rest)
     tr.acked = 0;
     tr.next = 0;
     memset(tr.dealt_at, 0, sizeof tr.dealt_at);
+    tr.last_start = -1;
+    for (size_t i = 0; i < sizeof tr.cut_from / sizeof tr.cut_from[0]; i++) {
+        tr.cut_from[i] = -1;
+    }
 }
 
 /* "OK SEED id= slot= state= [label=]" and "OK CLOSE id= state= label=" of
@@ -296,6 +308,7 @@ static void on_deal(fd_tool_span rest)
         }
     }
     check_left(&f, total);
+    tr.last_start = (int16_t)tr.next;
     tr.next = (uint16_t)(tr.next + total);
     tr.cards_dealt += total;
 }
@@ -310,6 +323,7 @@ static void on_burn(fd_tool_span rest)
         fd_tool_reject("BURN outside a round");
     }
     check_left(&f, 1);
+    tr.last_start = (int16_t)tr.next;
     tr.next++; /* a burned card is not counted as dealt */
 }
 
@@ -324,6 +338,38 @@ static void check_dealt(void)
             strcmp(code, tr.dealt[i]) != 0) {
             fd_tool_reject("round %lu: dealt card %u was %s, the order's card there is %s", tr.id, i + 1u, tr.dealt[i],
                            i < record.count ? code : "none");
+        }
+    }
+}
+
+/* skipped= against the round's power cuts (docs/VERIFY.md section 10). A
+ * power cut marks the journal's newest deal: the one it hid (from the next
+ * position shown to the banner's card P - 1) or, when it hid none, the last
+ * one shown. So every range ends at a RECOVERED banner's P - 1 and starts at
+ * that cut's deal, and every position a cut hid is in a range. */
+static void check_skipped(void)
+{
+    const fd_tool_skipped *k = &tr.skipped;
+    for (unsigned i = 0; i < k->count; i++) {
+        const unsigned at = k->last[i] + 1u;
+        if (tr.cut_from[at] < 0) {
+            fd_tool_reject("round %lu: skipped=%u-%u ends at no power cut", tr.id, k->first[i], k->last[i]);
+        }
+        const int16_t want = tr.cut_from[at] < (int16_t)at ? tr.cut_from[at] : tr.cut_last[at];
+        if ((int)k->first[i] != want) {
+            fd_tool_reject("round %lu: skipped=%u-%u does not start where the cut deal started", tr.id, k->first[i],
+                           k->last[i]);
+        }
+    }
+    for (unsigned at = 0; at <= tr.shoe_cards; at++) {
+        const int16_t shown = tr.cut_from[at];
+        bool covered = shown < 0 || shown == (int16_t)at;
+        for (unsigned i = 0; i < k->count && !covered; i++) {
+            covered = k->last[i] + 1u == at;
+        }
+        if (!covered) {
+            fd_tool_reject("round %lu: positions %d-%u hidden by a power cut are not in skipped=", tr.id, shown,
+                           at - 1u);
         }
     }
 }
@@ -349,6 +395,7 @@ static void on_reveal_round(fd_tool_span rest)
         }
     }
     fd_tool_round_verify(&line_round);
+    tr.skipped = line_round.skipped;
     record.count = line_round.count;
     memcpy(record.order, line_round.order, sizeof record.order[0] * line_round.count);
 }
@@ -368,7 +415,7 @@ static fd_card card_id(fd_card face, uint8_t copies[64], unsigned *jokers_seen)
 static void on_reveal_commit(fd_tool_span rest)
 {
     static const char *const keys[] = {"id", "salt", NULL};
-    static const char *const optional[] = {"seq", "head", NULL};
+    static const char *const optional[] = {"seq", "head", "skipped", NULL};
     const char *at = NULL;
     for (size_t i = 0; i + 7u <= rest.n && at == NULL; i++) {
         at = memcmp(rest.p + i, " order=", 7) == 0 ? rest.p + i : NULL;
@@ -387,6 +434,9 @@ static void on_reveal_commit(fd_tool_span rest)
     }
     if (fd_tool_get(&f, "head").p != NULL) {
         (void)fd_tool_hex("head", fd_tool_get(&f, "head"), scratch, FD_SHA256_SIZE, FD_SHA256_SIZE);
+    }
+    if (fd_tool_get(&f, "skipped").p != NULL) {
+        fd_tool_skipped_parse(fd_tool_get(&f, "skipped"), tr.shoe_cards, &tr.skipped);
     }
     memset(&record, 0, sizeof record);
     (void)fd_tool_hex("salt", fd_tool_get(&f, "salt"), record.salt, FD_COMMIT_SALT_SIZE, FD_COMMIT_SALT_SIZE);
@@ -428,11 +478,13 @@ static void on_reveal(fd_tool_span rest)
         fd_tool_reject("REVEAL outside a round");
     }
     memset(&record, 0, sizeof record);
+    memset(&tr.skipped, 0, sizeof tr.skipped);
     if (tr.verifiable) {
         on_reveal_round(rest);
     } else {
         on_reveal_commit(rest);
     }
+    check_skipped();
     check_dealt();
     tr.open = false;
     tr.rounds++;
@@ -462,6 +514,10 @@ static void on_recovered(fd_tool_span rest)
     if (position < tr.next || position > tr.shoe_cards) {
         fd_tool_reject("round %lu: a power cut at card %llu, but %u cards were dealt", tr.id,
                        (unsigned long long)position, tr.next);
+    }
+    if (tr.cut_from[position] < 0) {
+        tr.cut_from[position] = (int16_t)tr.next;
+        tr.cut_last[position] = tr.last_start;
     }
     tr.next = (uint16_t)position;
 }

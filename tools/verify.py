@@ -22,6 +22,7 @@ Exit status 0 only if every check passed.
 A round line is space-separated key=value fields:
   device=HEX id=DEC shoe=KIND:DECKS:JOKERS slots=HH beacon=SLOT:INDEX|none
   secret=HEX seeds=SLOT:HEX;SLOT:HEX...|none commitment=HEX order=ID,ID,...
+(a REVEAL line adds seq=, head=, label= and, after a power cut, skipped=).
 """
 import hashlib
 import hmac
@@ -188,7 +189,8 @@ def verify(r):
 # decimal without sign or leading zero and within range, hex in lower case.
 
 ROUND_KEYS = ("device", "id", "shoe", "slots", "beacon", "secret", "seeds", "commitment", "order")
-REVEAL_KEYS = ("seq", "head", "label")
+REVEAL_KEYS = ("seq", "head", "label", "skipped")
+SKIPPED_MAX = 4                              # SKIPPED records a round may hold (docs/RECORDS.md)
 DECIMAL = re.compile(r"0|[1-9][0-9]*")
 HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
@@ -259,6 +261,47 @@ def parse_beacon(text, slots):
     return beacon
 
 
+def parse_skipped(text, n):
+    """skipped=P,A-B,... (docs/PROTOCOL.md "Power loss"): positions 0..n-1
+    skipped at power loss, one range per power cut: at most 4, each P or
+    A-B with A < B, ascending and disjoint. As [(first, last), ...]."""
+    items = text.split(",")
+    if len(items) > SKIPPED_MAX:
+        raise Reject("skipped= more than %d ranges" % SKIPPED_MAX)
+    out = []
+    for item in items:
+        first_text, dash, last_text = item.partition("-")
+        first = decimal("skipped", first_text, 0, n - 1)
+        last = decimal("skipped", last_text, 0, n - 1) if dash else first
+        if dash and last <= first:
+            raise Reject("skipped= range %s is not ascending" % printable(item))
+        if out and first <= out[-1][1]:
+            raise Reject("skipped= ranges overlap or are out of order")
+        out.append((first, last))
+    return out
+
+
+def check_skipped(round_id, skipped, cuts):
+    """A transcript's skipped= against its power cuts (docs/VERIFY.md
+    section 10). cuts: (shown, at, last) per RECOVERED banner of the round:
+    the next position the transcript had shown, the banner's card P, and
+    where the last DEAL or BURN reply shown began (None: none). A power cut
+    marks the journal's newest deal: the one it hid (from shown to P - 1)
+    or, when it hid none, the last one shown. So every range ends at a cut
+    (last position P - 1) and starts at that cut's deal, and every position
+    a cut hid is in a range."""
+    for first, last in skipped:
+        cut = next((c for c in cuts if c[1] == last + 1), None)
+        if cut is None:
+            raise Reject("round %d: skipped=%d-%d ends at no power cut" % (round_id, first, last))
+        if first != (cut[0] if cut[0] < cut[1] else cut[2]):
+            raise Reject("round %d: skipped=%d-%d does not start where the cut deal started" % (round_id, first, last))
+    for shown, at, _ in cuts:
+        if shown < at and not any(last + 1 == at for _, last in skipped):
+            raise Reject("round %d: positions %d-%d hidden by a power cut are not in skipped="
+                         % (round_id, shown, at - 1))
+
+
 def parse_line(line):
     """A round line as a dict for derive(); Reject when malformed."""
     f = fields(line.rstrip("\r\n"), ROUND_KEYS, REVEAL_KEYS)
@@ -291,6 +334,7 @@ def parse_line(line):
         decimal("seq", f["seq"], 0, (1 << 32) - 1)
     if "head" in f:
         hex_bytes("head", f["head"], 32, 32)
+    r["skipped"] = parse_skipped(f["skipped"], n) if "skipped" in f else []
     if "label" in f and f["label"] != ("seeded" if seeds else "house-only"):
         raise Reject("mislabelled: label=%s, the round is %s"
                      % (printable(f["label"]), "seeded" if seeds else "house-only"))
@@ -438,7 +482,7 @@ class Transcript:
         if decimal("cards", f["cards"], 1, 432) != self.cards():
             raise Reject("cards=%s, the shoe holds %d" % (f["cards"], self.cards()))
         self.round = {"id": round_id, "mode": f["mode"], "header": header, "commit": commit, "dealt": {}, "next": 0,
-                      "acked": set()}
+                      "acked": set(), "cuts": [], "last": None}
 
     def on_seed(self, rest):
         """OK SEED id= slot= state= [label=]: the slot, to find in REVEAL's seeds=."""
@@ -506,6 +550,7 @@ class Transcript:
                 raise Reject("seats hold different numbers of cards")
             players = len(hands)
             dealt = [hands[k % players][k // players] for k in range(players * len(hands[0]))]
+        r["last"] = r["next"]
         for code in dealt:
             r["dealt"][r["next"]] = code
             r["next"] += 1
@@ -516,6 +561,7 @@ class Transcript:
         if self.round is None:
             raise Reject("BURN outside a round")
         f = fields(rest, ("left",), ("reshuffle",))
+        self.round["last"] = self.round["next"]
         self.round["next"] += 1
         self.check_left(f)
 
@@ -536,18 +582,20 @@ class Transcript:
                                 else "a seed the dealer never accepted is revealed",
                                 sorted(line["seeds"]), sorted(r["acked"])))
             verify(line)
+            skipped = line["skipped"]
             order = [card_code(self.shoe[0], c % 64) for c in line["order"]]
         else:
             head, sep, order_text = rest.partition(" order=")
             if not sep:
                 raise Reject("missing key order=")
-            f = fields(head, ("id", "salt"), ("seq", "head"))
+            f = fields(head, ("id", "salt"), ("seq", "head", "skipped"))
             if f["id"] != r["header"]["id"]:
                 raise Reject("round %d: REVEAL id=%s, differ from SHUFFLE's" % (r["id"], printable(f["id"])))
             if "seq" in f:
                 decimal("seq", f["seq"], 0, (1 << 32) - 1)
             if "head" in f:
                 hex_bytes("head", f["head"], 32, 32)
+            skipped = parse_skipped(f["skipped"], self.cards()) if "skipped" in f else []
             salt = hex_bytes("salt", f["salt"], 16, 16)
             order = [self.code(c) for c in order_text.split(" ")]
             counts = {}
@@ -558,6 +606,7 @@ class Transcript:
             digest = hashlib.sha256((salt.hex() + " " + order_text).encode("ascii")).digest()
             if digest != r["commit"]:
                 raise Reject("round %d: commitment does not match the revealed salt and order" % r["id"])
+        check_skipped(r["id"], skipped, r["cuts"])
         for position, code in sorted(r["dealt"].items()):
             if position >= len(order) or order[position] != code:
                 raise Reject("round %d: dealt card %d was %s, the order's card is %s"
@@ -579,6 +628,7 @@ class Transcript:
             return
         if not r["next"] <= position <= self.cards():
             raise Reject("round %d: a power cut at card %d, but %d cards were dealt" % (r["id"], position, r["next"]))
+        r["cuts"].append((r["next"], position, r["last"]))
         r["next"] = position
 
     def on_line(self, line):

@@ -11,7 +11,11 @@
  * burn only alone; every hand whose material was revealed recomputes its
  * commitment (S with the round header and seeds, or the salt and order),
  * its reveal hash, and every card listed is the order's card at its
- * position. The keyed chain itself is checked on the stored journal
+ * position. Each skipped= (one per SKIPPED record: one range) is one deal
+ * the hand lists: the cards@ groups of its records, each but the last of
+ * 120 cards (docs/RECORDS.md "Replay"); at most 4 per hand, disjoint
+ * (docs/PROTOCOL.md "Power loss").
+ * The keyed chain itself is checked on the stored journal
  * (verify --journal); the recall carries its head and seq to compare. */
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +53,8 @@ typedef struct hand {
     bool material; /* anything but the REVEAL summary was written */
     bool dealt_at[FD_SHOE_MAX_CARDS];
     fd_tool_span dealt[FD_SHOE_MAX_CARDS];
+    uint16_t group_len[FD_SHOE_MAX_CARDS]; /* the cards of the cards@ group starting here (0: none) */
+    fd_tool_skipped skipped;               /* the skipped= ranges, as listed */
 } hand;
 
 static hand hands[MAX_HANDS];
@@ -103,6 +109,10 @@ static void read_cards(hand *h, fd_tool_span pos_text, fd_tool_span v)
                            players);
         }
     }
+    if (pos + n > FD_SHOE_MAX_CARDS) {
+        fd_tool_reject("position %u written twice or beyond the shoe", FD_SHOE_MAX_CARDS);
+    }
+    h->group_len[pos] = (uint16_t)n;
     for (unsigned k = 0; k < n; k++) {
         if (pos + k >= FD_SHOE_MAX_CARDS || h->dealt_at[pos + k]) {
             fd_tool_reject("position %u written twice or beyond the shoe", pos + k);
@@ -140,6 +150,20 @@ static void read_field(hand *h, fd_tool_span key, fd_tool_span v)
         h->seed[slot] = v;
         return;
     }
+    if (fd_tool_is(key, "skipped")) {
+        fd_tool_skipped one;
+        fd_tool_skipped_parse(v, FD_SHOE_MAX_CARDS, &one);
+        if (one.count != 1u) {
+            fd_tool_reject("skipped= more than one range in one field (one per SKIPPED record)");
+        }
+        if (h->skipped.count == FD_REC_SKIPPED_MAX) {
+            fd_tool_reject("skipped= more than %u ranges", FD_REC_SKIPPED_MAX);
+        }
+        h->skipped.first[h->skipped.count] = one.first[0];
+        h->skipped.last[h->skipped.count] = one.last[0];
+        h->skipped.count++;
+        return;
+    }
     if (key.n > 6u && memcmp(key.p, "cards@", 6) == 0) {
         read_cards(h, (fd_tool_span){key.p + 6, key.n - 6u}, v);
         return;
@@ -156,6 +180,33 @@ static void read_field(hand *h, fd_tool_span key, fd_tool_span v)
     fd_tool_reject("unknown key %.*s=", (int)(key.n > 16u ? 16u : key.n), key.p);
 }
 
+/* The hand's skipped= ranges: disjoint, each one deal's cards@ groups. */
+static void check_skipped(const hand *h)
+{
+    const fd_tool_skipped *k = &h->skipped;
+    for (unsigned i = 0; i < k->count; i++) {
+        for (unsigned j = 0; j < k->count; j++) {
+            if (i != j && k->first[i] <= k->last[j] && k->first[j] <= k->last[i]) {
+                fd_tool_reject("skipped= ranges overlap or are out of order");
+            }
+        }
+        for (unsigned p = k->first[i]; p <= k->last[i]; p++) {
+            if (!h->dealt_at[p]) {
+                fd_tool_reject("skipped=%u-%u: position %u was never dealt", k->first[i], k->last[i], p);
+            }
+        }
+        unsigned at = k->first[i];
+        unsigned len = FD_REC_DEALT_CARDS_MAX;
+        while (at <= k->last[i] && len == FD_REC_DEALT_CARDS_MAX) { /* a deal's records: all but the last of 120 */
+            len = h->group_len[at];
+            at += len;
+        }
+        if (at != k->last[i] + 1u || len == 0u) {
+            fd_tool_reject("skipped=%u-%u is not one deal the hand lists", k->first[i], k->last[i]);
+        }
+    }
+}
+
 static void check_hand(hand *h, uint32_t *verified)
 {
     static uint8_t material[FD_REC_MAX_PARTS * FD_REC_SECRET_PART];
@@ -163,6 +214,7 @@ static void check_hand(hand *h, uint32_t *verified)
     if (!h->material) {
         return; /* only the REVEAL summary is kept: nothing to recompute */
     }
+    check_skipped(h);
     for (unsigned i = 0; i < F_BEACON; i++) { /* beacon= only for a round that named one */
         if (h->single[i].p == NULL) {
             fd_tool_reject("missing key %s=", single_keys[i]);

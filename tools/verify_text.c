@@ -212,7 +212,37 @@ void fd_tool_seed(fd_tool_span s, const fd_round_header *h, fd_round_seeds *seed
 
 static const char *const round_keys[] = {"device", "id",         "shoe",  "slots", "beacon",
                                          "secret", "commitment", "order", "seeds", NULL};
-static const char *const reveal_keys[] = {"seq", "head", "label", NULL};
+static const char *const reveal_keys[] = {"seq", "head", "label", "skipped", NULL};
+
+void fd_tool_skipped_parse(fd_tool_span s, size_t cards, fd_tool_skipped *out)
+{
+    size_t items = 1;
+    for (size_t i = 0; i < s.n; i++) {
+        items += s.p[i] == ',' ? 1u : 0u;
+    }
+    if (items > FD_REC_SKIPPED_MAX) {
+        fd_tool_reject("skipped= more than %u ranges", FD_REC_SKIPPED_MAX);
+    }
+    out->count = 0;
+    bool more = true;
+    while (more) {
+        fd_tool_span item = fd_tool_next(&s, ',', &more);
+        const fd_tool_span whole = item;
+        bool dash = false;
+        const fd_tool_span first_text = fd_tool_next(&item, '-', &dash);
+        const uint64_t first = fd_tool_decimal("skipped", first_text, 0, cards - 1u);
+        const uint64_t last = dash ? fd_tool_decimal("skipped", item, 0, cards - 1u) : first;
+        if (dash && last <= first) {
+            fd_tool_reject("skipped= range %s is not ascending", shown(whole));
+        }
+        if (out->count > 0u && first <= out->last[out->count - 1u]) {
+            fd_tool_reject("skipped= ranges overlap or are out of order");
+        }
+        out->first[out->count] = (uint16_t)first;
+        out->last[out->count] = (uint16_t)last;
+        out->count++;
+    }
+}
 
 void fd_tool_round_parse(fd_tool_span text, fd_tool_round *r)
 {
@@ -257,6 +287,10 @@ void fd_tool_round_parse(fd_tool_span text, fd_tool_round *r)
     uint8_t digest[FD_SHA256_SIZE];
     if (head.p != NULL) {
         (void)fd_tool_hex("head", head, digest, FD_SHA256_SIZE, FD_SHA256_SIZE);
+    }
+    const fd_tool_span skipped = fd_tool_get(&r->f, "skipped");
+    if (skipped.p != NULL) {
+        fd_tool_skipped_parse(skipped, n, &r->skipped);
     }
     const fd_tool_span label = fd_tool_get(&r->f, "label");
     const bool house_only = fd_round_house_only(&r->seeds);

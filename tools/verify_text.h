@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "fairdeal/deck.h"
+#include "fairdeal/records.h"
 #include "fairdeal/round.h"
 
 /* A piece of a line: n bytes at p (not NUL-terminated; may hold any byte). */
@@ -32,6 +33,14 @@ typedef struct fd_tool_fields {
     fd_tool_span value[FD_TOOL_MAX_FIELDS];
 } fd_tool_fields;
 
+/* skipped=P,A-B,...: positions skipped at power loss (docs/PROTOCOL.md
+ * "Power loss"), one range per SKIPPED record, ascending and disjoint. */
+typedef struct fd_tool_skipped {
+    unsigned count;                     /* ranges, 0..FD_REC_SKIPPED_MAX */
+    uint16_t first[FD_REC_SKIPPED_MAX]; /* first position of range i */
+    uint16_t last[FD_REC_SKIPPED_MAX];  /* last position of range i (>= first) */
+} fd_tool_skipped;
+
 /* A VERIFY.md round line, parsed and range-checked (not yet verified). */
 typedef struct fd_tool_round {
     fd_round_header header;
@@ -41,7 +50,8 @@ typedef struct fd_tool_round {
     uint8_t commitment[FD_SHA256_SIZE];
     fd_card order[FD_SHOE_MAX_CARDS];
     uint16_t count;
-    fd_tool_fields f; /* the fields as written (to compare a REVEAL with its SHUFFLE) */
+    fd_tool_skipped skipped; /* REVEAL's skipped= (count 0 when absent) */
+    fd_tool_fields f;        /* the fields as written (to compare a REVEAL with its SHUFFLE) */
 } fd_tool_round;
 
 /* The context of the next error ("line 12", "recall: hand 3"), printf-style. */
@@ -85,8 +95,14 @@ void fd_tool_beacon(fd_tool_span s, fd_round_header *h);
  * not yet filled, 1..64 bytes. */
 void fd_tool_seed(fd_tool_span s, const fd_round_header *h, fd_round_seeds *seeds);
 
+/* A skipped= value into out: 1..FD_REC_SKIPPED_MAX ranges "P" or "A-B"
+ * (A < B), ascending and disjoint, positions 0..cards-1; rejects anything
+ * else ("more than 4 ranges", "not ascending", "overlap or are out of
+ * order", a number's own reasons). */
+void fd_tool_skipped_parse(fd_tool_span s, size_t cards, fd_tool_skipped *out);
+
 /* A round line (docs/VERIFY.md section 10, with REVEAL's optional seq=,
- * head= and label=) into r; rejects what is malformed. */
+ * head=, label= and skipped=) into r; rejects what is malformed. */
 void fd_tool_round_parse(fd_tool_span text, fd_tool_round *r);
 
 /* Rejects a parsed round whose commitment or order the derivation does not

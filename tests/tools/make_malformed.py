@@ -112,6 +112,42 @@ BASES = {
         'f38e2403a5f1f3349f10189b0978f356f4fc926c96bc6059b969be1b047 seq=19 head=3145ea2255fb24fd5f12f545124b'
         '768a5b75bbb407fe2c61e40e21a034c5eb0e\n'
     ),
+    # tests/tools/skipped_session (and "skipped_session drbg"): two power cuts
+    # after a write-ahead, the first before DEAL 1 2's reply (positions 7-8
+    # never shown), the second after DEAL 3's (9-11 shown); its OK lines and
+    # RECOVERED banners (the verifiers read nothing else), and its RECALL
+    'tk': (
+        'OK SHUFFLE mode=round device=1e32457ab70fef54 id=1 shoe=french:1:0 slots=00 beacon=none cards=52 com'
+        'mitment=ca3c372eb01e95f3718c90d6d1489a9257859b913f67fbf76c98a120bc86cfa3 state=closed label=house-on'
+        'ly\nOK DEAL 1:TH,7D 2:4C,4D 3:5D,6C left=46\nOK BURN left=45\n*** RECOVERED open round id=1 after a pow'
+        'er cut at card 9: DEAL continues, REVEAL reveals. ***\nOK DEAL 3C KH AD left=40\n*** RECOVERED open ro'
+        'und id=1 after a power cut at card 12: DEAL continues, REVEAL reveals. ***\nOK DEAL 9C 4H left=38\nOK '
+        'REVEAL device=1e32457ab70fef54 id=1 shoe=french:1:0 slots=00 beacon=none secret=cc222081d6f05d4c267b'
+        'b390349e1c45ac7a065c8edf453fb78c0445776cc2df3fee52d563e52e95 seeds=none commitment=ca3c372eb01e95f37'
+        '18c90d6d1489a9257859b913f67fbf76c98a120bc86cfa3 order=22,42,30,32,29,44,38,7,11,41,25,26,47,16,45,31'
+        ',2,46,34,40,1,10,50,4,24,5,9,37,18,12,0,27,48,49,3,6,23,15,19,43,36,20,51,35,21,33,13,17,14,28,39,8 '
+        'skipped=7-8,9-11 seq=20 head=0b186045aa3d11e85870b330e424d4cdb088b1b0abe01dac70e831af65bfbd66 label='
+        'house-only\n'
+    ),
+    'tkd': (
+        'OK SHUFFLE id=1 mode=drbg cards=52 commit=6ede2e0152dbeade9a79ce6e00bef44ccfd60a0763b835cf8e6fa3e687'
+        'a74b72\nOK DEAL 1:TD,3H 2:8H,5C 3:6D,2D left=46\nOK BURN left=45\n*** RECOVERED open round id=1 after a'
+        ' power cut at card 9: DEAL continues, REVEAL reveals. ***\nOK DEAL 2C TH 7C left=40\n*** RECOVERED ope'
+        'n round id=1 after a power cut at card 12: DEAL continues, REVEAL reveals. ***\nOK DEAL 6S 6H left=38'
+        '\nOK REVEAL id=1 seq=21 head=858c1e88d74a81211547e965ed806819223b168d0d36ce574e9b2b79622c8b59 skipped'
+        '=7-8,9-11 salt=6fb8e388f1acdba9ea02aaa3b69f0c25 order=TD 8H 6D 3H 5C 2D KH 6C JD 2C TH 7C 6S 6H 4S 8'
+        'S TC 8D QD 5D 4C AD 3S TS QH JS 5S 9S 3C AC 7S 7H 9H 7D QS 2H KC JH AH 8C KD JC 3D 2S 9C 4H QC AS 5H'
+        ' 9D 4D KS\n'
+    ),
+    'rk': (
+        'OK RECALL newest=1 n=1 | id=1 reveal0=cc222081d6f05d4c267bb390349e1c45ac7a065c8edf453fb78c0445776cc2'
+        'df3fee52d563e52e95 mode=round shoe=french:1:0 commitment=ca3c372eb01e95f3718c90d6d1489a9257859b913f6'
+        '7fbf76c98a120bc86cfa3 parts=1 device=1e32457ab70fef54 slots=00 cards@0=1:TH,2:4C,3:5D,1:7D,2:4D,3:6C'
+        ' cards@6=burn:KD cards@7=1:8S,2:QS skipped=7-8 cards@9=1:3C,1:KH,1:AD skipped=9-11 cards@12=1:9C,1:4'
+        'H revealed=ca3c372eb01e95f3718c90d6d1489a9257859b913f67fbf76c98a120bc86cfa3 reveal_hash=5fc5f2b131e9'
+        '7b74c74d5146adb727beca573a7b235bc1bc5b5640996c21b010 seq=20 head=0b186045aa3d11e85870b330e424d4cdb08'
+        '8b1b0abe01dac70e831af65bfbd66\n'
+    ),
 }
 
 
@@ -292,8 +328,11 @@ def cases(root):
     yield "transcript", "seat-short", "seat", one(tv, "1:JC,8H 2:AH,QS left=48", "1:JC,8H 2:AH left=49")
     # a power cut: card 5 journalled but its reply lost; dealing continues at card 6 (6D)
     cut = "*** RECOVERED open round id=1 after a power cut at card %d: DEAL continues, REVEAL reveals. ***\n"
-    yield "transcript", "recovered-after-cut", "accept", one(tv, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 6D left=45")
-    yield "transcript", "recovered-card-shown-again", "dealt card", one(tv, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 9H left=45")
+    # (the REVEAL marks position 5 skipped: skipped= is not in the commitment)
+    tv5 = one(tv, " seq=12 ", " skipped=5 seq=12 ")
+    yield "transcript", "recovered-after-cut", "accept", one(tv5, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 6D left=45")
+    yield "transcript", "recovered-card-shown-again", "dealt card", one(tv5, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 9H left=45")
+    yield "transcript", "recovered-skip-undeclared", "hidden by a power cut", one(tv, "OK BURN left=47\nOK DEAL 9H left=46", "OK BURN left=47\n" + cut % 6 + "OK DEAL 6D left=45")
     yield "transcript", "recovered-backwards", "power cut", one(tv, "OK BURN left=47\n", "OK BURN left=47\n" + cut % 4)
     # a dealer that drops an acknowledged seed: REVEAL derives (consistently) without it
     yield "transcript", "seed-dropped", "seed the dealer accepted is missing", dropped_seed(root, tv)
@@ -375,6 +414,67 @@ def cases(root):
     yield "recall", "no-chain", "missing key", one(rc, " seq=19 head=3145ea2255fb24fd5f12f545124b768a5b75bbb407fe2c61e40e21a034c5eb0e", "")
     yield "recall", "recall-device-upper", "not lower-case hex", one(rc, "device=1e32457ab70fef54", "device=1E32457AB70FEF54")
     yield "recall", "empty-group", "malformed", one(rc, " | id=2 ", " |  | id=2 ")
+
+    # skipped= (docs/PROTOCOL.md "Power loss"): a real session with two power
+    # cuts after a write-ahead; REVEAL says skipped=7-8,9-11
+    tk, tkd, rk = BASES["tk"], BASES["tkd"], BASES["rk"]
+    sk = "skipped=7-8,9-11"
+    yield "transcript", "skipped-session", "accept", tk
+    yield "transcript", "skipped-session-drbg", "accept", tkd
+    # a mark over a deal that was shown (9-11) may be left out: its cards were seen
+    yield "transcript", "skipped-shown-deal-left-out", "accept", one(tk, sk, "skipped=7-8")
+    yield "transcript", "skipped-removed", "hidden by a power cut", one(tk, " " + sk, "")
+    yield "transcript", "skipped-hidden-left-out", "hidden by a power cut", one(tk, sk, "skipped=9-11")
+    yield "transcript", "skipped-drbg-removed", "hidden by a power cut", one(tkd, " " + sk, "")
+    yield "transcript", "skipped-invented", "ends at no power cut", one(tk, sk, sk + ",20")
+    yield "transcript", "skipped-drbg-invented", "ends at no power cut", one(tkd, sk, "skipped=3,7-8,9-11")
+    yield "transcript", "skipped-extended", "ends at no power cut", one(tk, sk, "skipped=7-8,9-12")
+    yield "transcript", "skipped-late-start", "does not start where", one(tk, sk, "skipped=8,9-11")
+    yield "transcript", "skipped-early-start", "does not start where", one(tk, sk, "skipped=6-8,9-11")
+    yield "transcript", "skipped-merged", "does not start where", one(tk, sk, "skipped=7-11")
+    yield "transcript", "skipped-split", "ends at no power cut", one(tk, sk, "skipped=7-8,9,10-11")
+    yield "transcript", "skipped-banner-removed", "left=", one(tk, cut.replace("%d", "9"), "")
+    yield "transcript", "skipped-drbg-overlap", "overlap", one(tkd, sk, "skipped=7-9,9-11")
+    line = [l for l in tk.splitlines() if l.startswith("OK REVEAL ")][0][len("OK REVEAL "):]
+    yield "round", "skipped-round-line", "accept", line
+    yield "round", "skipped-one-position", "accept", one(line, sk, "skipped=51")
+    yield "round", "skipped-four-ranges", "accept", one(line, sk, "skipped=0,2-3,4-5,51")
+    for name, value, why in (("empty", "", "not a decimal number"),
+                             ("empty-item", "7-8,,9-11", "not a decimal number"),
+                             ("trailing-comma", "7-8,9-11,", "not a decimal number"),
+                             ("duplicate", "7-8,7-8", "overlap"),
+                             ("overlap", "7-9,9-11", "overlap"),
+                             ("descending", "9-11,7-8", "out of order"),
+                             ("range-descending", "8-7", "not ascending"),
+                             ("range-of-one", "7-7", "not ascending"),
+                             ("beyond-shoe", "7-52", "out of range"),
+                             ("five-ranges", "0,2,4,6,8", "more than 4"),
+                             ("fullwidth-digit", "\uff17-8", "not a decimal number"),
+                             ("arabic-indic-digit", "\u0667-8", "not a decimal number"),
+                             ("leading-zero", "07-8", "not a decimal number"),
+                             ("negative", "-7", "not a decimal number"),
+                             ("open-range", "7-", "not a decimal number"),
+                             ("three-part-range", "7-8-9", "not a decimal number"),
+                             ("semicolon", "7-8;9-11", "not a decimal number"),
+                             ("plus", "+7", "not a decimal number"),
+                             ("hex", "0x7", "not a decimal number"),
+                             ("huge", "99999999999999999999999", "out of range"),
+                             ("space", "7-8, 9-11", "malformed"),
+                             ("none", "none", "not a decimal number")):
+        yield "round", "skipped-" + name, why, one(line, sk, "skipped=" + value)
+    yield "round", "skipped-twice", "duplicate key", one(line, sk, sk + " " + sk)
+    yield "recall", "recall-skipped", "accept", rk
+    yield "recall", "recall-skipped-never-dealt", "never dealt", one(rk, "skipped=7-8", "skipped=20-21")
+    yield "recall", "recall-skipped-part-of-deal", "not one deal", one(rk, "skipped=9-11", "skipped=10-11")
+    yield "recall", "recall-skipped-two-deals", "not one deal", one(rk, "skipped=7-8", "skipped=6-8")
+    yield "recall", "recall-skipped-beyond-deal", "not one deal", one(rk, "skipped=9-11", "skipped=9-12")
+    yield "recall", "recall-skipped-overlap", "overlap", one(rk, "skipped=9-11", "skipped=8-11")
+    yield "recall", "recall-skipped-duplicate", "overlap", one(rk, " skipped=7-8 ", " skipped=7-8 skipped=7-8 ")
+    yield "recall", "recall-skipped-list", "more than one range", one(rk, "skipped=7-8", "skipped=7-8,9-11")
+    yield "recall", "recall-skipped-five", "more than 4", one(rk, " skipped=7-8 ", " skipped=7-8" * 5 + " ")
+    yield "recall", "recall-skipped-fullwidth", "not a decimal number", one(rk, "skipped=7-8", "skipped=\uff17-8")
+    yield "recall", "recall-skipped-descending", "not ascending", one(rk, "skipped=7-8", "skipped=8-7")
+    yield "recall", "recall-skipped-empty", "not a decimal number", one(rk, "skipped=7-8", "skipped=")
 
     key = "ab" * 32
     yield "key", "key-upper", "not lower-case hex", key.upper()
