@@ -140,6 +140,7 @@ static const fd_transition table[FD_CMD_COUNT][FD_DEALER_STATE_COUNT] = {
             [FD_DEALER_SEEDING] = ALLOW(FD_DEALER_ROUND_OPEN),
         },
     [FD_CMD_PROVISION] = NO_ROUND,
+    [FD_CMD_IDLE] = NO_ROUND,
     [FD_CMD_LAB_RAW] = NO_ROUND, /* raw samples of a failing source too */
     [FD_CMD_LAB_CARDS] =
         {

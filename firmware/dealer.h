@@ -101,8 +101,10 @@ typedef enum fd_dealer_state {
 } fd_dealer_state;
 
 /* The rows of the transition table (firmware/dealer.c): one per command of
- * the core, and FD_CMD_ANY for a transport's command that touches no state
- * (HELP, STATUS, MODE, VERIFY, TIME, RECALL, LOG: allowed in every state). */
+ * the core, FD_CMD_ANY for a transport's command that touches no state
+ * (HELP, STATUS, MODE, VERIFY, TIME, RECALL, LOG: allowed in every state)
+ * and FD_CMD_IDLE for one that must not run beside a round (allowed while
+ * none is open, changing no state; the transport asks fd_dealer_admit). */
 typedef enum fd_dealer_cmd {
     FD_CMD_ANY = 0,
     FD_CMD_NEW,
@@ -118,6 +120,7 @@ typedef enum fd_dealer_cmd {
     FD_CMD_PROVISION,
     FD_CMD_LAB_RAW,
     FD_CMD_LAB_CARDS,
+    FD_CMD_IDLE,
     FD_CMD_COUNT
 } fd_dealer_cmd;
 

@@ -1025,8 +1025,10 @@ static void cmd_mode(const request *r)
 /* The commands: one row each, in HELP's order (docs/PROTOCOL.md
  * "Commands"); HELP is made from the rows, and the row says when the
  * command may run. Adding a command is a row here, its handler, its
- * section of docs/PROTOCOL.md and its tests (and a row of dealer.c's
- * transition table only for a new kind of state change). */
+ * section of docs/PROTOCOL.md and its tests; a command outside the core
+ * names FD_CMD_ANY (the default) or FD_CMD_IDLE (refused while a round is
+ * open: its handler calls admitted() after its syntax checks), and only a
+ * new kind of state change adds a row to dealer.c's transition table. */
 
 static const command commands[] = {
     {.word = "NEW",

@@ -1073,6 +1073,16 @@ static void refuse_dropping_the_round(bool memory_fault)
         }
     }
     assert_false(dealer.quit);
+    /* a transport's command that must not run beside a round (FD_CMD_IDLE),
+     * PROVISION and LAB are refused too, fault or not */
+    static const char *const idle[] = {"PROVISION 8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566",
+                                       "LAB RAW 4", "LAB CARDS 4"};
+    for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++) {
+        take_snapshot();
+        assert_string_equal(cmd(idle[i]), "ERR state round open: REVEAL first");
+        assert_unchanged();
+    }
+    assert_int_equal(fd_dealer_admit(&dealer, FD_CMD_IDLE), FD_ERR_STATE);
 }
 
 /* Every way to drop an open round, tried by a dishonest operator: each is
@@ -1339,7 +1349,7 @@ static void test_transition_table_keeps_rounds(void **state)
             if (open) {
                 /* nothing replaces, re-tests or abandons an open round */
                 assert_true(c != FD_CMD_NEW && c != FD_CMD_SHUFFLE && c != FD_CMD_SELFTEST && c != FD_CMD_QUIT &&
-                            c != FD_CMD_PROVISION && c != FD_CMD_LAB_RAW && c != FD_CMD_LAB_CARDS);
+                            c != FD_CMD_PROVISION && c != FD_CMD_LAB_RAW && c != FD_CMD_LAB_CARDS && c != FD_CMD_IDLE);
                 assert_true(next_open || c == FD_CMD_REVEAL);
             } else {
                 assert_true(!next_open || c == FD_CMD_SHUFFLE);
