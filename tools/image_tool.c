@@ -11,12 +11,6 @@
 #include "lms_sign.h"
 #include "tool_args.h"
 
-static void put16(uint8_t *p, size_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
 void fd_image_digest(const fd_image_header *h, const uint8_t *body, uint8_t digest[FD_SHA256_SIZE])
 {
     uint8_t head[FD_IMAGE_HEADER_SIZE];
@@ -46,19 +40,15 @@ fd_status fd_image_assemble(const fd_image_header *h, const uint8_t *body, const
         memcpy(out + FD_IMAGE_HEADER_ROOM, body, h->body_size);
     }
     uint8_t *p = out + tlv_off;
-    put16(p, FD_IMAGE_TLV_MAGIC);
-    put16(p + 2, tlv_len);
+    fd_image_tlv_head_encode(p, FD_IMAGE_TLV_MAGIC, (uint16_t)tlv_len);
     p += FD_IMAGE_TLV_INFO_SIZE;
-    put16(p, FD_IMAGE_TLV_KEYHASH);
-    put16(p + 2, FD_SHA256_SIZE);
+    fd_image_tlv_head_encode(p, FD_IMAGE_TLV_KEYHASH, FD_SHA256_SIZE);
     fd_sha256(pub, FD_HSS_PUB_SIZE, p + FD_IMAGE_TLV_HEAD_SIZE);
     p += FD_IMAGE_TLV_HEAD_SIZE + FD_SHA256_SIZE;
-    put16(p, FD_IMAGE_TLV_SHA256);
-    put16(p + 2, FD_SHA256_SIZE);
+    fd_image_tlv_head_encode(p, FD_IMAGE_TLV_SHA256, FD_SHA256_SIZE);
     fd_image_digest(h, body, p + FD_IMAGE_TLV_HEAD_SIZE);
     p += FD_IMAGE_TLV_HEAD_SIZE + FD_SHA256_SIZE;
-    put16(p, FD_IMAGE_TLV_HSS);
-    put16(p + 2, sig_len);
+    fd_image_tlv_head_encode(p, FD_IMAGE_TLV_HSS, (uint16_t)sig_len);
     memcpy(p + FD_IMAGE_TLV_HEAD_SIZE, sig, sig_len);
     *out_len = tlv_off + tlv_len;
     return FD_OK;

@@ -7,19 +7,11 @@
 #include "fairdeal/util.h"
 #include "word.h"
 
-static uint16_t load_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-
-static void store_le16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
 void fd_image_header_encode(const fd_image_header *h, uint8_t out[FD_IMAGE_HEADER_SIZE])
 {
     memset(out, 0, FD_IMAGE_HEADER_SIZE);
     fd_store_le32(out, FD_IMAGE_MAGIC);
-    store_le16(out + 4, (uint16_t)FD_IMAGE_HEADER_SIZE);
+    fd_store_le16(out + 4, (uint16_t)FD_IMAGE_HEADER_SIZE);
     fd_store_le32(out + 8, h->body_size);
     fd_store_le32(out + 12, h->version);
     fd_store_le32(out + 16, h->load_addr);
@@ -30,7 +22,8 @@ fd_status fd_image_header_decode(const uint8_t in[FD_IMAGE_HEADER_SIZE], fd_imag
     if (in == NULL || h == NULL) {
         return FD_ERR_NULL;
     }
-    if (fd_load_le32(in) != FD_IMAGE_MAGIC || load_le16(in + 4) != FD_IMAGE_HEADER_SIZE || load_le16(in + 6) != 0u) {
+    if (fd_load_le32(in) != FD_IMAGE_MAGIC || fd_load_le16(in + 4) != FD_IMAGE_HEADER_SIZE ||
+        fd_load_le16(in + 6) != 0u) {
         return FD_ERR_PARSE;
     }
     for (size_t i = 20; i < FD_IMAGE_HEADER_SIZE; i++) {
@@ -44,12 +37,19 @@ fd_status fd_image_header_decode(const uint8_t in[FD_IMAGE_HEADER_SIZE], fd_imag
     return FD_OK;
 }
 
+void fd_image_tlv_head_encode(uint8_t out[FD_IMAGE_TLV_HEAD_SIZE], uint16_t type, uint16_t len)
+{
+    fd_store_le16(out, type);
+    fd_store_le16(out + 2, len);
+}
+
 fd_status fd_image_tlv_next(const uint8_t *area, size_t area_len, size_t *pos, fd_image_tlv *out)
 {
     if (area == NULL || pos == NULL || out == NULL) {
         return FD_ERR_NULL;
     }
-    if (area_len < FD_IMAGE_TLV_INFO_SIZE || load_le16(area) != FD_IMAGE_TLV_MAGIC || load_le16(area + 2) != area_len) {
+    if (area_len < FD_IMAGE_TLV_INFO_SIZE || fd_load_le16(area) != FD_IMAGE_TLV_MAGIC ||
+        fd_load_le16(area + 2) != area_len) {
         return FD_ERR_PARSE;
     }
     if (*pos == 0u) {
@@ -61,11 +61,11 @@ fd_status fd_image_tlv_next(const uint8_t *area, size_t area_len, size_t *pos, f
     if (*pos > area_len || area_len - *pos < FD_IMAGE_TLV_HEAD_SIZE) {
         return FD_ERR_PARSE;
     }
-    const uint16_t len = load_le16(area + *pos + 2);
+    const uint16_t len = fd_load_le16(area + *pos + 2);
     if (area_len - *pos - FD_IMAGE_TLV_HEAD_SIZE < len) {
         return FD_ERR_PARSE;
     }
-    out->type = load_le16(area + *pos);
+    out->type = fd_load_le16(area + *pos);
     out->len = len;
     out->value = area + *pos + FD_IMAGE_TLV_HEAD_SIZE;
     *pos += FD_IMAGE_TLV_HEAD_SIZE + len;

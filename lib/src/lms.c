@@ -6,6 +6,7 @@
 
 #include "fairdeal/util.h"
 #include "sha256_internal.h"
+#include "word.h"
 
 /* Domain separators (Section 4.3 / 5.3). */
 #define D_PBLC 0x8080u
@@ -22,24 +23,9 @@ _Static_assert(FD_LMS_SIG_SIZE(FD_LMOTS_P_W8, 5u) == 1292u, "Appendix F: an H5/W
 _Static_assert(FD_HSS_DEFAULT_SIG_SIZE == 2512u, "the default set's HSS signature");
 _Static_assert(FD_LMS_I_SIZE + 4u + 2u + 1u + FD_LMS_N == 55u, "a chain step is one SHA-256 block");
 
-uint32_t fd_lms_get32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
+uint32_t fd_lms_get32(const uint8_t *p) { return fd_load_be32(p); }
 
-void fd_lms_put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-static void put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
+void fd_lms_put32(uint8_t *p, uint32_t v) { fd_store_be32(p, v); }
 
 /* Table 1, indexed by typecode. */
 static const fd_lmots_params LMOTS[] = {
@@ -87,7 +73,7 @@ void fd_lmots_digits(const fd_lmots_params *ots, const uint8_t digest[FD_LMS_N],
         sum += top - c;
     }
     uint8_t cksm[2];
-    put16(cksm, sum << ots->ls);
+    fd_store_be16(cksm, sum << ots->ls);
     for (uint32_t i = u; i < ots->p; i++) {
         digits[i] = (uint8_t)fd_lmots_coef(cksm, i - u, w);
     }
@@ -139,7 +125,7 @@ static void prefix(fd_sha256_ctx *ctx, const uint8_t I[FD_LMS_I_SIZE], uint32_t 
     uint8_t head[FD_LMS_I_SIZE + 4u + 2u];
     memcpy(head, I, FD_LMS_I_SIZE);
     fd_lms_put32(head + FD_LMS_I_SIZE, qr);
-    put16(head + FD_LMS_I_SIZE + 4u, d);
+    fd_store_be16(head + FD_LMS_I_SIZE + 4u, d);
     fd_sha256_init(ctx);
     fd_sha256_update(ctx, head, sizeof head);
 }

@@ -57,6 +57,26 @@ FD_HOT_INLINE void fd_store_le32(uint8_t *p, uint32_t v)
 #endif
 }
 
+/* Big-endian (network order: RFC 8554's LMS/HSS fields). */
+FD_HOT_INLINE uint32_t fd_load_be32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+FD_HOT_INLINE void fd_store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+FD_HOT_INLINE void fd_store_be16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
 /* a * b as (high, low) halves from 16x16 products: the portable form, and
  * the one Thumb-1 uses (it has no 32x32->64 multiply, and libgcc's 64x64
  * __aeabi_lmul costs several times as much). */

@@ -72,6 +72,11 @@ typedef struct fd_image_tlv {
     const uint8_t *value; /* into the caller's area */
 } fd_image_tlv;
 
+/* Writes a TLV's head (its type and length), or with FD_IMAGE_TLV_MAGIC
+ * and the area's total size the TLV info: two u16, little-endian, the
+ * layout fd_image_tlv_next reads. */
+void fd_image_tlv_head_encode(uint8_t out[FD_IMAGE_TLV_HEAD_SIZE], uint16_t type, uint16_t len);
+
 /* The one TLV walker. *pos starts at 0; each call returns the TLV at *pos
  * of the area (info included, area_len bytes) and advances it. Returns
  * FD_OK with a TLV, FD_ERR_EXHAUSTED at the end, FD_ERR_PARSE when the info
