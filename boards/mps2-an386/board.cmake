@@ -42,8 +42,9 @@ set(FD_FLASH_BOOTLOADER_SIZE "64 * 1024")
 set(FD_FLASH_STORAGE_SIZE "64 * 1024")
 set(FD_FLASH_COUNTER_SIZE 4096)
 set(FD_FLASH_SECRET_SIZE 4096)
-# Programs a word may take between erases: the RAM store keeps none, the
-# fact is the tightest board's (nRF5x nWRITE) so the same code runs.
+# Programs a word may take between erases: the tightest board's (nRF5x
+# nWRITE), which the RAM store counts and enforces (a third program is
+# refused), so every journal test on this board checks the rule.
 set(FD_FLASH_WORD_WRITES 2)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "4 * 1024 * 1024")

@@ -1,6 +1,7 @@
 /* The board's storage driver against the HAL contract (NOR semantics,
  * bounds, alignment) and the journal on it: runs on the host (memory) and
- * on every QEMU board (microbit: the NVMC model; mps2-an386: the RAM store).
+ * on every QEMU board (microbit: the NVMC model; mps2-an386: the RAM store,
+ * which also counts each word's programs: nWRITE).
  * The area is the board's storage region (fd_board_map.h, generated from
  * boards/<b>/board.cmake). */
 #include <setjmp.h>
@@ -66,6 +67,39 @@ static void test_nor_semantics(void **state)
     assert_int_equal(back[0], 0xFFFFFFFFu);
 }
 
+#if FD_TEST_STORE_COUNTS
+/* nWRITE on a store that counts (the RAM store, hal/storage.h): a word
+ * takes FD_FLASH_WORD_WRITES programs between erases; a program that
+ * would give any of its words one more is refused whole and changes
+ * nothing; an erase starts the count again. */
+static void test_third_program_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(FD_FLASH_WORD_WRITES, 2u);
+    assert_int_equal(hal_storage_open(&area, &flash), FD_OK);
+    const uint32_t last = FD_STORAGE_PAGES - 1u;
+    const uint32_t at = last * FD_FLASH_PAGE_SIZE;
+    assert_int_equal(flash.erase(flash.ctx, last), FD_OK);
+    const uint32_t once[1] = {0xFFFF00FFu};
+    const uint32_t twice[1] = {0x0F0F0F0Fu};
+    assert_int_equal(flash.program(flash.ctx, at + 16u, once, 1), FD_OK);
+    assert_int_equal(flash.program(flash.ctx, at + 16u, twice, 1), FD_OK);
+    const uint32_t third[2] = {0u, 0u}; /* the word programmed twice, and a fresh one after it */
+    assert_int_equal(flash.program(flash.ctx, at + 16u, third, 1), FD_ERR_STATE);
+    assert_int_equal(flash.program(flash.ctx, at + 12u, third, 2), FD_ERR_STATE);
+    uint32_t back[3];
+    assert_int_equal(flash.read(flash.ctx, at + 12u, back, sizeof back), FD_OK);
+    assert_int_equal(back[0], 0xFFFFFFFFu); /* refused whole: the fresh word untouched */
+    assert_int_equal(back[1], 0xFFFF00FFu & 0x0F0F0F0Fu);
+    assert_int_equal(back[2], 0xFFFFFFFFu);
+    assert_int_equal(flash.program(flash.ctx, at + 20u, third, 1), FD_OK); /* its neighbours count alone */
+    assert_int_equal(flash.erase(flash.ctx, last), FD_OK);
+    assert_int_equal(flash.program(flash.ctx, at + 16u, once, 1), FD_OK);
+    assert_int_equal(flash.program(flash.ctx, at + 16u, twice, 1), FD_OK);
+    assert_int_equal(flash.erase(flash.ctx, last), FD_OK);
+}
+#endif
+
 static fd_status count_records(void *ctx, const fd_journal_record *record)
 {
     uint32_t *n = ctx;
@@ -118,6 +152,9 @@ int main(void)
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_nor_semantics),
         cmocka_unit_test(test_journal_on_board),
+#if FD_TEST_STORE_COUNTS
+        cmocka_unit_test(test_third_program_refused),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,46 @@ static uint32_t ram_marker[2] __attribute__((section(".noinit")));
 #define RAM_STORE_MAGIC 0x52414D53u /* "RAMS"; the second word is its complement */
 static hal_storage_area ram_areas[FD_STORAGE_MAX_AREAS];
 
+/* nWRITE (hal/storage.h): the programs of every word since its page's
+ * erase, two bits a word beside the store (and kept with it across a
+ * reset); a program that would make any of its words' count exceed
+ * FD_FLASH_WORD_WRITES is refused whole (FD_ERR_STATE, nothing written),
+ * so every journal test on target checks the rule as the host store does. */
+#if FD_FLASH_WORD_WRITES > 0
+_Static_assert(FD_FLASH_WORD_WRITES < 3u, "two bits count a word's programs");
+static uint8_t ram_writes[(FD_STORAGE_SIZE + FD_SECRET_SIZE) / 16u] __attribute__((section(".noinit")));
+
+static unsigned writes_of(size_t word) { return (ram_writes[word / 4u] >> (2u * (word % 4u))) & 3u; }
+
+static void set_writes(size_t word, unsigned n)
+{
+    const unsigned shift = 2u * (word % 4u);
+    ram_writes[word / 4u] = (uint8_t)((ram_writes[word / 4u] & ~(3u << shift)) | (n << shift));
+}
+
+/* The index of the store's word at area's byte offset. */
+static size_t word_at(const hal_storage_area *area, uint32_t offset)
+{
+    return ((area->base == FD_SECRET_ADDR ? FD_STORAGE_SIZE : 0u) + offset) / 4u;
+}
+
+/* FD_OK when none of the count words at offset was programmed
+ * FD_FLASH_WORD_WRITES times since its erase; then counts them. */
+static fd_status count_writes(const hal_storage_area *area, uint32_t offset, size_t count)
+{
+    const size_t first = word_at(area, offset);
+    for (size_t w = first; w < first + count; w++) {
+        if (writes_of(w) >= FD_FLASH_WORD_WRITES) {
+            return FD_ERR_STATE; /* a third program since its erase: nothing written */
+        }
+    }
+    for (size_t w = first; w < first + count; w++) {
+        set_writes(w, writes_of(w) + 1u);
+    }
+    return FD_OK;
+}
+#endif
+
 /* The RAM that stands for area's first byte. */
 static uint8_t *ram_at(const hal_storage_area *area)
 {
@@ -35,6 +75,12 @@ static fd_status ram_erase(void *ctx, uint32_t page)
         return FD_ERR_TOO_LARGE;
     }
     memset(ram_at(area) + (size_t)page * area->page_size, 0xFF, area->page_size);
+#if FD_FLASH_WORD_WRITES > 0
+    const size_t first = word_at(area, page * area->page_size);
+    for (size_t w = first; w < first + area->page_size / 4u; w++) {
+        set_writes(w, 0);
+    }
+#endif
     return FD_OK;
 }
 
@@ -45,6 +91,12 @@ static fd_status ram_program(void *ctx, uint32_t offset, const uint32_t *words, 
     if (st != FD_OK) {
         return st;
     }
+#if FD_FLASH_WORD_WRITES > 0
+    st = count_writes(area, offset, count);
+    if (st != FD_OK) {
+        return st;
+    }
+#endif
     uint32_t *dst = (uint32_t *)(void *)(ram_at(area) + offset);
     for (size_t i = 0; i < count; i++) {
         dst[i] &= words[i];
@@ -80,6 +132,9 @@ fd_status hal_storage_open(const hal_storage_area *area, fd_flash *flash)
     }
     if (first_open_since_reset && !(ram_marker[0] == RAM_STORE_MAGIC && ram_marker[1] == ~RAM_STORE_MAGIC)) {
         memset(ram_store, 0xFF, sizeof ram_store);
+#if FD_FLASH_WORD_WRITES > 0
+        memset(ram_writes, 0, sizeof ram_writes);
+#endif
         ram_marker[0] = RAM_STORE_MAGIC;
         ram_marker[1] = ~RAM_STORE_MAGIC;
     }

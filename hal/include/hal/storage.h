@@ -1,7 +1,8 @@
 /* HAL: the board's non-volatile storage area (NOR flash pages), as the
  * fd_flash the journal runs on. One driver per board under boards/<board>/.
  *
- * Semantics every driver keeps (and the host driver enforces): offsets are
+ * Semantics every driver keeps (the host driver and the QEMU RAM store
+ * enforce them, nWRITE included): offsets are
  * from the start of the area; program writes aligned 32-bit words and can
  * only clear bits (new = old AND value); a word may be programmed at most
  * FD_FLASH_WORD_WRITES times between erases of its page (the board fact:
