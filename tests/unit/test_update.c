@@ -35,7 +35,7 @@
 
 /* ---- the simulated flash ---- */
 
-static uint8_t flash[FLASH];
+static _Alignas(4) uint8_t flash[FLASH];
 static uint8_t programs[FLASH / 4u]; /* programs of each word since its page's erase */
 static uint32_t rng_state = 1u;
 
@@ -58,18 +58,14 @@ static enum cut_kind cut_kind;
 static bool powered = true; /* false from the cut on: every op fails */
 static long pending_step;   /* the step that programs the pending mark */
 
-static void load_word(size_t off, uint32_t w)
-{
-    flash[off] = (uint8_t)w;
-    flash[off + 1] = (uint8_t)(w >> 8);
-    flash[off + 2] = (uint8_t)(w >> 16);
-    flash[off + 3] = (uint8_t)(w >> 24);
-}
+/* Words as the CPU stores them (fairdeal/update.h). */
+static void load_word(size_t off, uint32_t w) { memcpy(flash + off, &w, 4); }
 
 static uint32_t word_at(size_t off)
 {
-    return (uint32_t)flash[off] | ((uint32_t)flash[off + 1] << 8) | ((uint32_t)flash[off + 2] << 16) |
-           ((uint32_t)flash[off + 3] << 24);
+    uint32_t w;
+    memcpy(&w, flash + off, 4);
+    return w;
 }
 
 /* The step about to run: false when power is (or just went) out. */

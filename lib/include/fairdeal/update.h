@@ -43,17 +43,19 @@ extern "C" {
 #define FD_UPDATE_DONE 0x454E4F44u    /* "DONE": word 1 of the status page */
 #define FD_UPDATE_ERASED 0xFFFFFFFFu  /* an erased word */
 
-/* The two slots as the caller's flash holds them. */
+/* The two slots as the caller's flash holds them. Words are the CPU's: the
+ * ops program a uint32_t as it stores one, the module reads them as it
+ * loads one (the slots are word aligned). */
 typedef struct fd_update_flash {
-    const uint8_t *slot_a; /* memory-mapped slot A (the image that runs) */
-    const uint8_t *slot_b; /* memory-mapped slot B (the update; its last page is the status page) */
+    const uint8_t *slot_a; /* memory-mapped slot A (the image that runs), word aligned */
+    const uint8_t *slot_b; /* memory-mapped slot B (the update; its last page is the status page), word aligned */
     uint32_t slot_a_size;  /* bytes, a multiple of page_size */
     uint32_t slot_b_size;  /* bytes, a multiple of page_size, at least two pages */
     uint32_t page_size;    /* erase page, a multiple of 4 */
     void *ctx;             /* first argument of the ops */
     /* Erase the page that starts at page (in slot_a or slot_b): all 0xFF. */
     fd_status (*erase)(void *ctx, const uint8_t *page);
-    /* Program the erased, aligned word at at (in slot_a or slot_b) to word (little-endian). */
+    /* Program the erased, aligned word at at (in slot_a or slot_b) to word. */
     fd_status (*program)(void *ctx, const uint8_t *at, uint32_t word);
 } fd_update_flash;
 
@@ -88,6 +90,14 @@ FD_MUST_CHECK fd_status fd_update_begin(fd_update *u, const fd_update_flash *f, 
 FD_MUST_CHECK fd_status fd_update_write(fd_update *u, const fd_update_flash *f, uint32_t offset, const uint8_t *data,
                                         size_t len);
 
+/* Check slot B's image as the bootloader installs it: fd_image_check
+ * against pub with min_version within fd_update_room, and the body linked
+ * for load_addr. Errors: those of fd_image_check; FD_ERR_PARSE with *why
+ * "image built for another address". */
+FD_MUST_CHECK fd_status fd_update_check(const fd_update_flash *f, const uint8_t pub[FD_HSS_PUB_SIZE],
+                                        uint32_t min_version, uint32_t load_addr, fd_image_info *info,
+                                        const char **why);
+
 /* Check slot B's image as the bootloader will (fd_image_check against pub
  * with min_version, within fd_update_room, body linked for load_addr) and,
  * when it passes, mark it pending; *why (when why is not NULL) names the
@@ -100,7 +110,8 @@ FD_MUST_CHECK fd_status fd_update_write(fd_update *u, const fd_update_flash *f, 
 FD_MUST_CHECK fd_status fd_update_end(fd_update *u, const fd_update_flash *f, const uint8_t pub[FD_HSS_PUB_SIZE],
                                       uint32_t min_version, uint32_t load_addr, fd_image_info *info, const char **why);
 
-/* Whether slot B's status page says an update is pending (see above). */
+/* Whether slot B's status page says an update is pending (see above); f
+ * must not be NULL. */
 bool fd_update_pending(const fd_update_flash *f);
 
 /* The bootloader's install, at reset: when an update is pending, check
@@ -108,8 +119,9 @@ bool fd_update_pending(const fd_update_flash *f);
  * erased, the image's words programmed. Then the caller checks slot A and,
  * when it passes, calls fd_update_done. Errors: FD_ERR_NULL;
  * FD_ERR_EXHAUSTED (nothing pending: slot A untouched); the errors of the
- * check (slot A untouched, *why says why); the ops' status (slot A
- * partly written: slot B is still pending, the next reset copies again). */
+ * check (slot A untouched, *why says why); the ops' status (*why "flash
+ * error while writing slot A": slot B is still pending, the next reset
+ * copies again). */
 FD_MUST_CHECK fd_status fd_update_install(const fd_update_flash *f, const uint8_t pub[FD_HSS_PUB_SIZE],
                                           uint32_t min_version, uint32_t load_addr, const char **why);
 
