@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cortex_m.h"
+#include "fairdeal/status.h"
+#include "fd_board_map.h"
 #include "hal/board.h"
 
 #if defined(FD_BOOT_CONSOLE_NRF51)
@@ -25,31 +27,56 @@ extern uint32_t fd_bss_end[];
 
 int main(void);
 void fd_boot_reset(void);
-bool fd_boot_flash_program(uint32_t addr, uint32_t value);
 
-/* Program one erased flash word (the counter page, bootloader/main.c):
- * false where the board cannot (QEMU models no LM3S flash controller). */
-bool fd_boot_flash_program(uint32_t addr, uint32_t value)
-{
+/* The flash ops of bootloader/main.c (fairdeal/update.h's fd_update_flash:
+ * ctx unused): FD_ERR_STATE where the board cannot write its flash (QEMU
+ * models no LM3S flash controller). */
+fd_status fd_boot_flash_program(void *ctx, const uint8_t *at, uint32_t value);
+fd_status fd_boot_flash_erase(void *ctx, const uint8_t *page);
+
 #if defined(FD_BOOT_CONSOLE_NRF51)
-    /* nRF51 RM v3.0 NVMC: CONFIG = WEN, the word, wait READY, CONFIG = REN */
-    volatile uint32_t *const ready = (volatile uint32_t *)0x4001E400u;
-    volatile uint32_t *const config = (volatile uint32_t *)0x4001E504u;
-    *config = 1u;
-    while (*ready == 0u) {
+/* nRF51 RM v3.0 NVMC (nrf5x.h): CONFIG = WEN or EEN, the word or
+ * ERASEPAGE, wait READY, CONFIG = REN (the CPU stalls while it works) */
+static void nvmc(uint32_t mode, volatile uint32_t *reg, uint32_t value)
+{
+    NVMC_CONFIG = mode;
+    while (NVMC_READY == 0u) {
     }
-    *(volatile uint32_t *)(uintptr_t)addr = value;
-    while (*ready == 0u) {
+    *reg = value;
+    while (NVMC_READY == 0u) {
     }
-    *config = 0u;
-    return true;
+    NVMC_CONFIG = NVMC_CONFIG_REN;
+}
+#endif
+
+fd_status fd_boot_flash_program(void *ctx, const uint8_t *at, uint32_t value)
+{
+    (void)ctx;
+#if defined(FD_BOOT_CONSOLE_NRF51)
+    nvmc(NVMC_CONFIG_WEN, (volatile uint32_t *)(uintptr_t)at, value);
+    return FD_OK;
 #elif defined(FD_BOOT_CONSOLE_MPS2)
-    *(volatile uint32_t *)(uintptr_t)addr = value; /* QEMU's MPS2 "flash" is RAM */
-    return true;
+    *(volatile uint32_t *)(uintptr_t)at &= value; /* QEMU's MPS2 "flash" is RAM: NOR semantics by hand */
+    return FD_OK;
 #else
-    (void)addr;
+    (void)at;
     (void)value;
-    return false;
+    return FD_ERR_STATE;
+#endif
+}
+
+fd_status fd_boot_flash_erase(void *ctx, const uint8_t *page)
+{
+    (void)ctx;
+#if defined(FD_BOOT_CONSOLE_NRF51)
+    nvmc(NVMC_CONFIG_EEN, &NVMC_ERASEPAGE, (uint32_t)(uintptr_t)page);
+    return FD_OK;
+#elif defined(FD_BOOT_CONSOLE_MPS2)
+    memset((void *)(uintptr_t)page, 0xFF, FD_FLASH_PAGE_SIZE);
+    return FD_OK;
+#else
+    (void)page;
+    return FD_ERR_STATE;
 #endif
 }
 

@@ -1,5 +1,7 @@
 /* The bootloader of the QEMU boards (docs/SECURITY.md "Boot"). At reset it
- * checks the signed image in slot A (fairdeal/image.h: header, key hash,
+ * installs a pending update from slot B where the board can write its
+ * flash (FD_BOOT_UPDATES: fairdeal/update.h, docs/SECURITY.md "Updates"),
+ * then checks the signed image in slot A (fairdeal/image.h: header, key hash,
  * SHA-256, LMS/HSS signature against the public key built in, version at
  * least FD_BOOT_MIN_VERSION) and starts it; otherwise it prints why on the
  * console and stops (hal_board_exit: under QEMU, a non-zero exit).
@@ -18,6 +20,7 @@
 #include "cortex_m.h"
 #include "fairdeal/bootcount.h"
 #include "fairdeal/image.h"
+#include "fairdeal/update.h"
 #include "fd_board_map.h"
 #include "hal/board.h"
 #include "hal/console.h"
@@ -30,7 +33,21 @@ _Static_assert(FD_BOOT_KEY_SIZE == FD_HSS_PUB_SIZE, "the built-in key is an HSS 
 
 static void say(const char *s) { hal_console_write(s, __builtin_strlen(s)); }
 
-bool fd_boot_flash_program(uint32_t addr, uint32_t value); /* console.c */
+fd_status fd_boot_flash_program(void *ctx, const uint8_t *at, uint32_t value); /* console.c */
+fd_status fd_boot_flash_erase(void *ctx, const uint8_t *page);
+
+#if defined(FD_BOOT_UPDATES)
+static const fd_update_flash slots = {
+    .slot_a = (const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR,
+    .slot_b = (const uint8_t *)(uintptr_t)FD_SLOT_B_ADDR,
+    .slot_a_size = FD_SLOT_A_SIZE,
+    .slot_b_size = FD_SLOT_B_SIZE,
+    .page_size = FD_FLASH_PAGE_SIZE,
+    .ctx = NULL,
+    .erase = fd_boot_flash_erase,
+    .program = fd_boot_flash_program,
+};
+#endif
 
 #define COUNTER_WORDS (FD_COUNTER_SIZE / 4u)
 
@@ -60,8 +77,9 @@ static void record_version(uint32_t version)
         say("BOOT counter: page full, version not recorded\r\n");
         return;
     }
-    const uint32_t addr = FD_COUNTER_ADDR + 4u * (uint32_t)at;
-    if (!fd_boot_flash_program(addr, version) || !fd_boot_flash_program(addr + 4u, ~version)) {
+    const uint8_t *addr = (const uint8_t *)(uintptr_t)(FD_COUNTER_ADDR + 4u * (uint32_t)at);
+    if (fd_boot_flash_program(NULL, addr, version) != FD_OK ||
+        fd_boot_flash_program(NULL, addr + 4, ~version) != FD_OK) {
         say("BOOT counter: not recorded (no flash writes on this board)\r\n");
         return;
     }
@@ -154,23 +172,34 @@ int main(void)
     fd_irq_disable(); /* nothing but faults until the application runs */
     fd_image_info info;
     const char *why = "";
+    const uint32_t min = minimum_version();
+#if defined(FD_BOOT_UPDATES)
+    /* slot B pending: checked, copied over slot A (a cut copies again at the next reset) */
+    const bool pending = fd_update_pending(&slots);
+    if (pending) {
+        say("\r\nBOOT update pending in slot B: ");
+        const fd_status up = fd_update_install(&slots, fd_boot_key, min, APP_VECTORS, &why);
+        say(up == FD_OK ? "installed" : why);
+    }
+#endif
     say("\r\nBOOT fairdeal bootloader: checking slot A\r\n");
     const uint32_t t0 = fd_timebase_read();
-    const fd_status st = fd_image_check((const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR, FD_SLOT_A_SIZE, fd_boot_key,
-                                        minimum_version(), &info, &why);
+    const fd_status st =
+        fd_image_check((const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR, FD_SLOT_A_SIZE, fd_boot_key, min, &info, &why);
     const uint32_t clocks = fd_timebase_read() - t0;
     const uint8_t c[4] = {(uint8_t)(clocks >> 24), (uint8_t)(clocks >> 16), (uint8_t)(clocks >> 8), (uint8_t)clocks};
     say("BOOT check took 0x"); /* time-base clocks (FD_CPU_HZ): docs/PERFORMANCE.md "Bootloader" */
     say_hex(c, sizeof c);
     say(" clocks\r\n");
-    if (st != FD_OK) {
+    if (st == FD_OK && info.header.load_addr != APP_VECTORS) {
+        why = "image built for another address"; /* the same words as fd_update_check's */
+    } else if (st == FD_OK) {
+        why = NULL;
+    }
+    if (why != NULL) {
         say("BOOT refused: ");
         say(why);
         say("\r\nBOOT STOPPED\r\n");
-        return FD_EXIT_BOOT;
-    }
-    if (info.header.load_addr != APP_VECTORS) {
-        say("BOOT refused: image built for another address\r\nBOOT STOPPED\r\n");
         return FD_EXIT_BOOT;
     }
     const uint8_t version[4] = {(uint8_t)(info.header.version >> 24), (uint8_t)(info.header.version >> 16),
@@ -180,6 +209,12 @@ int main(void)
     say(" hash=");
     say_hex(info.hash, sizeof info.hash);
     say("\r\n");
+#if defined(FD_BOOT_UPDATES)
+    if (pending) {
+        /* slot A checks: the update is done (a failed mark only installs it once more) */
+        (void)fd_update_done(&slots);
+    }
+#endif
     record_version(info.header.version);
     start();
 }

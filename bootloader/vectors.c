@@ -1,11 +1,15 @@
-/* The bootloader's vector table (bootloader/main.c): the stack, reset, and
- * every other entry to one handler. Cortex-M0 (the nRF51): fd_boot_forward,
+/* The bootloader's vector table (bootloader/main.c): the stack, reset, the
+ * built-in public key's address in entry 7 (reserved by the architecture,
+ * never taken: the signed dealer reads the key there to check updates,
+ * docs/SECURITY.md "Updates"), and every other entry to one handler. Cortex-M0 (the nRF51): fd_boot_forward,
  * which serves the application once it runs. Cortex-M3/M4: the fault
  * handler for faults, a masking return for interrupts (they wait for the
  * application, bootloader/main.c), and SysTick counts the time base the
  * console's timeouts use. */
 #include <stdint.h>
 
+#define FD_BOOT_KEY_DEFINE 1
+#include "boot_key.h"
 #include "cortex_m.h"
 
 extern uint32_t fd_stack_top[];
@@ -36,7 +40,7 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[FD_BOO
     O,
     O,
     O,
-    O,
+    (vector_fn)(uintptr_t)fd_boot_key, /* 7: reserved; the key (docs/SECURITY.md "Updates") */
     O,
     O,
     O,

@@ -7,6 +7,7 @@
 #include "fairdeal/util.h"
 #include "program_verify.h"
 #include "recall.h"
+#include "update.h"
 
 /* ---- output (reply.h) ---- */
 
@@ -919,6 +920,14 @@ static void cmd_id(const request *r)
     put(r->w, "\r\n");
 }
 
+/* UPDATE <BEGIN|DATA|END> ...: update.c's (docs/PROTOCOL.md UPDATE), given the words after UPDATE */
+static void cmd_update(const request *r)
+{
+    const char *from = r->n > 1u ? r->t[1].text : r->t[0].text + r->t[0].len;
+    const token *last = &r->t[r->n - 1u];
+    fd_update_command(r->d, r->w, from, (size_t)(last->text + last->len - from));
+}
+
 /* ---- TIME, RECALL, LOG: the journal ---- */
 
 static void cmd_time(const request *r)
@@ -1059,6 +1068,10 @@ static const command commands[] = {
     {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]", .journal = JOURNAL_READS},
     {.word = "LOG", .run = cmd_log, .help = "LOG [events]", .journal = JOURNAL_READS},
     {.word = "VERIFY", .run = cmd_verify, .help = "VERIFY <seed hex>", .no_session = true},
+    {.word = "UPDATE",
+     .run = cmd_update,
+     .help = "UPDATE <BEGIN bytes|DATA offset hex|END>",
+     .release_refusal = "UPDATE is refused in release builds until it comes over the authenticated link"},
     {.word = "ID", .run = cmd_id, .help = "ID", .no_session = true},
     {.word = "HELP", .run = cmd_help, .help = "HELP", .no_session = true},
     {.word = "QUIT", .run = cmd_quit, .help = "QUIT", .cmd = FD_CMD_QUIT},

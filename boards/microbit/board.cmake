@@ -56,6 +56,8 @@ set(FD_FLASH_SECRET_SIZE 1024)
 # Programs a word may take between two erases of its page: nRF51 nWRITE
 # (the journal programs a word at most twice: its record, then a wipe).
 set(FD_FLASH_WORD_WRITES 2)
+# The bootloader installs signed updates from slot B (docs/SECURITY.md "Updates").
+set(FD_BOOT_UPDATES ON)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "16 * 1024")
 set(FD_STACK_SIZE 4096)

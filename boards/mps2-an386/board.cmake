@@ -46,6 +46,8 @@ set(FD_FLASH_SECRET_SIZE 4096)
 # nWRITE), which the RAM store counts and enforces (a third program is
 # refused), so every journal test on this board checks the rule.
 set(FD_FLASH_WORD_WRITES 2)
+# The bootloader installs signed updates from slot B (docs/SECURITY.md "Updates").
+set(FD_BOOT_UPDATES ON)
 set(FD_RAM_BASE 0x20000000)
 set(FD_RAM_SIZE "4 * 1024 * 1024")
 set(FD_STACK_SIZE 16384)

@@ -10,9 +10,10 @@
 
 #include "hal/storage.h"
 
-/* Areas a driver keeps bound at once: the journal's (STORAGE) and the
- * device secret's (SECRET), each its own fd_flash. */
-#define FD_STORAGE_MAX_AREAS 2u
+/* Areas a driver keeps bound at once: the journal's (STORAGE), the
+ * device secret's (SECRET) and the signed dealer's slot B (updates,
+ * bootloader/dealer_slots.c), each its own fd_flash. */
+#define FD_STORAGE_MAX_AREAS 3u
 
 /* Bind area into one of slots (FD_STORAGE_MAX_AREAS of them): the slot
  * already bound at the same base (rebound), else a free one (page_size 0).
