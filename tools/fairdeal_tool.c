@@ -28,6 +28,8 @@
  *              the bootloader's check on the host: exit 0 accepted, 1 refused
  *   program-verify --seed HEX --boot BOOT.bin --boot-size N --image IMAGE --slot-size N [--fill 0xff]
  *              the HMAC a device's VERIFY answers, from the released files
+ *   update     --image IMAGE [--truncate N]   a dealer's UPDATE sequence over
+ *              standard input/output (tools/update_tool.c): exit 0 installed
  *
  * Without --seed, entropy comes from the host's TRNG (getrandom) through the
  * same pipeline as the firmware: start-up and continuous SP 800-90B health
@@ -535,7 +537,7 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage_error("usage: fairdeal-tool "
                     "{chacha20|hmac-drbg|bytes|perms|verify|lms-keygen|lms-sign|lms-verify|image-sign|image-verify|"
-                    "program-verify|link} "
+                    "program-verify|link|update} "
                     "[options] "
                     "(see README.md)");
     }
@@ -565,6 +567,7 @@ int main(int argc, char **argv)
         {.name = "image-verify", .run = fd_tool_image_verify},
         {.name = "program-verify", .run = fd_tool_program_verify},
         {.name = "link", .run = fd_tool_link},
+        {.name = "update", .run = fd_tool_update},
     };
     for (size_t i = 0; i < sizeof lms_commands / sizeof lms_commands[0]; i++) {
         if (strcmp(argv[1], lms_commands[i].name) == 0) {
@@ -572,6 +575,6 @@ int main(int argc, char **argv)
         }
     }
     usage_error("unknown command '%s': use chacha20, hmac-drbg, bytes, perms, verify, lms-keygen, lms-sign, "
-                "lms-verify, image-sign, image-verify, program-verify or link",
+                "lms-verify, image-sign, image-verify, program-verify, link or update",
                 argv[1]);
 }

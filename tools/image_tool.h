@@ -27,5 +27,8 @@ int fd_tool_image_verify(int argc, char **argv);
 /* program-verify: the HMAC a device's VERIFY answers (docs/PROTOCOL.md VERIFY)
  * from the released bootloader and image files, each padded to its region. */
 int fd_tool_program_verify(int argc, char **argv);
+/* update: drive a dealer's UPDATE sequence over standard input/output
+ * (tools/update_tool.c, docs/PROTOCOL.md UPDATE). */
+int fd_tool_update(int argc, char **argv);
 
 #endif
