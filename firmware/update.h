@@ -1,6 +1,7 @@
 /* The UPDATE command (docs/PROTOCOL.md UPDATE, docs/SECURITY.md "Updates"):
  * a signed image streamed into slot B over the console (development
- * builds; protocol.c's table refuses it in release builds), checked with the bootloader's own
+ * builds; a release build runs it only inside an authenticated link
+ * session, docs/LINK.md), checked with the bootloader's own
  * key, marked pending, and the device restarted so that the bootloader
  * installs it (fairdeal/update.h). */
 #ifndef FD_UPDATE_CMD_H
