@@ -1,6 +1,7 @@
 /* The signed dealer's side of updates (firmware/update.h, docs/SECURITY.md
  * "Updates"): slot B's flash ops on this board, the key the bootloader
- * trusts (its vector table's entry 7 points at it, bootloader/vectors.c),
+ * trusts and its check of slot B (its vector table's entries 7 and 8 point
+ * at them, bootloader/vectors.c: the dealer links no verifier of its own),
  * the counter page's minimum, and the restart that lets the bootloader
  * install. Linked into dealer_slot only (bootloader/CMakeLists.txt). */
 #include <string.h>
@@ -72,12 +73,14 @@ fd_status fd_update_platform_get(fd_update_platform *p, const char **why)
     /* through a volatile pointer: at address 0 on these boards, which the compiler takes for NULL */
     const volatile uint32_t *volatile vectors = (const volatile uint32_t *)(uintptr_t)FD_BOOTLOADER_ADDR;
     const uintptr_t key = vectors[7];
-    if (key - FD_BOOTLOADER_ADDR > FD_BOOTLOADER_SIZE - FD_HSS_PUB_SIZE) {
-        *why = "no public key in the bootloader's vector table";
+    const uintptr_t check = vectors[8]; /* a Thumb function: bit 0 set */
+    if (key - FD_BOOTLOADER_ADDR > FD_BOOTLOADER_SIZE - FD_HSS_PUB_SIZE ||
+        check - FD_BOOTLOADER_ADDR >= FD_BOOTLOADER_SIZE || (check & 1u) == 0u) {
+        *why = "no bootloader key";
         return FD_ERR_STATE;
     }
     if (open_slot_b() != FD_OK) {
-        *why = "slot B cannot be opened for writing";
+        *why = "slot B not writable";
         return FD_ERR_STATE;
     }
     size_t next = 0;
@@ -86,6 +89,7 @@ fd_status fd_update_platform_get(fd_update_platform *p, const char **why)
         p->min_version = 0xFFFFFFFFu; /* cannot happen (a whole page); fail closed */
     }
     p->key = (const uint8_t *)key;
+    p->check = (fd_update_check_fn)check;
     p->load_addr = FD_SLOT_A_ADDR + FD_IMAGE_HEADER_ROOM;
     p->flash = (fd_update_flash){
         .slot_a = (const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR,

@@ -1,7 +1,8 @@
 /* The bootloader's vector table (bootloader/main.c): the stack, reset, the
- * built-in public key's address in entry 7 (reserved by the architecture,
- * never taken: the signed dealer reads the key there to check updates,
- * docs/SECURITY.md "Updates"), and every other entry to one handler. Cortex-M0 (the nRF51): fd_boot_forward,
+ * built-in public key's address in entry 7 and fd_update_check's in entry 8
+ * (both reserved by the architecture, never taken: the signed dealer checks
+ * updates with the bootloader's key and code, docs/SECURITY.md "Updates"),
+ * and every other entry to one handler. Cortex-M0 (the nRF51): fd_boot_forward,
  * which serves the application once it runs. Cortex-M3/M4: the fault
  * handler for faults, a masking return for interrupts (they wait for the
  * application, bootloader/main.c), and SysTick counts the time base the
@@ -30,6 +31,12 @@ void fd_boot_mask_irq(void);
 #define I fd_boot_mask_irq
 #endif
 #define I8 I, I, I, I, I, I, I, I
+#if defined(FD_BOOT_UPDATES)
+#include "fairdeal/update.h"
+#define CHECK (vector_fn)(uintptr_t) fd_update_check
+#else
+#define CHECK O
+#endif
 
 /* clang-format off: the table reads as the vector layout */
 __attribute__((section(".vectors"), used)) static const vector_fn vectors[FD_BOOT_VECTORS] = {
@@ -41,7 +48,7 @@ __attribute__((section(".vectors"), used)) static const vector_fn vectors[FD_BOO
     O,
     O,
     (vector_fn)(uintptr_t)fd_boot_key, /* 7: reserved; the key (docs/SECURITY.md "Updates") */
-    O,
+    CHECK,                             /* 8: reserved; the check of slot B (the same) */
     O,
     O,
     O,

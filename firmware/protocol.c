@@ -1068,7 +1068,7 @@ static const command commands[] = {
     {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]", .journal = JOURNAL_READS},
     {.word = "LOG", .run = cmd_log, .help = "LOG [events]", .journal = JOURNAL_READS},
     {.word = "VERIFY", .run = cmd_verify, .help = "VERIFY <seed hex>", .no_session = true},
-    {.word = "UPDATE", .run = cmd_update, .help = "UPDATE <BEGIN bytes|DATA offset hex|END>"},
+    {.word = "UPDATE", .run = cmd_update, .help = "UPDATE <BEGIN n|DATA off hex|END>"},
     {.word = "ID", .run = cmd_id, .help = "ID", .no_session = true},
     {.word = "HELP", .run = cmd_help, .help = "HELP", .no_session = true},
     {.word = "QUIT", .run = cmd_quit, .help = "QUIT", .cmd = FD_CMD_QUIT},

@@ -59,8 +59,9 @@ static bool is(const word *w, const char *lit)
         return false;
     }
     for (size_t i = 0; i < n; i++) {
-        const char c = w->text[i] >= 'a' && w->text[i] <= 'z' ? (char)(w->text[i] - 'a' + 'A') : w->text[i];
-        if (c != lit[i]) {
+        /* ASCII: a lower-case letter is its upper-case one plus 32 */
+        const unsigned c = (unsigned char)w->text[i];
+        if ((c >= 'a' && c <= 'z' ? c - 32u : c) != (unsigned char)lit[i]) {
             return false;
         }
     }
@@ -84,41 +85,31 @@ static bool parse_u32(const word *w, uint32_t *value)
     return v <= 0xFFFFFFFFu;
 }
 
-static void reply_err(const writer *w, const char *code, const char *message)
+#define NO_NUMBER 0xFFFFFFFFu
+
+/* "ERR <code and message>[<n>]": one line. */
+static void refuse(const writer *w, const char *what, uint32_t n)
 {
     put(w, "ERR ");
-    put(w, code);
-    put(w, " ");
-    put(w, message);
+    put(w, what);
+    if (n != NO_NUMBER) {
+        put_u32(w, n);
+    }
     put(w, "\r\n");
 }
 
-/* ERR flash: a slot B erase or program failed; the transfer is closed. */
-static void reply_flash(const writer *w, fd_status st)
-{
-    put(w, "ERR flash slot B ");
-    put(w, fd_status_name(st));
-    put(w, ": transfer closed, nothing pending; UPDATE BEGIN again\r\n");
-}
+#define USAGE "syntax usage: UPDATE BEGIN <bytes>|DATA <offset> <hex>|END"
+#define ROUND_OPEN "state round open: REVEAL first"
+#define NO_TRANSFER "state no transfer: UPDATE BEGIN first"
+#define FLASH_FAILED "flash slot B write failed"
 
-static void cmd_begin(const fd_dealer *d, const writer *w, const fd_update_platform *p, const word *size_word)
+static void cmd_begin(const writer *w, const fd_update_platform *p, uint32_t size)
 {
-    uint32_t size = 0;
-    if (!parse_u32(size_word, &size)) {
-        reply_err(w, "syntax", "usage: UPDATE BEGIN <image bytes, decimal>");
-        return;
-    }
-    if (fd_dealer_round_open(d)) {
-        reply_err(w, "state", "round open: REVEAL first (an update installs between rounds)");
-        return;
-    }
     const fd_status st = fd_update_begin(&transfer, &p->flash, size);
     if (st == FD_ERR_EMPTY || st == FD_ERR_TOO_LARGE) {
-        put_field_u32(w, "ERR range image size must be ", FD_IMAGE_HEADER_ROOM);
-        put_field_u32(w, " to ", fd_update_room(&p->flash));
-        put(w, " bytes\r\n");
+        refuse(w, "range image size 512 to ", fd_update_room(&p->flash));
     } else if (st != FD_OK) {
-        reply_flash(w, st);
+        refuse(w, FLASH_FAILED, NO_NUMBER);
     } else {
         put_field_u32(w, "OK UPDATE BEGIN size=", size);
         put_field_u32(w, " chunk=", FD_UPDATE_CHUNK_MAX);
@@ -126,29 +117,25 @@ static void cmd_begin(const fd_dealer *d, const writer *w, const fd_update_platf
     }
 }
 
-static void cmd_data(const writer *w, const fd_update_platform *p, const word *offset_word, const word *hex)
+static void cmd_data(const writer *w, const fd_update_platform *p, uint32_t offset, const word *hex)
 {
-    uint32_t offset = 0;
     uint8_t chunk[FD_UPDATE_CHUNK_MAX];
     size_t len = 0;
-    if (!parse_u32(offset_word, &offset) || fd_hex_decode(hex->text, hex->len, chunk, sizeof chunk, &len) != FD_OK ||
-        len == 0u) {
-        reply_err(w, "syntax", "usage: UPDATE DATA <offset, decimal> <hex: 2-120 digits>");
+    if (fd_hex_decode(hex->text, hex->len, chunk, sizeof chunk, &len) != FD_OK || len == 0u) {
+        refuse(w, USAGE, NO_NUMBER);
         return;
     }
     const fd_status st = fd_update_write(&transfer, &p->flash, offset, chunk, len);
     if (st == FD_ERR_STATE) {
-        reply_err(w, "state", "no update transfer open: UPDATE BEGIN first");
+        refuse(w, NO_TRANSFER, NO_NUMBER);
     } else if (st == FD_ERR_PARSE && offset != transfer.received) {
-        put_field_u32(w, "ERR range out of order: the next offset is ", transfer.received);
-        put(w, "\r\n");
+        refuse(w, "range next offset ", transfer.received);
     } else if (st == FD_ERR_PARSE) {
-        reply_err(w, "syntax", "a chunk is whole 4-byte words, all but the last");
+        refuse(w, "syntax chunks of whole words", NO_NUMBER);
     } else if (st == FD_ERR_TOO_LARGE) {
-        put_field_u32(w, "ERR range past the announced size of ", transfer.size);
-        put(w, " bytes\r\n");
+        refuse(w, "range past the size ", transfer.size);
     } else if (st != FD_OK) {
-        reply_flash(w, st);
+        refuse(w, FLASH_FAILED, NO_NUMBER);
     } else {
         put_field_u32(w, "OK UPDATE DATA next=", transfer.received);
         put(w, "\r\n");
@@ -157,28 +144,18 @@ static void cmd_data(const writer *w, const fd_update_platform *p, const word *o
 
 static void cmd_end(const fd_dealer *d, const writer *w, const fd_update_platform *p)
 {
-    if (!transfer.open) {
-        reply_err(w, "state", "no update transfer open: UPDATE BEGIN first");
-        return;
-    }
-    if (fd_dealer_round_open(d)) {
-        reply_err(w, "state", "round open: REVEAL first (an update installs between rounds)");
-        return;
-    }
     const uint32_t received = transfer.received;
     const uint32_t min = p->min_version > d->cfg.image_version ? p->min_version : d->cfg.image_version;
     fd_image_info info;
     const char *why = "";
-    const fd_status st = fd_update_end(&transfer, &p->flash, p->key, min, p->load_addr, &info, &why);
+    const fd_status st = fd_update_end(&transfer, &p->flash, p->check, p->key, min, p->load_addr, &info, &why);
     if (st == FD_ERR_EMPTY) {
-        put_field_u32(w, "ERR update transfer incomplete: ", received);
-        put_field_u32(w, " of ", transfer.size);
-        put(w, " bytes; nothing pending, this image keeps running\r\n");
+        refuse(w, "update incomplete: received ", received);
         return;
     }
     if (st != FD_OK) {
-        put_field(w, "ERR update refused: ", why);
-        put(w, "; nothing pending, this image keeps running\r\n");
+        put_field(w, "ERR update refused: ", why); /* the reason is the bootloader's (its check) */
+        put(w, "\r\n");
         return;
     }
     const uint32_t v = info.header.version;
@@ -187,7 +164,7 @@ static void cmd_end(const fd_dealer *d, const writer *w, const fd_update_platfor
     put_hex(w, version, sizeof version);
     put(w, " hash=");
     put_hex(w, info.hash, sizeof info.hash);
-    put(w, " restarting to install\r\n");
+    put(w, " restarting\r\n");
     fd_update_platform_restart();
 }
 
@@ -195,23 +172,27 @@ void fd_update_command(fd_dealer *d, const writer *w, const char *args, size_t l
 {
     word a[MAX_WORDS];
     const size_t n = split(args, len, a);
+    uint32_t number = 0;
     const bool begin = n == 2u && is(&a[0], "BEGIN");
     const bool data = n == 3u && is(&a[0], "DATA");
     const bool end = n == 1u && is(&a[0], "END");
-    if (!begin && !data && !end) {
-        reply_err(w, "syntax", "usage: UPDATE BEGIN <bytes> | UPDATE DATA <offset> <hex> | UPDATE END");
+    if ((!begin && !data && !end) || (!end && !parse_u32(&a[1], &number))) {
+        refuse(w, USAGE, NO_NUMBER);
         return;
     }
     fd_update_platform p;
     const char *why = "";
     if (fd_update_platform_get(&p, &why) != FD_OK) {
-        reply_err(w, "state", why);
-        return;
-    }
-    if (begin) {
-        cmd_begin(d, w, &p, &a[1]);
+        put_field(w, "ERR state ", why);
+        put(w, "\r\n");
+    } else if (end && !transfer.open) {
+        refuse(w, NO_TRANSFER, NO_NUMBER);
+    } else if ((begin || end) && fd_dealer_round_open(d)) {
+        refuse(w, ROUND_OPEN, NO_NUMBER); /* the image that dealt a round reveals it */
+    } else if (begin) {
+        cmd_begin(w, &p, number);
     } else if (data) {
-        cmd_data(w, &p, &a[1], &a[2]);
+        cmd_data(w, &p, number, &a[2]);
     } else {
         cmd_end(d, w, &p);
     }

@@ -18,14 +18,15 @@
  * FD_CONSOLE_MAX_LINE ("UPDATE DATA " + a 7-digit offset + " " + 120 hex). */
 #define FD_UPDATE_CHUNK_MAX 60u
 
-/* What this image updates with: slot B's flash ops, the bootloader's key
+/* What this image updates with: slot B's flash ops, the bootloader's check and key
  * (FD_HSS_PUB_SIZE bytes), the anti-rollback minimum (the counter page's,
  * fairdeal/bootcount.h) and the address slot A's body runs at. */
 typedef struct fd_update_platform {
-    fd_update_flash flash; /* both slots; the dealer writes slot B only */
-    const uint8_t *key;    /* the public key the bootloader trusts */
-    uint32_t min_version;  /* the counter page's minimum */
-    uint32_t load_addr;    /* slot A + FD_IMAGE_HEADER_ROOM */
+    fd_update_flash flash;    /* both slots; the dealer writes slot B only */
+    fd_update_check_fn check; /* the bootloader's fd_update_check */
+    const uint8_t *key;       /* the public key the bootloader trusts */
+    uint32_t min_version;     /* the counter page's minimum */
+    uint32_t load_addr;       /* slot A + FD_IMAGE_HEADER_ROOM */
 } fd_update_platform;
 
 /* Fill *p for this board, or FD_ERR_STATE with *why when this image cannot

@@ -74,15 +74,16 @@ fd_status fd_update_write(fd_update *u, const fd_update_flash *f, uint32_t offse
     return FD_OK;
 }
 
-fd_status fd_update_end(fd_update *u, const fd_update_flash *f, const uint8_t pub[FD_HSS_PUB_SIZE],
-                        uint32_t min_version, uint32_t load_addr, fd_image_info *info, const char **why)
+fd_status fd_update_end(fd_update *u, const fd_update_flash *f, fd_update_check_fn check,
+                        const uint8_t pub[FD_HSS_PUB_SIZE], uint32_t min_version, uint32_t load_addr,
+                        fd_image_info *info, const char **why)
 {
     const char *ignored = NULL;
     if (why == NULL) {
         why = &ignored;
     }
     *why = "missing argument";
-    if (u == NULL || f == NULL || pub == NULL || info == NULL) {
+    if (u == NULL || f == NULL || check == NULL || pub == NULL || info == NULL) {
         return FD_ERR_NULL;
     }
     memset(info, 0, sizeof *info);
@@ -95,7 +96,7 @@ fd_status fd_update_end(fd_update *u, const fd_update_flash *f, const uint8_t pu
         *why = "transfer incomplete";
         return FD_ERR_EMPTY;
     }
-    fd_status st = fd_update_check(f, pub, min_version, load_addr, info, why);
+    fd_status st = check(f, pub, min_version, load_addr, info, why);
     if (st != FD_OK) {
         return st;
     }

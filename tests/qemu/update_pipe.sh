@@ -46,10 +46,10 @@ fi
 printf 'UPDATE\nUPDATE BEGIN\nUPDATE FOO 1\nUPDATE DATA 0\nUPDATE BEGIN 4096\nUPDATE DATA 0 00112233\nUPDATE END\nSTATUS\nQUIT\n' |
   timeout 60 "$dealer" | tr -d '\r' | grep -E '^(OK|ERR) ' >"$work/replies"
 cat >"$work/want" <<'W'
-ERR syntax usage: UPDATE BEGIN <bytes> | UPDATE DATA <offset> <hex> | UPDATE END
-ERR syntax usage: UPDATE BEGIN <bytes> | UPDATE DATA <offset> <hex> | UPDATE END
-ERR syntax usage: UPDATE BEGIN <bytes> | UPDATE DATA <offset> <hex> | UPDATE END
-ERR syntax usage: UPDATE BEGIN <bytes> | UPDATE DATA <offset> <hex> | UPDATE END
+ERR syntax usage: UPDATE BEGIN <bytes>|DATA <offset> <hex>|END
+ERR syntax usage: UPDATE BEGIN <bytes>|DATA <offset> <hex>|END
+ERR syntax usage: UPDATE BEGIN <bytes>|DATA <offset> <hex>|END
+ERR syntax usage: UPDATE BEGIN <bytes>|DATA <offset> <hex>|END
 ERR state this image was not started by a bootloader: nothing to update
 ERR state this image was not started by a bootloader: nothing to update
 ERR state this image was not started by a bootloader: nothing to update

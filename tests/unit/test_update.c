@@ -235,7 +235,7 @@ static fd_status transfer(const uint8_t *image, size_t len, size_t send, const c
         st = fd_update_write(&u, &sim, (uint32_t)off, image + off, n);
     }
     fd_image_info info;
-    return st == FD_OK ? fd_update_end(&u, &sim, pub, counter, LOAD, &info, why) : st;
+    return st == FD_OK ? fd_update_end(&u, &sim, fd_update_check, pub, counter, LOAD, &info, why) : st;
 }
 
 /* The bootloader at reset (bootloader/main.c): 0 when it starts slot A,
@@ -459,8 +459,8 @@ static void malformed_chunks_change_nothing(void **state)
     }
     fd_image_info info;
     const char *why = NULL;
-    assert_int_equal(fd_update_end(&u, &sim, pub, counter, LOAD, &info, &why), FD_OK);
-    assert_int_equal(fd_update_end(&u, &sim, pub, counter, LOAD, &info, &why), FD_ERR_STATE);
+    assert_int_equal(fd_update_end(&u, &sim, fd_update_check, pub, counter, LOAD, &info, &why), FD_OK);
+    assert_int_equal(fd_update_end(&u, &sim, fd_update_check, pub, counter, LOAD, &info, &why), FD_ERR_STATE);
     assert_string_equal(why, "no transfer open");
     assert_int_equal(boot_clean(), 0x01000100u);
 }

@@ -90,6 +90,13 @@ FD_MUST_CHECK fd_status fd_update_begin(fd_update *u, const fd_update_flash *f, 
 FD_MUST_CHECK fd_status fd_update_write(fd_update *u, const fd_update_flash *f, uint32_t offset, const uint8_t *data,
                                         size_t len);
 
+/* The type of fd_update_check, which fd_update_end calls through a pointer:
+ * the signed dealer passes the bootloader's own (its vector table's entry
+ * 8, docs/SECURITY.md "Updates") and links no verifier of its own. */
+typedef fd_status (*fd_update_check_fn)(const fd_update_flash *f, const uint8_t pub[FD_HSS_PUB_SIZE],
+                                        uint32_t min_version, uint32_t load_addr, fd_image_info *info,
+                                        const char **why);
+
 /* Check slot B's image as the bootloader installs it: fd_image_check
  * against pub with min_version within fd_update_room, and the body linked
  * for load_addr. Errors: those of fd_image_check; FD_ERR_PARSE with *why
@@ -98,17 +105,19 @@ FD_MUST_CHECK fd_status fd_update_check(const fd_update_flash *f, const uint8_t 
                                         uint32_t min_version, uint32_t load_addr, fd_image_info *info,
                                         const char **why);
 
-/* Check slot B's image as the bootloader will (fd_image_check against pub
- * with min_version, within fd_update_room, body linked for load_addr) and,
- * when it passes, mark it pending; *why (when why is not NULL) names the
+/* Check slot B's image as the bootloader will (check: fd_update_check, or
+ * the same code in the bootloader: against pub with min_version, within
+ * fd_update_room, body linked for load_addr) and, when it passes, mark it
+ * pending; *why (when why is not NULL) names the
  * first failure or "ok". The transfer is closed whatever the result.
  * Errors: FD_ERR_NULL; FD_ERR_STATE (no transfer open); FD_ERR_EMPTY (not
  * all of the announced bytes arrived: "transfer incomplete"); the errors
  * of fd_image_check; FD_ERR_PARSE ("image built for another address");
  * the program op's status; FD_ERR_CORRUPT (the pending word does not read
  * back). Only FD_OK leaves an update pending. */
-FD_MUST_CHECK fd_status fd_update_end(fd_update *u, const fd_update_flash *f, const uint8_t pub[FD_HSS_PUB_SIZE],
-                                      uint32_t min_version, uint32_t load_addr, fd_image_info *info, const char **why);
+FD_MUST_CHECK fd_status fd_update_end(fd_update *u, const fd_update_flash *f, fd_update_check_fn check,
+                                      const uint8_t pub[FD_HSS_PUB_SIZE], uint32_t min_version, uint32_t load_addr,
+                                      fd_image_info *info, const char **why);
 
 /* Whether slot B's status page says an update is pending (see above); f
  * must not be NULL. */
