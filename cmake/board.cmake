@@ -214,7 +214,10 @@ function(fd_add_board_library)
     math(EXPR stack_size "${FD_STACK_SIZE}")
     math(EXPR plain_size "${FD_FLASH_BOOTLOADER_SIZE} + ${FD_FLASH_SLOT_A_SIZE}" OUTPUT_FORMAT HEXADECIMAL)
     math(EXPR app_addr "${FD_FLASH_SLOT_A_ADDR} + 512" OUTPUT_FORMAT HEXADECIMAL) # FD_IMAGE_HEADER_ROOM
-    math(EXPR app_size "${FD_FLASH_SLOT_A_SIZE} - 512 - 4096" OUTPUT_FORMAT HEXADECIMAL) # room for the trailer
+    # room for the trailer: 3 KiB holds the default set's (FD_IMAGE_TLV_DEFAULT_SIZE, 2,588 B) and any one-level
+    # set up to H15/W4; a two-level key's (about 4 KiB) needs a body 1 KiB short of the limit, or the bootloader
+    # refuses the image ("TLV trailer beyond the slot")
+    math(EXPR app_size "${FD_FLASH_SLOT_A_SIZE} - 512 - 3072" OUTPUT_FORMAT HEXADECIMAL)
     set(layouts "memory|${FD_FLASH_BASE}|${plain_size}" "slot|${app_addr}|${app_size}")
     if(FD_FLASH_BOOTLOADER_SIZE GREATER 0)
       list(APPEND layouts "boot|${FD_FLASH_BOOTLOADER_ADDR}|${FD_FLASH_BOOTLOADER_SIZE}")

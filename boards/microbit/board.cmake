@@ -37,8 +37,8 @@ set(FD_QEMU_MACHINE microbit)
 # Semihosting carries the exit status of test images and QUIT.
 set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native")
 # Flash map: 256 pages of 1 KiB. Two 74 KiB image slots (the signed dealer
-# with the link and UPDATE is 69.5 KiB; a slot also holds the 512-byte
-# header and up to 4 KiB of signature trailer; slot B's last page is the
+# with the link and UPDATE is 69.8 KiB; a slot also holds the 512-byte
+# header and 3 KiB of signature trailer; slot B's last page is the
 # update status page), room for an 8 KiB bootloader (8,100 B now: its goal),
 # 98 KiB of storage for the journal, one page for the secure-boot counter
 # and one for the device secret. The journal's 98 pages hold the worst case of
