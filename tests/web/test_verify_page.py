@@ -341,6 +341,26 @@ def check_dealer_rounds(driver, dealer, count, seed):
     return rounds
 
 
+def check_skipped_shown(driver):
+    """Positions skipped at power loss (docs/PROTOCOL.md "Power loss") shown to
+    the player: tests/tools/skipped_session's output (frozen in
+    make_malformed.py, host.tools.skipped keeps it the dealer's) in both modes
+    and its RECALL pass and name cards 8-9 and 10-12 (positions 7-8, 9-11)
+    as skipped; with skipped= left out the check that fails says so."""
+    sys.path.insert(0, str(ROOT / "tests" / "tools"))
+    from make_malformed import BASES
+    want = "Skipped at power loss: cards 8 to 9, cards 10 to 12 of the order"
+    hidden = BASES["tk"].replace(" skipped=7-8,9-11", "")
+    results = check_page(driver, [(BASES[k], "", "hex") for k in ("tk", "tkd", "rk")] + [(hidden, "", "hex")])
+    shown = [res["verdict"] == "pass" and any(title == want for r in res["rounds"] for _, title, _ in r["checks"])
+             for res in results[:3]]
+    expect(all(shown), "skipped positions shown by the page: a verifiable and a drbg session with two power cuts "
+           "and their RECALL pass, each naming '%s' (%s)" % (want, shown))
+    expect(results[3]["verdict"] != "pass" and
+           any("skipped at power loss do NOT match" in t for t in failed_checks(results[3])),
+           "the session with skipped= left out fails on the skipped check: %s" % failed_reasons(results[3])[:1])
+
+
 def check_recall(driver, dealer):
     script = ("NEW french 2 1\nSHUFFLE slots=3 beacon=2:77\nSEED 0 706c61796572\nSEED 2 0123\nCLOSE\nDEAL 3 2\nBURN\n"
               "REVEAL\nNEW spanish48 1\nSHUFFLE drbg\nDEAL 4\nBURN\nREVEAL\nNEW spanish40 3\nSHUFFLE full\nDEAL 2 5\n"
@@ -679,6 +699,7 @@ def main():
         timed("table", check_shared_table, driver)
         timed("dealer rounds", check_dealer_rounds, driver, args.dealer, args.count, args.seed)
         timed("recall", check_recall, driver, args.dealer)
+        timed("skipped", check_skipped_shown, driver)
         timed("network", network_and_console, driver, url)
         timed("access", check_access, driver, vectors[0])
         timed("screenshots", screenshots, driver, out, vectors[0])
