@@ -38,8 +38,8 @@ set(FD_QEMU_MACHINE microbit)
 set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native")
 # Flash map: 256 pages of 1 KiB. Two 74 KiB image slots (the signed dealer
 # with the link and UPDATE is 70.2 KiB; a slot also holds the 512-byte
-# header and 3 KiB of signature trailer; slot B's last page is the
-# update status page), room for an 8 KiB bootloader (8,100 B now: its goal),
+# header and 3 KiB of signature trailer; slot B's last 8 bytes are the
+# update status record), room for an 8 KiB bootloader (8,072 B now: its goal),
 # 98 KiB of storage for the journal, one page for the secure-boot counter
 # and one for the device secret. The journal's 98 pages hold the worst case of
 # docs/RECORDS.md "Capacity" (the open round at its largest, 100 round

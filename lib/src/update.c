@@ -11,9 +11,12 @@
 /* The status page: slot B's last (shared with update_transfer.c). */
 const uint8_t *fd_update_status_page(const fd_update_flash *f) { return f->slot_b + f->slot_b_size - f->page_size; }
 
+/* The status record: slot B's last two words (shared with update_transfer.c). */
+const uint8_t *fd_update_status(const fd_update_flash *f) { return f->slot_b + f->slot_b_size - 8u; }
+
 uint32_t fd_update_room(const fd_update_flash *f)
 {
-    const uint32_t room = f->slot_b_size - f->page_size;
+    const uint32_t room = f->slot_b_size - 8u;
     return room < f->slot_a_size ? room : f->slot_a_size;
 }
 
@@ -30,7 +33,7 @@ fd_status fd_update_check(const fd_update_flash *f, const uint8_t pub[FD_HSS_PUB
 
 bool fd_update_pending(const fd_update_flash *f)
 {
-    const uint8_t *status = fd_update_status_page(f);
+    const uint8_t *status = fd_update_status(f);
     return fd_update_word(status) == FD_UPDATE_PENDING && fd_update_word(status + 4) == FD_UPDATE_ERASED;
 }
 
@@ -66,5 +69,5 @@ fd_status fd_update_done(const fd_update_flash *f)
     if (f == NULL) {
         return FD_ERR_NULL;
     }
-    return fd_update_pending(f) ? f->program(f->ctx, fd_update_status_page(f) + 4, FD_UPDATE_DONE) : FD_OK;
+    return fd_update_pending(f) ? f->program(f->ctx, fd_update_status(f) + 4, FD_UPDATE_DONE) : FD_OK;
 }

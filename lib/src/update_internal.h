@@ -12,4 +12,7 @@ static inline uint32_t fd_update_word(const uint8_t *p) { return *(const uint32_
 /* The status page: slot B's last. */
 const uint8_t *fd_update_status_page(const fd_update_flash *f);
 
+/* The status record: slot B's last two words. */
+const uint8_t *fd_update_status(const fd_update_flash *f);
+
 #endif

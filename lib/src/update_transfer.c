@@ -100,7 +100,7 @@ fd_status fd_update_end(fd_update *u, const fd_update_flash *f, fd_update_check_
     if (st != FD_OK) {
         return st;
     }
-    st = f->program(f->ctx, fd_update_status_page(f), FD_UPDATE_PENDING);
+    st = f->program(f->ctx, fd_update_status(f), FD_UPDATE_PENDING);
     if (st == FD_OK && !fd_update_pending(f)) {
         *why = "the pending mark does not read back";
         st = FD_ERR_CORRUPT;

@@ -25,7 +25,7 @@
 
 #define PAGE 256u
 #define A_PAGES 20u
-#define B_PAGES 21u /* 20 for an image, the status page */
+#define B_PAGES 20u /* as slot A: an image may take all of it but the status record */
 #define FLASH ((A_PAGES + B_PAGES) * PAGE)
 #define LOAD 0x4200u /* the address images are linked for */
 #define OLD_BODY 1900u
@@ -124,7 +124,7 @@ static fd_status sim_program(void *ctx, const uint8_t *at, uint32_t w)
         made = rng() & ~(zeros & (0u - zeros)); /* never the lowest zero bit: not whole */
     }
     load_word(off, word_at(off) & (w | ~made));
-    if (w == FD_UPDATE_PENDING && off == FLASH - B_PAGES * PAGE + (B_PAGES - 1u) * PAGE) {
+    if (w == FD_UPDATE_PENDING && off == FLASH - 8u) {
         pending_step = steps - 1;
     }
     return powered ? FD_OK : FD_ERR_STATE;
@@ -209,7 +209,7 @@ static void factory(void)
     memset(flash, 0xFF, sizeof flash);
     memcpy(flash, old_image, old_len);
     memcpy(flash + A_PAGES * PAGE, old_image, old_len);
-    const size_t status = A_PAGES * PAGE + (B_PAGES - 1u) * PAGE;
+    const size_t status = FLASH - 8u;
     load_word(status, FD_UPDATE_PENDING);
     load_word(status + 4u, FD_UPDATE_DONE);
     memset(programs, 1, sizeof programs); /* as if programmed: only an erase allows a program */
@@ -411,9 +411,9 @@ static void bootloader_refuses_an_older_pending_image(void **state)
     const size_t len = sign_image(0x11, pub, 0x00FF0000u, LOAD, NEW_BODY, 3, older);
     factory();
     counter = 0x01000000u;
-    memset(flash + A_PAGES * PAGE, 0xFF, (B_PAGES - 1u) * PAGE + 8u);
+    memset(flash + A_PAGES * PAGE, 0xFF, B_PAGES * PAGE);
     memcpy(flash + A_PAGES * PAGE, older, len);
-    load_word(A_PAGES * PAGE + (B_PAGES - 1u) * PAGE, FD_UPDATE_PENDING);
+    load_word(FLASH - 8u, FD_UPDATE_PENDING);
     memset(programs, 1, sizeof programs);
     assert_true(fd_update_pending(&sim));
     power_up(-1);

@@ -8,13 +8,14 @@
  * so the same code runs on a device, in its bootloader and on a simulated
  * flash with power cuts (tests/unit/test_update.c).
  *
- * The status record is the first two words of slot B's last page (the
- * status page, never part of an image): word 0 FD_UPDATE_PENDING, word 1
- * FD_UPDATE_DONE, each programmed once from erased (nWRITE) and only
+ * The status record is the last two words of slot B (an image may take
+ * all of slot B but them; the page that holds them is the status page):
+ * word 0 FD_UPDATE_PENDING, word 1 FD_UPDATE_DONE, each programmed once from erased (nWRITE) and only
  * cleared by erasing the page. An update is pending exactly when word 0 is
  * FD_UPDATE_PENDING and word 1 reads erased. Power cuts:
  *   - a transfer erases the status page before it writes any byte of an
- *     image and checks that it reads erased; until then slot B still
+ *     image and checks that it reads erased (an image reaching that page
+ *     erases it again when its first word arrives: nothing is pending then); until then slot B still
  *     holds the image any old status describes, so a torn erase leaves
  *     either nothing pending or that image pending (checked again at reset);
  *   - a torn program of word 0 cannot read FD_UPDATE_PENDING (a program
@@ -67,7 +68,7 @@ typedef struct fd_update {
 } fd_update;
 
 /* The most bytes an image may have in slot B on f: the slot less its
- * status page, and no more than slot A holds. */
+ * status record, and no more than slot A holds. */
 uint32_t fd_update_room(const fd_update_flash *f);
 
 /* Start a transfer of size bytes (a transfer already open is dropped):
