@@ -121,8 +121,7 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
 void skipped_write(const writer *w, const fd_dealer *d)
 {
     const fd_persist *p = &d->persist;
-    const uint32_t n = p->round_skipped < FD_REC_SKIPPED_MAX ? p->round_skipped : FD_REC_SKIPPED_MAX;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < p->round_skipped && i < FD_REC_SKIPPED_MAX; i++) {
         put(w, i == 0u ? " skipped=" : ",");
         put_positions(w, p->skipped_first[i], p->skipped_count[i]);
     }
