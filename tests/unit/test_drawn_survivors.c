@@ -17,8 +17,10 @@
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/selftest.h"
+#include "fairdeal/shuffle.h"
 #include "fairdeal/status.h"
 #include "test_dealer_config.h"
+#include "stack_probe.h"
 #include "test_rng.h"
 
 /* ---- the self-test shown a wrong ChaCha20 block ---- */
@@ -187,6 +189,50 @@ static void test_lab_cards_refuse_bounds_out_of_range(void **state)
     }
 }
 
+#if STACK_PROBE_WORKS
+/* lib/src/shuffle.c, fd_sattolo: "(n - 1u) * sizeof draws[0]" to "/" (the
+ * generic Sattolo shuffle wiped half of its draws' bytes: the rest, which
+ * give the cycle it made, stayed on the stack). The draws are recovered
+ * from the result (step t fixes position n - 1 - t, so it drew wherever
+ * that element was then) and none of a run of them may be left below. */
+static void test_sattolo_wipes_every_draw(void **state)
+{
+    (void)state;
+    enum {
+        N = 100
+    };
+    static uint32_t a[N];
+    static uint32_t at[N];  /* element -> its position, as the swaps go */
+    static uint32_t cur[N]; /* the array as the swaps go */
+    static uint16_t draws[N];
+    test_prng p;
+    const fd_rng rng = test_prng_init(&p, 0x5A770107u);
+    for (uint32_t i = 0; i < N; i++) {
+        a[i] = cur[i] = at[i] = i;
+    }
+    scrub_stack();
+    const fd_status st = fd_sattolo(a, N, sizeof a[0], &rng);
+    for (uint32_t t = 0; t + 1u < N; t++) {
+        const uint32_t i = N - 1u - t;
+        const uint32_t j = at[a[i]];
+        draws[t] = (uint16_t)j;
+        const uint32_t x = cur[i];
+        cur[i] = cur[j];
+        cur[j] = x;
+        at[cur[i]] = i;
+        at[cur[j]] = j;
+    }
+    /* probed before any assertion: an assertion's frames overwrite the region */
+    int left = 0;
+    for (size_t t = 0; t + 8u < N - 1u; t += 8u) {
+        left += stack_holds((const uint8_t *)(draws + t), 16u);
+    }
+    assert_int_equal(st, FD_OK);
+    assert_memory_equal(cur, a, sizeof a); /* the recovered draws make the result */
+    assert_int_equal(left, 0);
+}
+#endif
+
 /* lib/src/status.c: a status's name replaced by "" (four of its five drawn
  * mutants survived: only "ok", "health" and "unknown" were pinned). Every
  * status has its own non-empty name of lower-case letters and hyphens, the
@@ -218,6 +264,9 @@ int main(void)
         cmocka_unit_test(test_rng_without_fill_refused),
         cmocka_unit_test(test_lab_cards_refuse_bounds_out_of_range),
         cmocka_unit_test(test_every_status_name_is_its_own),
+#if STACK_PROBE_WORKS
+        cmocka_unit_test(test_sattolo_wipes_every_draw),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
