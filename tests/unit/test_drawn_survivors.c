@@ -11,14 +11,19 @@
 #include <cmocka.h>
 
 #include "dealer.h"
+#include "device_secret.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/chacha20.h"
 #include "fairdeal/commit.h"
+#include "fairdeal/drbg.h"
 #include "fairdeal/fullentropy.h"
+#include "fairdeal/hmac_drbg.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/selftest.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/status.h"
+#include "fairdeal/util.h"
+#include "host_storage.h"
 #include "test_dealer_config.h"
 #include "stack_probe.h"
 #include "test_rng.h"
@@ -254,6 +259,191 @@ static void test_every_status_name_is_its_own(void **state)
     }
 }
 
+/* ---- DRBG instantiation: the source's every failure, every NULL ---- */
+
+/* An entropy source that fails on call number fail_at (from 1), writing
+ * nothing then; counts its calls. */
+typedef struct {
+    unsigned calls;
+    unsigned fail_at;
+} counted_source;
+
+static fd_status counted_entropy(void *ctx, uint8_t out[FD_ENTROPY_BLOCK])
+{
+    counted_source *c = ctx;
+    c->calls++;
+    if (c->calls == c->fail_at) {
+        return FD_ERR_HEALTH;
+    }
+    memset(out, (int)(0x40u + c->calls), FD_ENTROPY_BLOCK);
+    return FD_OK;
+}
+
+static fd_drbg drbg;
+static fd_drbg drbg_before;
+
+/* drbg.c: the second block's status ignored (the nonce's half taken from a
+ * source that failed: the DRBG reinstantiated from it). The source failing
+ * on its first or its second call leaves the instantiated DRBG as it was
+ * and returns the source's error (drbg.h: "On any error *d is unchanged"). */
+static void test_drbg_instantiate_stops_at_either_failing_block(void **state)
+{
+    (void)state;
+    static const fd_drbg_kind kinds[] = {FD_DRBG_HMAC_SHA256, FD_DRBG_CHACHA20};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        const fd_drbg_config cfg = {kinds[k], false, 1000u, 0u};
+        counted_source ok = {0u, 0u};
+        memset(&drbg, 0, sizeof drbg);
+        assert_int_equal(fd_drbg_instantiate(&drbg, &cfg, counted_entropy, &ok, NULL, 0), FD_OK);
+        assert_int_equal(ok.calls, 2u);
+        for (unsigned fail_at = 1; fail_at <= 2u; fail_at++) {
+            counted_source bad_source = {0u, fail_at};
+            memcpy(&drbg_before, &drbg, sizeof drbg);
+            assert_int_equal(fd_drbg_instantiate(&drbg, &cfg, counted_entropy, &bad_source, NULL, 0), FD_ERR_HEALTH);
+            assert_int_equal(bad_source.calls, fail_at);
+            assert_memory_equal(&drbg, &drbg_before, sizeof drbg);
+        }
+        fd_drbg_uninstantiate(&drbg);
+    }
+}
+
+/* drbg.c: the argument check forced false (each NULL argument taken). Each
+ * one alone is refused before the source is asked for anything, the DRBG
+ * left as it was. */
+static void test_drbg_instantiate_refuses_each_null_argument(void **state)
+{
+    (void)state;
+    const fd_drbg_config cfg = {FD_DRBG_HMAC_SHA256, false, 1000u, 0u};
+    counted_source src = {0u, 0u};
+    memset(&drbg, 0, sizeof drbg);
+    assert_int_equal(fd_drbg_instantiate(&drbg, &cfg, counted_entropy, &src, NULL, 0), FD_OK);
+    memcpy(&drbg_before, &drbg, sizeof drbg);
+    src.calls = 0;
+    assert_int_equal(fd_drbg_instantiate(&drbg, &cfg, counted_entropy, &src, NULL, 5), FD_ERR_NULL);
+    assert_int_equal(fd_drbg_instantiate(&drbg, NULL, counted_entropy, &src, NULL, 0), FD_ERR_NULL);
+    assert_int_equal(src.calls, 0u);
+    assert_memory_equal(&drbg, &drbg_before, sizeof drbg);
+    assert_int_equal(fd_drbg_instantiate(&drbg, &cfg, NULL, &src, NULL, 0), FD_ERR_NULL);
+    assert_memory_equal(&drbg, &drbg_before, sizeof drbg);
+    assert_int_equal(fd_drbg_instantiate(NULL, &cfg, counted_entropy, &src, NULL, 0), FD_ERR_NULL);
+    assert_int_equal(src.calls, 0u);
+    fd_drbg_uninstantiate(&drbg);
+}
+
+/* ---- HMAC_DRBG: reseed's NULLs, uninstantiate of NULL ---- */
+
+static fd_hmac_drbg hmac;
+static fd_hmac_drbg hmac_before;
+
+/* hmac_drbg.c: "d == NULL || entropy == NULL" with && (a NULL entropy
+ * input with a state, or a NULL state with entropy, taken). Each refused
+ * alone, the state unchanged. */
+static void test_hmac_drbg_reseed_refuses_each_null_argument(void **state)
+{
+    (void)state;
+    uint8_t entropy[32];
+    uint8_t nonce[16];
+    memset(entropy, 0x5A, sizeof entropy);
+    memset(nonce, 0xA5, sizeof nonce);
+    assert_int_equal(fd_hmac_drbg_instantiate(&hmac, entropy, sizeof entropy, nonce, sizeof nonce, NULL, 0, 100u),
+                     FD_OK);
+    memcpy(&hmac_before, &hmac, sizeof hmac);
+    assert_int_equal(fd_hmac_drbg_reseed(&hmac, NULL, sizeof entropy, NULL, 0), FD_ERR_NULL);
+    assert_memory_equal(&hmac, &hmac_before, sizeof hmac);
+    assert_int_equal(fd_hmac_drbg_reseed(NULL, entropy, sizeof entropy, NULL, 0), FD_ERR_NULL);
+    assert_int_equal(fd_hmac_drbg_reseed(&hmac, entropy, sizeof entropy, NULL, 0), FD_OK);
+    assert_memory_not_equal(&hmac, &hmac_before, sizeof hmac);
+    fd_hmac_drbg_uninstantiate(&hmac);
+}
+
+/* hmac_drbg.c: uninstantiate's "d != NULL" forced true (a NULL state
+ * written through). Uninstantiating nothing is harmless, as free(NULL) is;
+ * a state is wiped whole. */
+static void test_hmac_drbg_uninstantiate_of_null_is_harmless(void **state)
+{
+    (void)state;
+    fd_hmac_drbg_uninstantiate(NULL);
+    uint8_t entropy[32];
+    memset(entropy, 0x33, sizeof entropy);
+    assert_int_equal(fd_hmac_drbg_instantiate(&hmac, entropy, sizeof entropy, entropy, 16, NULL, 0, 100u), FD_OK);
+    fd_hmac_drbg_uninstantiate(&hmac);
+    static const fd_hmac_drbg zero;
+    assert_memory_equal(&hmac, &zero, sizeof hmac);
+}
+
+/* ---- hex decoding: each NULL refused alone ---- */
+
+/* util.c: "(hex == NULL && hex_len > 0u) || (out == NULL && hex_len > 0u)"
+ * with && (digits decoded into a NULL out, or read from a NULL hex). */
+static void test_hex_decode_refuses_each_null_buffer(void **state)
+{
+    (void)state;
+    uint8_t out[2] = {0xEEu, 0xEEu};
+    size_t len = 99;
+    assert_int_equal(fd_hex_decode("a5", 2, NULL, sizeof out, &len), FD_ERR_NULL);
+    assert_int_equal(fd_hex_decode(NULL, 2, out, sizeof out, &len), FD_ERR_NULL);
+    assert_int_equal(len, 99u);
+    assert_int_equal(out[0] & out[1], 0xEEu);
+    assert_int_equal(fd_hex_decode(NULL, 0, NULL, 0, &len), FD_OK); /* nothing to decode */
+    assert_int_equal(len, 0u);
+    assert_int_equal(fd_hex_decode("a5", 2, out, sizeof out, &len), FD_OK);
+    assert_int_equal(len, 1u);
+    assert_int_equal(out[0], 0xA5u);
+}
+
+/* ---- the device secret: the key derivation's input, provisioning's errors ---- */
+
+/* device_secret.c: "sizeof prefix - 1u" with + 1u (the prefix's NUL and a
+ * byte past it hashed: every derived key differs from the documented
+ * one). HMAC-SHA-256(secret, "fairdeal/key/journal") (device_secret.h),
+ * the expected key computed independently with Python's hmac module. */
+static void test_device_key_known_answer(void **state)
+{
+    (void)state;
+    static const uint8_t secret[FD_DEVICE_SECRET_BYTES] = "0123456789abcdef0123456789abcde";
+    static const uint8_t expected[32] = {0xb7, 0x4e, 0x18, 0x4a, 0x6c, 0x3c, 0xf9, 0x9e, 0x93, 0xd2, 0xfa,
+                                         0xad, 0x80, 0x21, 0xf3, 0x9f, 0x68, 0x14, 0x5e, 0x3d, 0x77, 0xd2,
+                                         0x81, 0x80, 0x59, 0xa5, 0x47, 0x65, 0xa3, 0x96, 0xff, 0x9d};
+    fd_device_secret s;
+    memset(&s, 0, sizeof s);
+    memcpy(s.secret, secret, sizeof s.secret);
+    s.origin = FD_SECRET_PROVISIONED;
+    uint8_t key[32];
+    assert_int_equal(fd_device_key(&s, "journal", key), FD_OK);
+    assert_memory_equal(key, expected, sizeof key);
+}
+
+static host_flash secret_flash;
+static uint8_t secret_page[1024];
+
+static fd_status program_refused(void *ctx, uint32_t offset, const uint32_t *words, size_t count)
+{
+    (void)ctx;
+    (void)offset;
+    (void)words;
+    (void)count;
+    return FD_ERR_STATE; /* nothing written: the driver's own error */
+}
+
+/* device_secret.c: the program's status ignored (provisioning read the
+ * blank page back and called it damaged). A driver refusing the program
+ * gives its own error (device_secret.h: "the driver's errors"), not
+ * FD_ERR_CORRUPT, and the page stays blank: provisioning may be tried
+ * again. */
+static void test_provision_reports_the_drivers_program_error(void **state)
+{
+    (void)state;
+    static const uint8_t secret[FD_DEVICE_SECRET_BYTES] = "0123456789abcdef0123456789abcde";
+    assert_int_equal(host_flash_open(&secret_flash, secret_page, sizeof secret_page, 1, NULL), FD_OK);
+    fd_flash refusing = secret_flash.flash;
+    refusing.program = program_refused;
+    uint8_t id[FD_DEVICE_ID_BYTES];
+    assert_int_equal(fd_device_secret_provision(&refusing, secret, id), FD_ERR_STATE);
+    fd_device_secret s;
+    assert_int_equal(fd_device_secret_load(&s, &secret_flash.flash, true), FD_ERR_NOT_READY); /* still blank */
+    assert_int_equal(fd_device_secret_provision(&secret_flash.flash, secret, id), FD_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +454,13 @@ int main(void)
         cmocka_unit_test(test_rng_without_fill_refused),
         cmocka_unit_test(test_lab_cards_refuse_bounds_out_of_range),
         cmocka_unit_test(test_every_status_name_is_its_own),
+        cmocka_unit_test(test_drbg_instantiate_stops_at_either_failing_block),
+        cmocka_unit_test(test_drbg_instantiate_refuses_each_null_argument),
+        cmocka_unit_test(test_hmac_drbg_reseed_refuses_each_null_argument),
+        cmocka_unit_test(test_hmac_drbg_uninstantiate_of_null_is_harmless),
+        cmocka_unit_test(test_hex_decode_refuses_each_null_buffer),
+        cmocka_unit_test(test_device_key_known_answer),
+        cmocka_unit_test(test_provision_reports_the_drivers_program_error),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
