@@ -257,7 +257,7 @@ static void enter_fault(fd_dealer *d, fd_status why)
     fd_combined_clear(&d->combined);
     fd_drbg_uninstantiate(&d->drbg);
     seal(d, open ? FD_DEALER_FAULT_ROUND_OPEN : FD_DEALER_FAULT);
-    persist_event(d, FD_REC_FAULT, why, (uint16_t)d->fault_health);
+    fd_persist_event(d, FD_REC_FAULT, why, (uint16_t)d->fault_health);
 }
 
 /* KATs, source restart, start-up health tests, fresh DRBG. */
@@ -292,7 +292,7 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     fd_dealer_load_secret(d);
     /* ids, the open round (state and shoe), the seed file: before anything
      * draws entropy or the transport says a word */
-    const bool resumed = persist_mount(d);
+    const bool resumed = fd_persist_mount(d);
     uint8_t mounted_head[FD_SHA256_SIZE];
     if (fd_dealer_journal_head(d, mounted_head, &d->persist.power_on_seq) != FD_OK) {
         d->persist.power_on_seq = 0; /* no journal mounted */
@@ -304,7 +304,7 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
         (void)fd_fullentropy_init(&d->full, &bytes);
         st = run_selftest(d);
     }
-    persist_power_on(d, st);
+    fd_persist_power_on(d, st);
     if (st != FD_OK) {
         enter_fault(d, st);
         return st;
@@ -341,7 +341,7 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
     }
     const uint8_t mode = full ? FD_RECORD_MODE_FULL : FD_RECORD_MODE_DRBG;
     /* the round's journal reservation, before anything is drawn (docs/RECORDS.md "Capacity") */
-    st = persist_reserve(d, d->round.id + 1u, mode, 0, 0);
+    st = fd_persist_reserve(d, d->round.id + 1u, mode, 0, 0);
     if (st != FD_OK) {
         return st;
     }
@@ -363,7 +363,7 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
     uint8_t commitment[FD_COMMIT_SIZE];
     /* cannot fail: the shoe was just shuffled and checked */
     (void)fd_commit_compute(salt, d->shoe.order, d->shoe.count, d->shoe.kind, commitment);
-    st = persist_round_opened(d, d->round.id + 1u, mode, NULL, 0, salt, commitment);
+    st = fd_persist_round_opened(d, d->round.id + 1u, mode, NULL, 0, salt, commitment);
     if (st != FD_OK) {
         /* not journalled, so never committed: the order is dropped */
         fd_wipe(salt, sizeof salt);
@@ -430,7 +430,7 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slo
     if (secret_len > FD_DEALER_SECRET_MAX) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_DEALER_SECRET_MAX covers the largest shoe */
     }
-    st = persist_reserve(d, h.round_id, FD_RECORD_MODE_ROUND, secret_len, slots);
+    st = fd_persist_reserve(d, h.round_id, FD_RECORD_MODE_ROUND, secret_len, slots);
     if (st != FD_OK) {
         return st; /* the journal cannot hold this round at its largest: nothing drawn or written */
     }
@@ -454,7 +454,7 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slo
         enter_fault(d, st);
         return st;
     }
-    st = persist_round_opened(d, h.round_id, FD_RECORD_MODE_ROUND, &h, secret_len, NULL, d->round.commitment);
+    st = fd_persist_round_opened(d, h.round_id, FD_RECORD_MODE_ROUND, &h, secret_len, NULL, d->round.commitment);
     if (st != FD_OK) {
         /* not journalled, so never committed: S goes, the state stays */
         fd_wipe(d->round.secret, sizeof d->round.secret);
@@ -515,7 +515,7 @@ fd_status fd_dealer_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_
     if (len > FD_ROUND_SEED_MAX) {
         return FD_ERR_TOO_LARGE;
     }
-    const fd_status logged = persist_client_seed(d, slot, seed, len);
+    const fd_status logged = fd_persist_client_seed(d, slot, seed, len);
     if (logged != FD_OK) {
         return logged;
     }
@@ -524,7 +524,7 @@ fd_status fd_dealer_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_
         return set; /* unreachable: slot and length were checked above */
     }
     seal(d, t->next);
-    return persist_seeds_complete(&d->round) ? fd_dealer_close(d) : FD_OK;
+    return fd_persist_seeds_complete(&d->round) ? fd_dealer_close(d) : FD_OK;
 }
 
 fd_status fd_dealer_close(fd_dealer *d)
@@ -538,9 +538,9 @@ fd_status fd_dealer_close(fd_dealer *d)
         enter_fault(d, FD_ERR_CORRUPT);
         return FD_ERR_CORRUPT;
     }
-    if (!persist_seeds_complete(&d->round)) {
+    if (!fd_persist_seeds_complete(&d->round)) {
         /* the replay knows a full set of seeds closes by itself */
-        st = persist_seeds_closed(d);
+        st = fd_persist_seeds_closed(d);
         if (st != FD_OK) {
             return st;
         }
@@ -588,7 +588,7 @@ fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_
     if (count * players > fd_shoe_remaining(&d->shoe)) {
         return FD_ERR_EXHAUSTED;
     }
-    st = persist_dealt(d, d->shoe.position, count * players, players, false);
+    st = fd_persist_dealt(d, d->shoe.position, count * players, players, false);
     if (st != FD_OK) {
         return st;
     }
@@ -613,7 +613,7 @@ fd_status fd_dealer_burn(fd_dealer *d)
         st = FD_ERR_EXHAUSTED;
     }
     if (st == FD_OK) {
-        st = persist_dealt(d, d->shoe.position, 1, 1, true);
+        st = fd_persist_dealt(d, d->shoe.position, 1, 1, true);
     }
     if (st != FD_OK) {
         return st;
@@ -634,7 +634,7 @@ fd_status fd_dealer_cut(fd_dealer *d, uint16_t cut)
         st = FD_ERR_TOO_LARGE;
     }
     if (st == FD_OK && fd_dealer_round_open(d) && cut != d->shoe.cut) {
-        st = persist_cut(d, cut); /* the open round's cut survives a restart */
+        st = fd_persist_cut(d, cut); /* the open round's cut survives a restart */
     }
     if (st == FD_OK) {
         st = fd_shoe_set_cut(&d->shoe, cut);
@@ -653,7 +653,7 @@ fd_status fd_dealer_reveal(fd_dealer *d)
         return st;
     }
     /* the material is the same before and after the order is derived */
-    st = persist_reveal(d);
+    st = fd_persist_reveal(d);
     if (st != FD_OK) {
         return st;
     }
@@ -680,7 +680,7 @@ fd_status fd_dealer_selftest(fd_dealer *d, uint32_t *samples)
     }
     const uint32_t before = d->entropy.raw_samples;
     st = run_selftest(d);
-    persist_event(d, FD_REC_SELFTEST, st, 0);
+    fd_persist_event(d, FD_REC_SELFTEST, st, 0);
     if (st != FD_OK) {
         enter_fault(d, st);
         return st;

@@ -101,7 +101,7 @@ static fd_status next_counter(fd_link_console *lc, uint64_t *counter)
         if (d->persist.link_limit > UINT64_MAX - FD_LINK_SESSION_BLOCK) {
             return FD_ERR_EXHAUSTED;
         }
-        const fd_status st = persist_link_reserve(d, lc->counter + FD_LINK_SESSION_BLOCK);
+        const fd_status st = fd_persist_link_reserve(d, lc->counter + FD_LINK_SESSION_BLOCK);
         if (st != FD_OK) {
             return st;
         }

@@ -19,7 +19,7 @@ _Static_assert(FD_DEALER_SECRET_MAX <= 7u * FD_REC_SECRET_PART && FD_DEALER_MAX_
 
 /* ---- the key ---- */
 
-fd_status dealer_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE])
+fd_status fd_persist_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE])
 {
     return fd_device_key(secret, "journal", key);
 }
@@ -136,25 +136,25 @@ static void note_record(fd_persist *p, uint8_t type, const uint8_t *payload, siz
     }
 }
 
-uint32_t persist_hand_bytes(const fd_dealer *d, uint32_t round_id)
+uint32_t fd_persist_hand_bytes(const fd_dealer *d, uint32_t round_id)
 {
     const fd_persist *p = &d->persist;
     const uint32_t i = round_id % FD_PERSIST_HAND_RING;
     return round_id != 0u && p->hand_round[i] == round_id ? p->hand_bytes[i] : 0u;
 }
 
-uint32_t persist_kept_before(const fd_dealer *d, uint32_t round_id)
+uint32_t fd_persist_kept_before(const fd_dealer *d, uint32_t round_id)
 {
     const uint32_t before = round_id > 0u ? round_id - 1u : 0u;
     // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
     uint32_t kept = FD_REC_CAP_FIXED + FD_REC_CAP_MIN(fd_persist_keep_summaries, before) * FD_REC_CAP_SUMMARY;
     for (uint32_t age = 1; age < fd_persist_keep_hands && age <= before; age++) {
-        kept += persist_hand_bytes(d, round_id - age);
+        kept += fd_persist_hand_bytes(d, round_id - age);
     }
     return kept;
 }
 
-fd_status persist_reserve(const fd_dealer *d, uint32_t round_id, uint8_t mode, size_t secret_len, unsigned slots)
+fd_status fd_persist_reserve(const fd_dealer *d, uint32_t round_id, uint8_t mode, size_t secret_len, unsigned slots)
 {
     const fd_persist *p = &d->persist;
     if (!p->attached) {
@@ -167,7 +167,7 @@ fd_status persist_reserve(const fd_dealer *d, uint32_t round_id, uint8_t mode, s
     const uint32_t room = FD_REC_CAP_ROOM(g->page_size, g->page_count);
     // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
     const uint32_t round = FD_REC_CAP_HAND_OF(parts, slots, (uint32_t)d->shoe.count) + FD_REC_CAP_SUMMARY;
-    return persist_kept_before(d, round_id) + round <= room ? FD_OK : FD_ERR_BUFFER_TOO_SMALL;
+    return fd_persist_kept_before(d, round_id) + round <= room ? FD_OK : FD_ERR_BUFFER_TOO_SMALL;
 }
 
 /* One record, or the journal's latched error as FD_ERR_NOT_READY. */
@@ -226,7 +226,7 @@ static void event_written(fd_dealer *d, fd_rec_event_kind kind, uint16_t status)
     d->persist.event_status[kind] = status;
 }
 
-void persist_event(fd_dealer *d, uint8_t type, fd_status st, uint16_t detail)
+void fd_persist_event(fd_dealer *d, uint8_t type, fd_status st, uint16_t detail)
 {
     fd_rec_event_kind kind = FD_REC_KIND_SELFTEST;
     if (!fd_rec_event_kind_of(type, &kind) || !event_due(d, kind, (uint16_t)st)) {
@@ -240,13 +240,13 @@ void persist_event(fd_dealer *d, uint8_t type, fd_status st, uint16_t detail)
     }
 }
 
-void persist_power_on(fd_dealer *d, fd_status selftest)
+void fd_persist_power_on(fd_dealer *d, fd_status selftest)
 {
     const fd_rec_power_on e = {d->cfg.reset_cause, d->persist.unix_s};
     uint8_t b[FD_REC_POWER_ON_SIZE];
     const size_t n = fd_rec_power_on_encode(&e, b);
     (void)append(d, FD_REC_POWER_ON, b, n, NULL, 0, NULL); /* best effort: a failure is latched */
-    persist_event(d, FD_REC_SELFTEST, selftest, 0);
+    fd_persist_event(d, FD_REC_SELFTEST, selftest, 0);
 }
 
 fd_status fd_dealer_time(fd_dealer *d, uint32_t unix_s)
@@ -280,7 +280,7 @@ bool fd_dealer_beacon_last(const fd_dealer *d, unsigned slot, uint64_t *index)
     return true;
 }
 
-fd_status persist_link_reserve(fd_dealer *d, uint64_t limit)
+fd_status fd_persist_link_reserve(fd_dealer *d, uint64_t limit)
 {
     fd_persist *p = &d->persist;
     const fd_rec_link_session ls = {limit};
@@ -314,8 +314,8 @@ static fd_status persist_beacon(fd_dealer *d, uint8_t slot, uint64_t index)
     return st;
 }
 
-fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, const fd_round_header *header,
-                               size_t secret_len, const uint8_t salt[16], const uint8_t commitment[FD_SHA256_SIZE])
+fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, const fd_round_header *header,
+                                  size_t secret_len, const uint8_t salt[16], const uint8_t commitment[FD_SHA256_SIZE])
 {
     fd_persist *p = &d->persist;
     const size_t len = material_len(mode, secret_len, d->shoe.count);
@@ -327,7 +327,7 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     for (unsigned i = 0; header != NULL && i < FD_ROUND_SLOTS; i++) {
         slots += (header->slot_mask >> i) & 1u;
     }
-    const fd_status rs = persist_reserve(d, round_id, mode, secret_len, slots);
+    const fd_status rs = fd_persist_reserve(d, round_id, mode, secret_len, slots);
     if (rs != FD_OK) {
         return rs; /* refused before anything is written: the round is never committed */
     }
@@ -391,7 +391,7 @@ fd_status persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, co
     return st;
 }
 
-fd_status persist_client_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len)
+fd_status fd_persist_client_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len)
 {
     fd_rec_client_seed c = {d->round.id, (uint8_t)slot, (uint8_t)len, {0}};
     memcpy(c.seed, seed, len);
@@ -399,14 +399,14 @@ fd_status persist_client_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, 
     return append(d, FD_REC_CLIENT_SEED, b, fd_rec_client_seed_encode(&c, b), NULL, 0, NULL);
 }
 
-fd_status persist_seeds_closed(fd_dealer *d)
+fd_status fd_persist_seeds_closed(fd_dealer *d)
 {
     const fd_rec_seeds_closed c = {d->round.id};
     uint8_t b[FD_REC_SEEDS_CLOSED_SIZE];
     return append(d, FD_REC_SEEDS_CLOSED, b, fd_rec_seeds_closed_encode(&c, b), NULL, 0, NULL);
 }
 
-fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn)
+fd_status fd_persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn)
 {
     if (d->persist.attached && d->persist.round_skipped >= FD_REC_SKIPPED_MAX) {
         return FD_ERR_BUFFER_TOO_SMALL; /* the round's reservation holds FD_REC_SKIPPED_MAX: REVEAL only */
@@ -433,7 +433,7 @@ fd_status persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned p
     return st;
 }
 
-fd_status persist_cut(fd_dealer *d, uint16_t cut)
+fd_status fd_persist_cut(fd_dealer *d, uint16_t cut)
 {
     fd_persist *p = &d->persist;
     if (p->attached && p->round_cuts >= FD_REC_CUTS_MAX) {
@@ -446,7 +446,7 @@ fd_status persist_cut(fd_dealer *d, uint16_t cut)
     return st;
 }
 
-fd_status persist_reveal(fd_dealer *d)
+fd_status fd_persist_reveal(fd_dealer *d)
 {
     /* the summary; S (or salt and order) stays in the round's ROUND_SECRET
      * parts, public from now on, until compaction drops the hand */
@@ -513,7 +513,7 @@ fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t le
 
 /* ---- replay at power-on ---- */
 
-bool persist_seeds_complete(const fd_round *r)
+bool fd_persist_seeds_complete(const fd_round *r)
 {
     for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
         if ((r->header.slot_mask & (1u << i)) != 0u && r->seeds.len[i] == 0u) {
@@ -813,7 +813,7 @@ static bool restore_round_header(replay *r, const fd_rec_round_opened *o)
             return false;
         }
     }
-    r->closed = r->closed || persist_seeds_complete(&d->round);
+    r->closed = r->closed || fd_persist_seeds_complete(&d->round);
     return true;
 }
 
@@ -966,7 +966,7 @@ static fd_status mount_open(fd_dealer *d)
     fd_persist *p = &d->persist;
     uint8_t key[FD_SHA256_SIZE];
     fd_status st = d->cfg.storage_status;
-    if (st == FD_OK && dealer_journal_key(&d->secret, key) != FD_OK) {
+    if (st == FD_OK && fd_persist_journal_key(&d->secret, key) != FD_OK) {
         report(p, FD_ERR_NOT_READY, "no device secret: no journal key");
         return FD_ERR_NOT_READY;
     }
@@ -1021,7 +1021,7 @@ static void wipe_unopened_parts(fd_dealer *d, const replay *r)
     }
 }
 
-bool persist_mount(fd_dealer *d)
+bool fd_persist_mount(fd_dealer *d)
 {
     fd_persist *p = &d->persist;
     if (d->cfg.storage == NULL) {

@@ -1,7 +1,7 @@
 /* The dealer's write-ahead journal (docs/RECORDS.md, docs/PROTOCOL.md
  * "Power loss"): what the dealer keeps on the board's storage area so that a
  * power cut loses no acknowledged round, card or event. dealer.c calls the
- * persist_* hooks BEFORE it changes its state or the transport replies; a
+ * fd_persist_* hooks BEFORE it changes its state or the transport replies; a
  * hook that fails leaves the dealer as it was, latches the journal's error
  * (persist.status) and the command fails closed with FD_ERR_NOT_READY.
  * A dealer without storage (cfg.storage NULL: library tests, benchmarks)
@@ -106,80 +106,81 @@ typedef struct fd_persist {
 /* The journal's HMAC key, the one place it is derived: the device secret's
  * "journal" key (fd_device_key). Errors: fd_device_key's (FD_ERR_NOT_READY
  * for an unusable secret: the journal is then refused). */
-FD_MUST_CHECK fd_status dealer_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE]);
+FD_MUST_CHECK fd_status fd_persist_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE]);
 
 /* ---- hooks for dealer.c (d non-NULL, fd_dealer_init has bound cfg) ---- */
 
 /* Mount cfg.storage and replay it: round ids, the open round (restored into
  * d->round and d->shoe, dealing after the last journalled card), the seed
  * file and the event window. Returns true when an open round was restored. */
-bool persist_mount(struct fd_dealer *d);
+bool fd_persist_mount(struct fd_dealer *d);
 
 /* POWER_ON (reset cause) and the start-up SELFTEST result, after mount. */
-void persist_power_on(struct fd_dealer *d, fd_status selftest);
+void fd_persist_power_on(struct fd_dealer *d, fd_status selftest);
 
 /* An event (FD_REC_FAULT, FD_REC_SELFTEST): a status and a detail. Best
  * effort: a failure latches persist.status like any failed write. */
-void persist_event(struct fd_dealer *d, uint8_t type, fd_status st, uint16_t detail);
+void fd_persist_event(struct fd_dealer *d, uint8_t type, fd_status st, uint16_t detail);
 
 /* Bytes the journal holds of round_id's hand records (fd_rec_hand_type),
  * as compaction copies them; 0 for a round older than the newest
  * FD_PERSIST_HAND_RING or without records. */
-uint32_t persist_hand_bytes(const struct fd_dealer *d, uint32_t round_id);
+uint32_t fd_persist_hand_bytes(const struct fd_dealer *d, uint32_t round_id);
 
 /* What compaction must keep once round_id opens, but that round's own
  * records (docs/RECORDS.md "Capacity"): the fixed part (events, seed
  * file, reserved types), the summaries of the rounds before it and the
- * revealed hands kept in full, as journalled (persist_hand_bytes). */
-uint32_t persist_kept_before(const struct fd_dealer *d, uint32_t round_id);
+ * revealed hands kept in full, as journalled (fd_persist_hand_bytes). */
+uint32_t fd_persist_kept_before(const struct fd_dealer *d, uint32_t round_id);
 
 /* SHUFFLE's reservation (docs/RECORDS.md "Capacity"), before anything of
- * the round is drawn or written: FD_OK when persist_kept_before(round_id)
+ * the round is drawn or written: FD_OK when fd_persist_kept_before(round_id)
  * and the round at its worst case (FD_REC_CAP_HAND_OF its parts, `slots`
  * seed slots and d->shoe's cards, and its REVEAL) fit the area's room
  * (FD_REC_CAP_ROOM); FD_ERR_BUFFER_TOO_SMALL when not. mode and
- * secret_len as persist_round_opened's. Changes nothing; a dealer without
+ * secret_len as fd_persist_round_opened's. Changes nothing; a dealer without
  * storage: FD_OK. */
-FD_MUST_CHECK fd_status persist_reserve(const struct fd_dealer *d, uint32_t round_id, uint8_t mode, size_t secret_len,
-                                        unsigned slots);
+FD_MUST_CHECK fd_status fd_persist_reserve(const struct fd_dealer *d, uint32_t round_id, uint8_t mode,
+                                           size_t secret_len, unsigned slots);
 
 /* Before SHUFFLE replies, a verifiable round with a beacon first: the
  * beacon index its slot used (BEACON_INDEX, docs/PROTOCOL.md "SHUFFLE"),
  * then the round's reveal material (ROUND: S in
  * d->round.secret; DRBG/FULL: salt and d->shoe's order) as ROUND_SECRET
  * parts, then ROUND_OPENED. header is the verifiable round's, NULL for
- * DRBG/FULL. First persist_reserve (slots: header's slot mask):
+ * DRBG/FULL. First fd_persist_reserve (slots: header's slot mask):
  * FD_ERR_BUFFER_TOO_SMALL and nothing written when it refuses. */
-FD_MUST_CHECK fd_status persist_round_opened(struct fd_dealer *d, uint32_t round_id, uint8_t mode,
-                                             const fd_round_header *header, size_t secret_len, const uint8_t salt[16],
-                                             const uint8_t commitment[FD_SHA256_SIZE]);
+FD_MUST_CHECK fd_status fd_persist_round_opened(struct fd_dealer *d, uint32_t round_id, uint8_t mode,
+                                                const fd_round_header *header, size_t secret_len,
+                                                const uint8_t salt[16], const uint8_t commitment[FD_SHA256_SIZE]);
 
 /* Before CUT replies: the cut card's position, journalled while a round is
  * open (the replay restores the newest). FD_ERR_BUFFER_TOO_SMALL (nothing
  * written) after FD_REC_CUTS_MAX of them in one round. */
-FD_MUST_CHECK fd_status persist_cut(struct fd_dealer *d, uint16_t cut);
+FD_MUST_CHECK fd_status fd_persist_cut(struct fd_dealer *d, uint16_t cut);
 
 /* Before SEED replies: the client seed. */
-FD_MUST_CHECK fd_status persist_client_seed(struct fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len);
+FD_MUST_CHECK fd_status fd_persist_client_seed(struct fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len);
 
 /* Before CLOSE fixes the order with slots unfilled. */
-FD_MUST_CHECK fd_status persist_seeds_closed(struct fd_dealer *d);
+FD_MUST_CHECK fd_status fd_persist_seeds_closed(struct fd_dealer *d);
 
 /* Before DEAL/BURN replies: cards [first, first + total) of d->shoe's order,
  * card k to seat k mod players (burn: one card, seat 0). */
-FD_MUST_CHECK fd_status persist_dealt(struct fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn);
+FD_MUST_CHECK fd_status fd_persist_dealt(struct fd_dealer *d, uint16_t first, unsigned total, unsigned players,
+                                         bool burn);
 
 /* Before the link uses a session counter of a new block: LINK_SESSION
  * with limit (above persist.link_limit), then persist.link_limit = limit. */
-FD_MUST_CHECK fd_status persist_link_reserve(struct fd_dealer *d, uint64_t limit);
+FD_MUST_CHECK fd_status fd_persist_link_reserve(struct fd_dealer *d, uint64_t limit);
 
 /* True when every slot of the verifiable round's slot_mask holds a seed
  * (the order is then fixed without a CLOSE). */
-bool persist_seeds_complete(const struct fd_round *r);
+bool fd_persist_seeds_complete(const struct fd_round *r);
 
 /* Before REVEAL replies: the REVEAL summary (id, commitment, hash of the
  * material, cards dealt). The material stays in the ROUND_SECRET parts,
  * public from then on; RECALL shows it. */
-FD_MUST_CHECK fd_status persist_reveal(struct fd_dealer *d);
+FD_MUST_CHECK fd_status fd_persist_reveal(struct fd_dealer *d);
 
 #endif

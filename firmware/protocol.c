@@ -11,21 +11,21 @@
 
 /* ---- output (reply.h) ---- */
 
-static void put_card(const writer *w, const fd_dealer *d, uint16_t position)
+static void put_card(const fd_writer *w, const fd_dealer *d, uint16_t position)
 {
     char code[FD_CARD_CODE_SIZE];
     /* cannot fail: every card of a checked shoe formats into FD_CARD_CODE_SIZE */
     (void)fd_card_format(fd_dealer_card_at(d, position), fd_dealer_get_shoe(d)->kind, code);
-    put(w, code);
+    fd_put(w, code);
 }
 
-static void reply_err(const writer *w, const char *code, const char *message)
+static void reply_err(const fd_writer *w, const char *code, const char *message)
 {
-    put(w, "ERR ");
-    put(w, code);
-    put(w, " ");
-    put(w, message);
-    put(w, "\r\n");
+    fd_put(w, "ERR ");
+    fd_put(w, code);
+    fd_put(w, " ");
+    fd_put(w, message);
+    fd_put(w, "\r\n");
 }
 
 static const char *fault_reason(const fd_dealer *d)
@@ -48,30 +48,30 @@ static const char *fault_reason(const fd_dealer *d)
 }
 
 /* The journal's failure in words: the mount's finding or the write's status. */
-static void put_journal_problem(const fd_dealer *d, const writer *w)
+static void put_journal_problem(const fd_dealer *d, const fd_writer *w)
 {
     const fd_journal_report *report = fd_dealer_journal_report(d);
-    put(w, fd_status_name(fd_dealer_journal_status(d)));
+    fd_put(w, fd_status_name(fd_dealer_journal_status(d)));
     if (report->status != FD_OK && report->reason != NULL) {
-        put(w, " (");
-        put(w, report->reason);
-        put_field_u32(w, " at seq ", report->seq);
-        put_field_u32(w, " page ", report->page);
-        put(w, ")");
+        fd_put(w, " (");
+        fd_put(w, report->reason);
+        fd_put_field_u32(w, " at seq ", report->seq);
+        fd_put_field_u32(w, " page ", report->page);
+        fd_put(w, ")");
     }
 }
 
 /* ERR journal: nothing was carried out because it could not be journalled. */
-static void reply_journal(const fd_dealer *d, const writer *w)
+static void reply_journal(const fd_dealer *d, const fd_writer *w)
 {
-    put(w, "ERR journal ");
+    fd_put(w, "ERR journal ");
     put_journal_problem(d, w);
-    put(w, ": not carried out (nothing shown that is not journalled); restart the dealer\r\n");
+    fd_put(w, ": not carried out (nothing shown that is not journalled); restart the dealer\r\n");
 }
 
 /* " seq=<next seq> head=<chain head>": what a verifier compares with the
  * stored journal, so a dropped tail shows. */
-static void put_chain(const writer *w, const fd_dealer *d)
+static void put_chain(const fd_writer *w, const fd_dealer *d)
 {
     if (!fd_dealer_journal_attached(d)) {
         return; /* a dealer without storage (library tests) */
@@ -79,35 +79,35 @@ static void put_chain(const writer *w, const fd_dealer *d)
     uint8_t head[FD_SHA256_SIZE];
     uint32_t seq = 0;
     if (fd_dealer_journal_head(d, head, &seq) == FD_OK) {
-        put_field_u32(w, " seq=", seq);
-        put(w, " head=");
-        put_hex(w, head, sizeof head);
+        fd_put_field_u32(w, " seq=", seq);
+        fd_put(w, " head=");
+        fd_put_hex(w, head, sizeof head);
     } else {
-        put(w, " seq=none");
+        fd_put(w, " seq=none");
     }
 }
 
 /* " power_on_seq=<n>": the journal's next seq as this power-on found it
  * (docs/RECORDS.md "Detecting a rollback"). */
-static void put_power_on_seq(const writer *w, const fd_dealer *d)
+static void put_power_on_seq(const fd_writer *w, const fd_dealer *d)
 {
     if (fd_dealer_journal_attached(d) && fd_dealer_power_on_seq(d) != 0u) {
-        put_field_u32(w, " power_on_seq=", fd_dealer_power_on_seq(d));
+        fd_put_field_u32(w, " power_on_seq=", fd_dealer_power_on_seq(d));
     }
 }
 
 /* ERR entropy (or ERR corrupt) with what to do next. */
-static void reply_fault(const fd_dealer *d, const writer *w)
+static void reply_fault(const fd_dealer *d, const fd_writer *w)
 {
-    put(w, fd_dealer_fault_status(d) == FD_ERR_CORRUPT ? "ERR corrupt " : "ERR entropy ");
-    put(w, fault_reason(d));
-    put(w, fd_dealer_round_open(d) ? "; REVEAL, then SELFTEST required\r\n" : "; SELFTEST required\r\n");
+    fd_put(w, fd_dealer_fault_status(d) == FD_ERR_CORRUPT ? "ERR corrupt " : "ERR entropy ");
+    fd_put(w, fault_reason(d));
+    fd_put(w, fd_dealer_round_open(d) ? "; REVEAL, then SELFTEST required\r\n" : "; SELFTEST required\r\n");
 }
 
 /* The reply to a refused or failed command: the table's reason for a
  * refusal (a refusal changes nothing, so the state is still the one the
  * command found), the fault otherwise. */
-static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, const writer *w)
+static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, const fd_writer *w)
 {
     if (st == FD_ERR_NOT_READY && fd_dealer_journal_status(d) != FD_OK) {
         reply_journal(d, w);
@@ -235,7 +235,7 @@ typedef struct request {
     fd_dealer *d;
     const token *t;
     size_t n; /* tokens, the command word included */
-    const writer *w;
+    const fd_writer *w;
     fd_console *console;       /* MODE changes the console, not the dealer */
     const struct command *row; /* the command's row of commands[] */
 } request;
@@ -292,7 +292,7 @@ static bool parse_deck(const token *t, fd_deck_kind *kind)
 
 static void cmd_new(const request *r)
 {
-    const writer *w = r->w;
+    const fd_writer *w = r->w;
     fd_deck_kind kind;
     uint32_t decks = 1;
     uint32_t jokers = 0;
@@ -307,48 +307,48 @@ static void cmd_new(const request *r)
     } else if (jokers > (kind == FD_DECK_FRENCH ? 2u : 0u)) {
         reply_err(w, "range", "jokers must be 0 to 2 (French decks only)");
     } else if (core_ok(r, fd_dealer_new(r->d, kind, decks, jokers))) {
-        put_field(w, "OK NEW deck=", fd_deck_kind_name(kind));
-        put_field_u32(w, " decks=", decks);
-        put_field_u32(w, " jokers=", jokers);
-        put_field_u32(w, " cards=", fd_dealer_get_shoe(r->d)->count);
-        put(w, "\r\n");
+        fd_put_field(w, "OK NEW deck=", fd_deck_kind_name(kind));
+        fd_put_field_u32(w, " decks=", decks);
+        fd_put_field_u32(w, " jokers=", jokers);
+        fd_put_field_u32(w, " cards=", fd_dealer_get_shoe(r->d)->count);
+        fd_put(w, "\r\n");
     }
 }
 
 /* The verifiable round's header fields, as docs/VERIFY.md's round lines
  * spell them. */
-static void put_round_header(const writer *w, const fd_dealer *d)
+static void put_round_header(const fd_writer *w, const fd_dealer *d)
 {
     const fd_round_header *h = &fd_dealer_get_round(d)->header;
-    put(w, " device=");
-    put_hex(w, h->device_id, h->device_id_len);
-    put_field_u32(w, " id=", h->round_id);
-    put_field(w, " shoe=", fd_deck_kind_name(h->kind));
-    put_field_u32(w, ":", h->decks);
-    put_field_u32(w, ":", h->jokers);
-    put(w, " slots=");
-    put_hex(w, &h->slot_mask, 1);
+    fd_put(w, " device=");
+    fd_put_hex(w, h->device_id, h->device_id_len);
+    fd_put_field_u32(w, " id=", h->round_id);
+    fd_put_field(w, " shoe=", fd_deck_kind_name(h->kind));
+    fd_put_field_u32(w, ":", h->decks);
+    fd_put_field_u32(w, ":", h->jokers);
+    fd_put(w, " slots=");
+    fd_put_hex(w, &h->slot_mask, 1);
     if (h->beacon_slot == FD_ROUND_NO_BEACON) {
-        put(w, " beacon=none");
+        fd_put(w, " beacon=none");
     } else {
-        put_beacon(w, h->beacon_slot, h->beacon_index);
+        fd_put_beacon(w, h->beacon_slot, h->beacon_index);
     }
 }
 
-static void put_label(const writer *w, const fd_dealer *d)
+static void put_label(const fd_writer *w, const fd_dealer *d)
 {
-    put(w, fd_round_house_only(&fd_dealer_get_round(d)->seeds) ? " label=house-only" : " label=seeded");
+    fd_put(w, fd_round_house_only(&fd_dealer_get_round(d)->seeds) ? " label=house-only" : " label=seeded");
 }
 
 /* After a SEED or CLOSE: still open for seeds, or closed (and labelled). */
-static void put_round_state(const writer *w, const fd_dealer *d)
+static void put_round_state(const fd_writer *w, const fd_dealer *d)
 {
     if (fd_dealer_get_state(d) == FD_DEALER_SEEDING) {
-        put(w, " state=seeding\r\n");
+        fd_put(w, " state=seeding\r\n");
     } else {
-        put(w, " state=closed");
+        fd_put(w, " state=closed");
         put_label(w, d);
-        put(w, "\r\n");
+        fd_put(w, "\r\n");
     }
 }
 
@@ -367,13 +367,13 @@ static bool secret_ready(const request *r)
     }
 }
 
-static void put_device_id(const writer *w, const fd_dealer *d)
+static void put_device_id(const fd_writer *w, const fd_dealer *d)
 {
     uint8_t id[FD_DEVICE_ID_BYTES];
     if (fd_dealer_device_id(d, id)) {
-        put_hex(w, id, sizeof id);
+        fd_put_hex(w, id, sizeof id);
     } else {
-        put(w, "none");
+        fd_put(w, "none");
     }
 }
 
@@ -397,19 +397,19 @@ static void cmd_provision(const request *r)
     fd_wipe(secret, sizeof secret);
     if (st != FD_OK && !provisioned_before && fd_dealer_secret_ready(r->d) == FD_ERR_STATE) {
         /* the secret is on its page; erasing the test journal failed */
-        put(r->w, "ERR storage ");
-        put(r->w, fd_status_name(st));
-        put(r->w, ": secret written (device=");
-        put_hex(r->w, id, sizeof id);
-        put(r->w, "), the old journal not erased: restart; if the journal then fails its check, erase the storage "
-                  "area\r\n");
+        fd_put(r->w, "ERR storage ");
+        fd_put(r->w, fd_status_name(st));
+        fd_put(r->w, ": secret written (device=");
+        fd_put_hex(r->w, id, sizeof id);
+        fd_put(r->w, "), the old journal not erased: restart; if the journal then fails its check, erase the storage "
+                     "area\r\n");
         return;
     }
     switch (st) {
     case FD_OK:
-        put(r->w, "OK PROVISION device=");
-        put_hex(r->w, id, sizeof id);
-        put(r->w, " restart=required\r\n");
+        fd_put(r->w, "OK PROVISION device=");
+        fd_put_hex(r->w, id, sizeof id);
+        fd_put(r->w, " restart=required\r\n");
         break;
     case FD_ERR_STATE:
         if (fd_dealer_secret_origin(r->d) == FD_SECRET_PROVISIONED || provisioned_before) {
@@ -437,18 +437,18 @@ static void lab_raw(const request *r, uint32_t n)
 {
     uint8_t chunk[LAB_CHUNK];
     fd_status st = FD_OK;
-    put_field_u32(r->w, "OK LAB RAW n=", n);
-    put(r->w, " hex=");
+    fd_put_field_u32(r->w, "OK LAB RAW n=", n);
+    fd_put(r->w, " hex=");
     for (uint32_t done = 0; done < n && st == FD_OK; done += LAB_CHUNK) {
         const size_t take = n - done < LAB_CHUNK ? n - done : LAB_CHUNK;
         st = fd_dealer_lab_raw(r->d, chunk, take);
         if (st == FD_OK) {
-            put_hex(r->w, chunk, take);
+            fd_put_hex(r->w, chunk, take);
         }
     }
-    put(r->w, " end=");
-    put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
-    put(r->w, "\r\n");
+    fd_put(r->w, " end=");
+    fd_put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
+    fd_put(r->w, "\r\n");
 }
 
 /* LAB CARDS <n> [bound]: n indices uniform in [0, bound) (default: the
@@ -457,22 +457,22 @@ static void lab_cards(const request *r, uint32_t n, uint32_t bound)
 {
     uint16_t chunk[LAB_CHUNK];
     fd_status st = FD_OK;
-    put_field_u32(r->w, "OK LAB CARDS n=", n);
-    put_field_u32(r->w, " bound=", bound);
-    put(r->w, " idx=");
+    fd_put_field_u32(r->w, "OK LAB CARDS n=", n);
+    fd_put_field_u32(r->w, " bound=", bound);
+    fd_put(r->w, " idx=");
     for (uint32_t i = 0; i < n && st == FD_OK; i++) {
         if (i % LAB_CHUNK == 0u) {
             st = fd_dealer_lab_cards(r->d, bound, chunk, n - i < LAB_CHUNK ? n - i : LAB_CHUNK);
         }
         if (st == FD_OK) {
-            put(r->w, i > 0u ? "," : "");
-            put_u32(r->w, chunk[i % LAB_CHUNK]);
+            fd_put(r->w, i > 0u ? "," : "");
+            fd_put_u32(r->w, chunk[i % LAB_CHUNK]);
         }
     }
     fd_wipe(chunk, sizeof chunk);
-    put(r->w, " end=");
-    put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
-    put(r->w, "\r\n");
+    fd_put(r->w, " end=");
+    fd_put(r->w, st == FD_OK ? "ok" : fd_status_name(st));
+    fd_put(r->w, "\r\n");
 }
 
 static void cmd_lab(const request *r)
@@ -555,10 +555,10 @@ static void cmd_shuffle(const request *r)
     uint64_t last = 0;
     if (beacon && fd_dealer_beacon_last(r->d, beacon_slot, &last) && beacon_index <= last) {
         /* nothing is drawn or journalled: the index was used (docs/PROTOCOL.md "SHUFFLE") */
-        put(r->w, "ERR range the beacon index must be greater than ");
-        put_u64(r->w, last);
-        put_field_u32(r->w, ", the last this device used in slot ", beacon_slot);
-        put(r->w, "\r\n");
+        fd_put(r->w, "ERR range the beacon index must be greater than ");
+        fd_put_u64(r->w, last);
+        fd_put_field_u32(r->w, ", the last this device used in slot ", beacon_slot);
+        fd_put(r->w, "\r\n");
         return;
     }
     if (fd_dealer_admit(r->d, r->row->cmd) == FD_OK && !secret_ready(r)) {
@@ -568,22 +568,22 @@ static void cmd_shuffle(const request *r)
         if (!core_ok(r, fd_dealer_shuffle(r->d, full))) {
             return;
         }
-        put_field_u32(r->w, "OK SHUFFLE id=", fd_dealer_get_round(r->d)->id);
-        put(r->w, full ? " mode=full" : " mode=drbg");
-        put_field_u32(r->w, " cards=", fd_dealer_get_shoe(r->d)->count);
-        put(r->w, " commit=");
-        put_hex(r->w, fd_dealer_get_round(r->d)->commitment, FD_COMMIT_SIZE);
-        put(r->w, "\r\n");
+        fd_put_field_u32(r->w, "OK SHUFFLE id=", fd_dealer_get_round(r->d)->id);
+        fd_put(r->w, full ? " mode=full" : " mode=drbg");
+        fd_put_field_u32(r->w, " cards=", fd_dealer_get_shoe(r->d)->count);
+        fd_put(r->w, " commit=");
+        fd_put_hex(r->w, fd_dealer_get_round(r->d)->commitment, FD_COMMIT_SIZE);
+        fd_put(r->w, "\r\n");
         return;
     }
     if (!core_ok(r, fd_dealer_open_round(r->d, slots, beacon_slot, beacon_index))) {
         return;
     }
-    put(r->w, "OK SHUFFLE mode=round");
+    fd_put(r->w, "OK SHUFFLE mode=round");
     put_round_header(r->w, r->d);
-    put_field_u32(r->w, " cards=", fd_dealer_get_shoe(r->d)->count);
-    put(r->w, " commitment=");
-    put_hex(r->w, fd_dealer_get_round(r->d)->commitment, FD_COMMIT_SIZE);
+    fd_put_field_u32(r->w, " cards=", fd_dealer_get_shoe(r->d)->count);
+    fd_put(r->w, " commitment=");
+    fd_put_hex(r->w, fd_dealer_get_round(r->d)->commitment, FD_COMMIT_SIZE);
     put_round_state(r->w, r->d);
 }
 
@@ -605,8 +605,8 @@ static void cmd_seed(const request *r)
     } else if (st == FD_ERR_EMPTY || st == FD_ERR_TOO_LARGE) {
         reply_err(r->w, "range", "a seed is 1 to 64 bytes");
     } else if (core_ok(r, st)) {
-        put_field_u32(r->w, "OK SEED id=", fd_dealer_get_round(r->d)->id);
-        put_field_u32(r->w, " slot=", slot);
+        fd_put_field_u32(r->w, "OK SEED id=", fd_dealer_get_round(r->d)->id);
+        fd_put_field_u32(r->w, " slot=", slot);
         put_round_state(r->w, r->d);
     }
 }
@@ -617,42 +617,42 @@ static void cmd_close(const request *r)
         return;
     }
     if (core_ok(r, fd_dealer_close(r->d))) {
-        put_field_u32(r->w, "OK CLOSE id=", fd_dealer_get_round(r->d)->id);
+        fd_put_field_u32(r->w, "OK CLOSE id=", fd_dealer_get_round(r->d)->id);
         put_round_state(r->w, r->d);
     }
 }
 
-static void reply_left(const fd_dealer *d, const writer *w)
+static void reply_left(const fd_dealer *d, const fd_writer *w)
 {
-    put(w, " left=");
-    put_u32(w, fd_shoe_remaining(fd_dealer_get_shoe(d)));
+    fd_put(w, " left=");
+    fd_put_u32(w, fd_shoe_remaining(fd_dealer_get_shoe(d)));
     if (fd_shoe_reshuffle_due(fd_dealer_get_shoe(d))) {
-        put(w, " reshuffle=due");
+        fd_put(w, " reshuffle=due");
     }
-    put(w, "\r\n");
+    fd_put(w, "\r\n");
 }
 
-static void reply_exhausted(const fd_dealer *d, const writer *w)
+static void reply_exhausted(const fd_dealer *d, const fd_writer *w)
 {
-    put(w, "ERR exhausted only ");
-    put_u32(w, fd_shoe_remaining(fd_dealer_get_shoe(d)));
-    put(w, " cards left\r\n");
+    fd_put(w, "ERR exhausted only ");
+    fd_put_u32(w, fd_shoe_remaining(fd_dealer_get_shoe(d)));
+    fd_put(w, " cards left\r\n");
 }
 
 /* Round-robin: card k of the deal goes to player k mod players; the reply
  * lists the cards player by player. */
-static void reply_deal(const fd_dealer *d, uint16_t first, uint32_t count, uint32_t players, const writer *w)
+static void reply_deal(const fd_dealer *d, uint16_t first, uint32_t count, uint32_t players, const fd_writer *w)
 {
-    put(w, "OK DEAL");
+    fd_put(w, "OK DEAL");
     for (uint32_t p = 0; p < players; p++) {
-        put(w, " ");
+        fd_put(w, " ");
         if (players > 1u) {
-            put_u32(w, p + 1u);
-            put(w, ":");
+            fd_put_u32(w, p + 1u);
+            fd_put(w, ":");
         }
         for (uint32_t c = 0; c < count; c++) {
             if (c > 0u) {
-                put(w, players > 1u ? "," : " ");
+                fd_put(w, players > 1u ? "," : " ");
             }
             put_card(w, d, (uint16_t)(first + c * players + p));
         }
@@ -691,7 +691,7 @@ static void cmd_burn(const request *r)
     }
     const fd_status st = fd_dealer_burn(r->d);
     if (st == FD_OK) {
-        put(r->w, "OK BURN");
+        fd_put(r->w, "OK BURN");
         reply_left(r->d, r->w);
     } else if (st == FD_ERR_EXHAUSTED) {
         reply_err(r->w, "exhausted", "no cards left");
@@ -716,53 +716,53 @@ static void cmd_cut(const request *r)
         (void)core_ok(r, st); /* the journal's refusal or failure */
         return;
     }
-    put(r->w, "OK CUT ");
-    put_u32(r->w, cut);
-    put(r->w, "\r\n");
+    fd_put(r->w, "OK CUT ");
+    fd_put_u32(r->w, cut);
+    fd_put(r->w, "\r\n");
 }
 
 static void write_sink(void *ctx, const char *s, size_t n)
 {
-    const writer *w = ctx;
+    const fd_writer *w = ctx;
     w->fn(w->ctx, s, n);
 }
 
 /* A verifiable round's REVEAL: after "OK REVEAL", exactly a docs/VERIFY.md
  * round line (card ids in dealing order), then the label. */
-static void reveal_round(const writer *w, const fd_dealer *d)
+static void reveal_round(const fd_writer *w, const fd_dealer *d)
 {
     const fd_round *rd = fd_dealer_get_round(d);
-    put(w, "OK REVEAL");
+    fd_put(w, "OK REVEAL");
     put_round_header(w, d);
-    put(w, " secret=");
-    put_hex(w, rd->secret, rd->secret_len);
-    put(w, " seeds=");
+    fd_put(w, " secret=");
+    fd_put_hex(w, rd->secret, rd->secret_len);
+    fd_put(w, " seeds=");
     const char *sep = "";
     for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
         if (rd->seeds.len[i] != 0u) {
-            put(w, sep);
-            put_u32(w, i);
-            put(w, ":");
-            put_hex(w, rd->seeds.seed[i], rd->seeds.len[i]);
+            fd_put(w, sep);
+            fd_put_u32(w, i);
+            fd_put(w, ":");
+            fd_put_hex(w, rd->seeds.seed[i], rd->seeds.len[i]);
             sep = ";";
         }
     }
     if (sep[0] == '\0') {
-        put(w, "none");
+        fd_put(w, "none");
     }
-    put(w, " commitment=");
-    put_hex(w, rd->commitment, sizeof rd->commitment);
-    put(w, " order=");
+    fd_put(w, " commitment=");
+    fd_put_hex(w, rd->commitment, sizeof rd->commitment);
+    fd_put(w, " order=");
     for (uint16_t i = 0; i < fd_dealer_get_shoe(d)->count; i++) {
         if (i > 0u) {
-            put(w, ",");
+            fd_put(w, ",");
         }
-        put_u32(w, fd_dealer_card_at(d, i));
+        fd_put_u32(w, fd_dealer_card_at(d, i));
     }
-    skipped_write(w, d);
+    fd_recall_skipped_write(w, d);
     put_chain(w, d);
     put_label(w, d);
-    put(w, "\r\n");
+    fd_put(w, "\r\n");
 }
 
 static void cmd_reveal(const request *r)
@@ -779,16 +779,16 @@ static void cmd_reveal(const request *r)
         reveal_round(r->w, r->d);
         return;
     }
-    put(r->w, "OK REVEAL id=");
-    put_u32(r->w, round->id);
+    fd_put(r->w, "OK REVEAL id=");
+    fd_put_u32(r->w, round->id);
     put_chain(r->w, r->d); /* before the order: order_text runs to the end of the line */
-    skipped_write(r->w, r->d);
-    put(r->w, " salt=");
-    put_hex(r->w, round->salt, sizeof round->salt);
-    put(r->w, " order=");
+    fd_recall_skipped_write(r->w, r->d);
+    fd_put(r->w, " salt=");
+    fd_put_hex(r->w, round->salt, sizeof round->salt);
+    fd_put(r->w, " order=");
     /* cannot fail: the order comes from the dealer's checked, shuffled shoe */
     (void)fd_commit_order_text(shoe->order, shoe->count, shoe->kind, write_sink, (void *)r->w);
-    put(r->w, "\r\n");
+    fd_put(r->w, "\r\n");
 }
 
 static const char *state_name(fd_dealer_state s)
@@ -813,7 +813,7 @@ static const char *health_name(const fd_dealer *d)
 
 static void cmd_status(const request *r)
 {
-    const writer *w = r->w;
+    const fd_writer *w = r->w;
     const fd_dealer *d = r->d;
     if (!no_arguments(r, "usage: STATUS")) {
         return;
@@ -822,43 +822,44 @@ static void cmd_status(const request *r)
     const fd_shoe *shoe = fd_dealer_get_shoe(d);
     const fd_round *round = fd_dealer_get_round(d);
     const fd_dealer_state s = fd_dealer_get_state(d);
-    put_field(w, "OK STATUS board=", cfg->board);
-    put_field(w, " deck=", fd_deck_kind_name(shoe->kind));
-    put_field_u32(w, " decks=", shoe->decks);
-    put_field_u32(w, " cards=", shoe->count);
-    put_field_u32(w, " left=", s == FD_DEALER_ROUND_OPEN ? fd_shoe_remaining(shoe) : 0u);
-    put_field(w, " state=", state_name(s));
-    put_field_u32(w, " shuffles=", round->id);
-    put_field_u32(w, " cut=", shoe->cut);
-    put(w, fd_shoe_reshuffle_due(shoe) ? " reshuffle=due" : " reshuffle=no");
-    put_field(w, " entropy=",
-              fd_dealer_in_fault(d) ? (fd_dealer_fault_status(d) == FD_ERR_CORRUPT ? "memory-fault" : "fault") : "ok");
-    put_field(w, " health=", health_name(d));
-    put_field_u32(w, " reseeds=", fd_dealer_reseeds(d));
-    put_field_u32(w, " raw_samples=", fd_dealer_raw_samples(d));
-    put_field(w, " drbg=", drbg_name(cfg->drbg_kind));
-    put_field_u32(w, " revealed=", round->revealed_rounds);
-    put_field_u32(w, " unrevealed=", fd_dealer_unrevealed_rounds(d));
-    put_field(w, " secret=", fd_device_secret_origin_name(fd_dealer_secret_origin(d)));
-    put(w, " device=");
+    fd_put_field(w, "OK STATUS board=", cfg->board);
+    fd_put_field(w, " deck=", fd_deck_kind_name(shoe->kind));
+    fd_put_field_u32(w, " decks=", shoe->decks);
+    fd_put_field_u32(w, " cards=", shoe->count);
+    fd_put_field_u32(w, " left=", s == FD_DEALER_ROUND_OPEN ? fd_shoe_remaining(shoe) : 0u);
+    fd_put_field(w, " state=", state_name(s));
+    fd_put_field_u32(w, " shuffles=", round->id);
+    fd_put_field_u32(w, " cut=", shoe->cut);
+    fd_put(w, fd_shoe_reshuffle_due(shoe) ? " reshuffle=due" : " reshuffle=no");
+    fd_put_field(w, " entropy=",
+                 fd_dealer_in_fault(d) ? (fd_dealer_fault_status(d) == FD_ERR_CORRUPT ? "memory-fault" : "fault")
+                                       : "ok");
+    fd_put_field(w, " health=", health_name(d));
+    fd_put_field_u32(w, " reseeds=", fd_dealer_reseeds(d));
+    fd_put_field_u32(w, " raw_samples=", fd_dealer_raw_samples(d));
+    fd_put_field(w, " drbg=", drbg_name(cfg->drbg_kind));
+    fd_put_field_u32(w, " revealed=", round->revealed_rounds);
+    fd_put_field_u32(w, " unrevealed=", fd_dealer_unrevealed_rounds(d));
+    fd_put_field(w, " secret=", fd_device_secret_origin_name(fd_dealer_secret_origin(d)));
+    fd_put(w, " device=");
     put_device_id(w, d);
     static const char *const seed_file_names[] = {"none", "saved", "unsaved"};
-    put_field(w, " seedfile=", seed_file_names[fd_dealer_seed_file_state(d)]);
+    fd_put_field(w, " seedfile=", seed_file_names[fd_dealer_seed_file_state(d)]);
     if (cfg->image_hash != NULL) { /* the banner's image line (docs/SECURITY.md "Boot") */
         const uint8_t v[4] = {(uint8_t)(cfg->image_version >> 24), (uint8_t)(cfg->image_version >> 16),
                               (uint8_t)(cfg->image_version >> 8), (uint8_t)cfg->image_version};
-        put(w, " image=0x");
-        put_hex(w, v, sizeof v);
-        put(w, " image_hash=");
-        put_hex(w, cfg->image_hash, FD_SHA256_SIZE);
+        fd_put(w, " image=0x");
+        fd_put_hex(w, v, sizeof v);
+        fd_put(w, " image_hash=");
+        fd_put_hex(w, cfg->image_hash, FD_SHA256_SIZE);
     }
     if (fd_dealer_journal_attached(d)) {
         put_power_on_seq(w, d);
-        put_field_u32(w, " next_id=", round->id + 1u);
-        put(w, fd_dealer_journal_status(d) == FD_OK ? " journal=ok" : " journal=failed");
+        fd_put_field_u32(w, " next_id=", round->id + 1u);
+        fd_put(w, fd_dealer_journal_status(d) == FD_OK ? " journal=ok" : " journal=failed");
         put_chain(w, d);
     }
-    put(w, "\r\n");
+    fd_put(w, "\r\n");
 }
 
 static void cmd_selftest(const request *r)
@@ -870,9 +871,9 @@ static void cmd_selftest(const request *r)
     if (!core_ok(r, fd_dealer_selftest(r->d, &samples))) {
         return;
     }
-    put(r->w, "OK SELFTEST kat=pass startup=pass samples=");
-    put_u32(r->w, samples);
-    put(r->w, "\r\n");
+    fd_put(r->w, "OK SELFTEST kat=pass startup=pass samples=");
+    fd_put_u32(r->w, samples);
+    fd_put(r->w, "\r\n");
 }
 
 static void cmd_quit(const request *r)
@@ -881,7 +882,7 @@ static void cmd_quit(const request *r)
         return;
     }
     if (core_ok(r, fd_dealer_quit(r->d))) {
-        put(r->w, "OK BYE\r\n");
+        fd_put(r->w, "OK BYE\r\n");
     }
 }
 
@@ -897,10 +898,10 @@ static void cmd_verify(const request *r)
     } else if (fd_program_verify(seed, len, mac, &bytes) != FD_OK) {
         reply_err(r->w, "state", "program verification needs the device's flash");
     } else {
-        put(r->w, "OK VERIFY hmac=");
-        put_hex(r->w, mac, sizeof mac);
-        put_field_u32(r->w, " bytes=", bytes);
-        put(r->w, "\r\n");
+        fd_put(r->w, "OK VERIFY hmac=");
+        fd_put_hex(r->w, mac, sizeof mac);
+        fd_put_field_u32(r->w, " bytes=", bytes);
+        fd_put(r->w, "\r\n");
     }
 }
 
@@ -911,13 +912,13 @@ static void cmd_id(const request *r)
     if (!no_arguments(r, "usage: ID")) {
         return;
     }
-    put_field(r->w, "OK ID version=", FAIRDEAL_VERSION_STRING);
-    put_field(r->w, " board=", fd_dealer_get_config(r->d)->board);
-    put_field(r->w, " secret=", fd_device_secret_origin_name(fd_dealer_secret_origin(r->d)));
-    put(r->w, " device=");
+    fd_put_field(r->w, "OK ID version=", FAIRDEAL_VERSION_STRING);
+    fd_put_field(r->w, " board=", fd_dealer_get_config(r->d)->board);
+    fd_put_field(r->w, " secret=", fd_device_secret_origin_name(fd_dealer_secret_origin(r->d)));
+    fd_put(r->w, " device=");
     put_device_id(r->w, r->d);
     put_chain(r->w, r->d);
-    put(r->w, "\r\n");
+    fd_put(r->w, "\r\n");
 }
 
 /* UPDATE <BEGIN|DATA|END> ...: update.c's (docs/PROTOCOL.md UPDATE), given the words after UPDATE */
@@ -940,9 +941,9 @@ static void cmd_time(const request *r)
     if (!core_ok(r, fd_dealer_time(r->d, unix_s))) {
         return;
     }
-    put_field_u32(r->w, "OK TIME unix=", unix_s);
+    fd_put_field_u32(r->w, "OK TIME unix=", unix_s);
     put_chain(r->w, r->d);
-    put(r->w, "\r\n");
+    fd_put(r->w, "\r\n");
 }
 
 /* An optional count argument: dflt when absent, 1..max. */
@@ -961,11 +962,11 @@ static bool parse_count(const request *r, uint32_t dflt, uint32_t max, const cha
 static void end_walk_reply(const request *r, fd_status st)
 {
     if (st != FD_OK) {
-        put(r->w, " | ERR ");
-        put(r->w, fd_status_name(st));
+        fd_put(r->w, " | ERR ");
+        fd_put(r->w, fd_status_name(st));
     }
     put_chain(r->w, r->d);
-    put(r->w, "\r\n");
+    fd_put(r->w, "\r\n");
 }
 
 static void cmd_recall(const request *r)
@@ -979,9 +980,9 @@ static void cmd_recall(const request *r)
         return;
     }
     const uint32_t newest = fd_dealer_get_round(r->d)->id;
-    put_field_u32(r->w, "OK RECALL newest=", newest);
-    put_field_u32(r->w, " n=", n);
-    end_walk_reply(r, recall_write(r->w, r->d, newest >= n ? newest - n + 1u : 1u));
+    fd_put_field_u32(r->w, "OK RECALL newest=", newest);
+    fd_put_field_u32(r->w, " n=", n);
+    end_walk_reply(r, fd_recall_write(r->w, r->d, newest >= n ? newest - n + 1u : 1u));
 }
 
 static void cmd_log(const request *r)
@@ -993,8 +994,8 @@ static void cmd_log(const request *r)
     if (!admitted(r, r->row->cmd)) {
         return;
     }
-    put_field_u32(r->w, "OK LOG n=", n);
-    end_walk_reply(r, log_write(r->w, r->d, n));
+    fd_put_field_u32(r->w, "OK LOG n=", n);
+    end_walk_reply(r, fd_recall_log_write(r->w, r->d, n));
 }
 
 #if defined(FD_DEALER_TEST_COMMANDS)
@@ -1007,7 +1008,7 @@ static void cmd_hang(const request *r)
     if (!no_arguments(r, "usage: HANG")) {
         return;
     }
-    put(r->w, "OK HANG\r\n");
+    fd_put(r->w, "OK HANG\r\n");
     for (;;) {
     }
 }
@@ -1022,10 +1023,10 @@ static void cmd_mode(const request *r)
         reply_err(r->w, "state", "human mode is refused in release builds: machine mode only");
     } else if (r->n == 2u && token_is(&r->t[1], "human")) {
         c->human = true;
-        put(r->w, "OK MODE human\r\n");
+        fd_put(r->w, "OK MODE human\r\n");
     } else if (r->n == 2u && token_is(&r->t[1], "machine")) {
         c->human = false;
-        put(r->w, "OK MODE machine\r\n");
+        fd_put(r->w, "OK MODE machine\r\n");
     } else {
         reply_err(r->w, "syntax", "usage: MODE <human|machine>");
     }
@@ -1119,21 +1120,21 @@ static void cmd_help(const request *r)
     if (!no_arguments(r, "usage: HELP")) {
         return;
     }
-    put(r->w, "OK HELP");
+    fd_put(r->w, "OK HELP");
     const char *sep = " ";
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (commands[i].help != NULL) {
-            put(r->w, sep);
-            put(r->w, commands[i].help);
+            fd_put(r->w, sep);
+            fd_put(r->w, commands[i].help);
             sep = " | ";
         }
     }
-    put(r->w, "\r\n");
+    fd_put(r->w, "\r\n");
 }
 
 void fd_console_command(fd_console *c, const char *line, size_t len)
 {
-    const writer w = {c->out, c->out_ctx};
+    const fd_writer w = {c->out, c->out_ctx};
     token t[MAX_TOKENS];
     const size_t n = tokenize(line, len, t);
     if (n == 0u) {
@@ -1182,72 +1183,72 @@ static void prompt(const fd_console *c)
     }
 }
 
-static void put_journal_banner(const writer *w, const fd_dealer *d)
+static void put_journal_banner(const fd_writer *w, const fd_dealer *d)
 {
     const fd_dealer_config *cfg = fd_dealer_get_config(d);
     uint16_t recovered_at = 0;
     if (!fd_dealer_journal_attached(d)) {
         return;
     }
-    put(w, "journal: ");
-    put(w, cfg->storage_name != NULL ? cfg->storage_name : "?");
+    fd_put(w, "journal: ");
+    fd_put(w, cfg->storage_name != NULL ? cfg->storage_name : "?");
     put_power_on_seq(w, d);
     put_chain(w, d);
-    put(w, "\r\n");
+    fd_put(w, "\r\n");
     if (cfg->storage_volatile) {
-        put(w, "*** JOURNAL IN MEMORY ONLY: nothing survives a power cut or exit. ***\r\n");
+        fd_put(w, "*** JOURNAL IN MEMORY ONLY: nothing survives a power cut or exit. ***\r\n");
     }
     if (fd_dealer_journal_status(d) != FD_OK) {
-        put(w, "*** JOURNAL FAILED: ");
+        fd_put(w, "*** JOURNAL FAILED: ");
         put_journal_problem(d, w);
-        put(w, ". Rounds are refused. ***\r\n");
+        fd_put(w, ". Rounds are refused. ***\r\n");
     } else if (fd_dealer_recovered(d, &recovered_at)) {
-        put_field_u32(w, "*** RECOVERED open round id=", fd_dealer_get_round(d)->id);
-        put_field_u32(w, " after a power cut at card ", recovered_at);
-        put(w, ": DEAL continues, REVEAL reveals. ***\r\n");
+        fd_put_field_u32(w, "*** RECOVERED open round id=", fd_dealer_get_round(d)->id);
+        fd_put_field_u32(w, " after a power cut at card ", recovered_at);
+        fd_put(w, ": DEAL continues, REVEAL reveals. ***\r\n");
     }
 }
 
 void fd_console_start(const fd_console *c)
 {
-    const writer w = {c->out, c->out_ctx};
+    const fd_writer w = {c->out, c->out_ctx};
     const fd_dealer *d = c->dealer;
     const fd_dealer_config *cfg = fd_dealer_get_config(d);
     uint8_t id[FD_DEVICE_ID_BYTES];
-    put(&w, "fairdeal dealer " FAIRDEAL_VERSION_STRING " board=");
-    put(&w, cfg->board);
-    put(&w, " drbg=");
-    put(&w, drbg_name(cfg->drbg_kind));
-    put(&w, "\r\nentropy: ");
-    put(&w, cfg->trng_name);
-    put(&w, ", health tests RCT ");
-    put_u32(&w, cfg->health.rct_cutoff);
-    put(&w, ", APT ");
-    put_u32(&w, cfg->health.apt_cutoff);
-    put(&w, "/");
-    put_u32(&w, cfg->health.apt_window);
-    put(&w, "\r\n");
-    put_field(&w, "device: ", fd_device_secret_origin_name(fd_dealer_secret_origin(d)));
-    put(&w, " secret, id ");
+    fd_put(&w, "fairdeal dealer " FAIRDEAL_VERSION_STRING " board=");
+    fd_put(&w, cfg->board);
+    fd_put(&w, " drbg=");
+    fd_put(&w, drbg_name(cfg->drbg_kind));
+    fd_put(&w, "\r\nentropy: ");
+    fd_put(&w, cfg->trng_name);
+    fd_put(&w, ", health tests RCT ");
+    fd_put_u32(&w, cfg->health.rct_cutoff);
+    fd_put(&w, ", APT ");
+    fd_put_u32(&w, cfg->health.apt_cutoff);
+    fd_put(&w, "/");
+    fd_put_u32(&w, cfg->health.apt_window);
+    fd_put(&w, "\r\n");
+    fd_put_field(&w, "device: ", fd_device_secret_origin_name(fd_dealer_secret_origin(d)));
+    fd_put(&w, " secret, id ");
     put_device_id(&w, d);
-    put(&w, "\r\n");
+    fd_put(&w, "\r\n");
     if (fd_dealer_secret_origin(d) == FD_SECRET_TEST) {
-        put(&w, "*** secret=test: the public development secret, not provisioned. Never use this build at a table. "
-                "***\r\n");
+        fd_put(&w, "*** secret=test: the public development secret, not provisioned. Never use this build at a table. "
+                   "***\r\n");
     } else if (!fd_dealer_device_id(d, id)) {
-        put(&w, "*** NO DEVICE SECRET: dealing is disabled until the device is provisioned. ***\r\n");
+        fd_put(&w, "*** NO DEVICE SECRET: dealing is disabled until the device is provisioned. ***\r\n");
     }
     if (cfg->emulation_only) {
-        put(&w, "*** EMULATION ONLY: entropy is the host's, read through semihosting. "
-                "Not a hardware TRNG: never use this build at a table. ***\r\n");
+        fd_put(&w, "*** EMULATION ONLY: entropy is the host's, read through semihosting. "
+                   "Not a hardware TRNG: never use this build at a table. ***\r\n");
     }
     put_journal_banner(&w, d);
     if (fd_dealer_in_fault(d)) {
-        put(&w, "*** ENTROPY FAULT: ");
-        put(&w, fault_reason(d));
-        put(&w, ". Dealing is disabled until SELFTEST passes. ***\r\n");
+        fd_put(&w, "*** ENTROPY FAULT: ");
+        fd_put(&w, fault_reason(d));
+        fd_put(&w, ". Dealing is disabled until SELFTEST passes. ***\r\n");
     }
-    put(&w, "Type HELP for commands.\r\n");
+    fd_put(&w, "Type HELP for commands.\r\n");
     prompt(c);
 }
 
@@ -1267,7 +1268,7 @@ static bool line_blank(const fd_linebuf *lb)
 static bool end_line(fd_console *c)
 {
     fd_linebuf *lb = &c->line;
-    const writer w = {c->out, c->out_ctx};
+    const fd_writer w = {c->out, c->out_ctx};
     bool replied = true;
     if (lb->overrun) {
         reply_err(&w, "overrun", "received bytes lost: line discarded");

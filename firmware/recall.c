@@ -8,7 +8,7 @@
  * hand's older records after newer ones: a hand can show as several
  * groups with the same id (docs/PROTOCOL.md); every record prints alone. */
 typedef struct recall {
-    const writer *w;
+    const fd_writer *w;
     uint32_t from;  /* first round id shown */
     uint32_t group; /* id of the group being written; 0: none yet */
     uint32_t open;  /* rounds from this id on are not revealed: their S is never shown */
@@ -19,42 +19,42 @@ static const char *mode_name(uint8_t mode)
     return mode == FD_RECORD_MODE_ROUND ? "round" : mode == FD_RECORD_MODE_FULL ? "full" : "drbg";
 }
 
-static void recall_opened(const writer *w, const fd_rec_round_opened *o)
+static void recall_opened(const fd_writer *w, const fd_rec_round_opened *o)
 {
-    put_field(w, " mode=", mode_name(o->mode));
-    put_field(w, " shoe=", fd_deck_kind_name((fd_deck_kind)o->kind));
-    put_field_u32(w, ":", o->decks);
-    put_field_u32(w, ":", o->jokers);
-    put(w, " commitment=");
-    put_hex(w, o->commitment, FD_SHA256_SIZE);
-    put_field_u32(w, " parts=", o->parts);
-    put(w, " device=");
-    put_hex(w, o->device_id, o->device_id_len);
-    put(w, " slots=");
-    put_hex(w, &o->slot_mask, 1);
+    fd_put_field(w, " mode=", mode_name(o->mode));
+    fd_put_field(w, " shoe=", fd_deck_kind_name((fd_deck_kind)o->kind));
+    fd_put_field_u32(w, ":", o->decks);
+    fd_put_field_u32(w, ":", o->jokers);
+    fd_put(w, " commitment=");
+    fd_put_hex(w, o->commitment, FD_SHA256_SIZE);
+    fd_put_field_u32(w, " parts=", o->parts);
+    fd_put(w, " device=");
+    fd_put_hex(w, o->device_id, o->device_id_len);
+    fd_put(w, " slots=");
+    fd_put_hex(w, &o->slot_mask, 1);
     if (o->has_beacon && o->beacon_slot != FD_ROUND_NO_BEACON) {
-        put_beacon(w, o->beacon_slot, o->beacon_index);
+        fd_put_beacon(w, o->beacon_slot, o->beacon_index);
     }
 }
 
 /* " cards@P=SEAT:CARD,..." (a burn: "burn:CARD") */
-static void recall_dealt(const writer *w, const fd_rec_dealt *t)
+static void recall_dealt(const fd_writer *w, const fd_rec_dealt *t)
 {
-    put_field_u32(w, " cards@", t->first);
-    put(w, "=");
+    fd_put_field_u32(w, " cards@", t->first);
+    fd_put(w, "=");
     for (uint32_t i = 0; i < t->cards; i++) {
         char code[FD_CARD_CODE_SIZE];
         if (i > 0u) {
-            put(w, ",");
+            fd_put(w, ",");
         }
         if (t->players == 0u) {
-            put(w, "burn:");
+            fd_put(w, "burn:");
         } else {
-            put_u32(w, (t->seat0 + i) % t->players + 1u);
-            put(w, ":");
+            fd_put_u32(w, (t->seat0 + i) % t->players + 1u);
+            fd_put(w, ":");
         }
         const fd_status st = fd_card_format(t->card[i], (fd_deck_kind)t->kind, code);
-        put(w, st == FD_OK ? code : "?");
+        fd_put(w, st == FD_OK ? code : "?");
     }
 }
 
@@ -89,45 +89,45 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
     }
     if (id != c->group) {
         c->group = id;
-        put_field_u32(c->w, " | id=", id);
+        fd_put_field_u32(c->w, " | id=", id);
     }
     switch (rec->type) {
     case FD_REC_ROUND_OPENED: recall_opened(c->w, &u.opened); break;
     case FD_REC_CLIENT_SEED:
-        put_field_u32(c->w, " seed=", u.seed.slot);
-        put(c->w, ":");
-        put_hex(c->w, u.seed.seed, u.seed.len);
+        fd_put_field_u32(c->w, " seed=", u.seed.slot);
+        fd_put(c->w, ":");
+        fd_put_hex(c->w, u.seed.seed, u.seed.len);
         break;
     case FD_REC_DEALT: recall_dealt(c->w, &u.dealt); break;
     case FD_REC_SKIPPED: /* one record: one range */
-        put(c->w, " skipped=");
-        put_positions(c->w, u.skipped.first, u.skipped.count);
+        fd_put(c->w, " skipped=");
+        fd_put_positions(c->w, u.skipped.first, u.skipped.count);
         break;
     case FD_REC_ROUND_SECRET: /* part i of the revealed material: S, or salt and order */
-        put_field_u32(c->w, " reveal", u.secret.part);
-        put(c->w, "=");
-        put_hex(c->w, rec->secret, rec->secret_len);
+        fd_put_field_u32(c->w, " reveal", u.secret.part);
+        fd_put(c->w, "=");
+        fd_put_hex(c->w, rec->secret, rec->secret_len);
         break;
     default: /* FD_REC_REVEAL: the summary, kept longest */
-        put(c->w, " revealed=");
-        put_hex(c->w, u.reveal.commitment, FD_SHA256_SIZE);
-        put(c->w, " reveal_hash=");
-        put_hex(c->w, u.reveal.material_hash, FD_SHA256_SIZE);
+        fd_put(c->w, " revealed=");
+        fd_put_hex(c->w, u.reveal.commitment, FD_SHA256_SIZE);
+        fd_put(c->w, " reveal_hash=");
+        fd_put_hex(c->w, u.reveal.material_hash, FD_SHA256_SIZE);
         break;
     }
     return FD_OK;
 }
 
-void skipped_write(const writer *w, const fd_dealer *d)
+void fd_recall_skipped_write(const fd_writer *w, const fd_dealer *d)
 {
     const fd_persist *p = &d->persist;
     for (uint32_t i = 0; i < p->round_skipped && i < FD_REC_SKIPPED_MAX; i++) {
-        put(w, i == 0u ? " skipped=" : ",");
-        put_positions(w, p->skipped_first[i], p->skipped_count[i]);
+        fd_put(w, i == 0u ? " skipped=" : ",");
+        fd_put_positions(w, p->skipped_first[i], p->skipped_count[i]);
     }
 }
 
-fd_status recall_write(const writer *w, fd_dealer *d, uint32_t from)
+fd_status fd_recall_write(const fd_writer *w, fd_dealer *d, uint32_t from)
 {
     const uint32_t newest = d->round.id;
     recall c = {w, from, 0, fd_dealer_round_open(d) ? newest : newest + 1u};
@@ -135,7 +135,7 @@ fd_status recall_write(const writer *w, fd_dealer *d, uint32_t from)
 }
 
 typedef struct log_walk {
-    const writer *w;
+    const fd_writer *w;
     uint32_t floor;  /* first event seq shown */
     uint32_t unix_s; /* the last TIME of the power-on being walked */
 } log_walk;
@@ -145,11 +145,11 @@ static const char *const reset_causes[] = {"unknown", "power-on", "pin", "watchd
 /* One FAULT or SELFTEST line. */
 static void log_event(const log_walk *c, const fd_journal_record *rec, const fd_rec_event *e)
 {
-    put_field_u32(c->w, " | seq=", rec->orig_seq);
-    put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
-    put(c->w, e->status == 0u ? "ok" : fd_status_name((fd_status)e->status));
+    fd_put_field_u32(c->w, " | seq=", rec->orig_seq);
+    fd_put(c->w, rec->type == FD_REC_FAULT ? " fault status=" : " selftest result=");
+    fd_put(c->w, e->status == 0u ? "ok" : fd_status_name((fd_status)e->status));
     if (rec->type == FD_REC_FAULT) {
-        put_field_u32(c->w, " detail=", e->detail);
+        fd_put_field_u32(c->w, " detail=", e->detail);
     }
 }
 
@@ -163,15 +163,15 @@ static fd_status log_visit(void *ctx, const fd_journal_record *rec)
     if (rec->type == FD_REC_POWER_ON && fd_rec_power_on_decode(rec->payload, rec->len, &on) == FD_OK) {
         c->unix_s = 0; /* a TIME holds for the power-on it was sent in */
         if (rec->orig_seq >= c->floor) {
-            put_field_u32(c->w, " | seq=", rec->orig_seq);
-            put_field(c->w, " power-on cause=", on.cause < 7u ? reset_causes[on.cause] : "?");
+            fd_put_field_u32(c->w, " | seq=", rec->orig_seq);
+            fd_put_field(c->w, " power-on cause=", on.cause < 7u ? reset_causes[on.cause] : "?");
         }
         time = on.time;
     } else if (rec->type == FD_REC_TIME_SET && fd_rec_time_set_decode(rec->payload, rec->len, &t) == FD_OK) {
         c->unix_s = t.unix_s;
         if (rec->orig_seq >= c->floor) {
-            put_field_u32(c->w, " | seq=", rec->orig_seq);
-            put_field_u32(c->w, " time-set unix=", t.unix_s);
+            fd_put_field_u32(c->w, " | seq=", rec->orig_seq);
+            fd_put_field_u32(c->w, " time-set unix=", t.unix_s);
         }
         return FD_OK;
     } else if ((rec->type == FD_REC_FAULT || rec->type == FD_REC_SELFTEST) &&
@@ -185,12 +185,12 @@ static fd_status log_visit(void *ctx, const fd_journal_record *rec)
     }
     /* events carry the last TIME sent since power-on: the event is not older */
     if (rec->orig_seq >= c->floor && time != 0u) {
-        put_field_u32(c->w, " time>=", time);
+        fd_put_field_u32(c->w, " time>=", time);
     }
     return FD_OK;
 }
 
-fd_status log_write(const writer *w, fd_dealer *d, uint32_t n)
+fd_status fd_recall_log_write(const fd_writer *w, fd_dealer *d, uint32_t n)
 {
     const fd_persist *p = &d->persist;
     /* the n-th newest event's seq, from the dealer's windows of event seqs */

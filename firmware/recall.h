@@ -12,15 +12,15 @@
 /* The round records of rounds from id `from` on, each as " | id=N ..."
  * fields (an unrevealed round's material is never shown). Returns the
  * walk's status (FD_ERR_NOT_READY without a mounted journal). */
-fd_status recall_write(const writer *w, fd_dealer *d, uint32_t from);
+fd_status fd_recall_write(const fd_writer *w, fd_dealer *d, uint32_t from);
 
 /* The open round's positions skipped at power loss (docs/PROTOCOL.md
  * "Power loss"), one range per SKIPPED record in position order:
  * " skipped=P,A-B,..."; nothing when there are none. */
-void skipped_write(const writer *w, const fd_dealer *d);
+void fd_recall_skipped_write(const fd_writer *w, const fd_dealer *d);
 
 /* The n newest events (n <= FD_REC_EVENTS_KEPT), oldest first, as
  * " | seq=N ..." fields. Returns the walk's status. */
-fd_status log_write(const writer *w, fd_dealer *d, uint32_t n);
+fd_status fd_recall_log_write(const fd_writer *w, fd_dealer *d, uint32_t n);
 
 #endif

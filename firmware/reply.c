@@ -4,15 +4,15 @@
 
 #include "fairdeal/util.h"
 
-void put(const writer *w, const char *s) { w->fn(w->ctx, s, strlen(s)); }
+void fd_put(const fd_writer *w, const char *s) { w->fn(w->ctx, s, strlen(s)); }
 
-void put_u32(const writer *w, uint32_t v)
+void fd_put_u32(const fd_writer *w, uint32_t v)
 {
     char digits[10];
     w->fn(w->ctx, digits, fd_dec_encode(v, digits));
 }
 
-void put_u64(const writer *w, uint64_t v)
+void fd_put_u64(const fd_writer *w, uint64_t v)
 {
     char digits[20];
     size_t at = sizeof digits;
@@ -23,19 +23,19 @@ void put_u64(const writer *w, uint64_t v)
     w->fn(w->ctx, digits + at, sizeof digits - at);
 }
 
-void put_field(const writer *w, const char *key, const char *value)
+void fd_put_field(const fd_writer *w, const char *key, const char *value)
 {
-    put(w, key);
-    put(w, value);
+    fd_put(w, key);
+    fd_put(w, value);
 }
 
-void put_field_u32(const writer *w, const char *key, uint32_t value)
+void fd_put_field_u32(const fd_writer *w, const char *key, uint32_t value)
 {
-    put(w, key);
-    put_u32(w, value);
+    fd_put(w, key);
+    fd_put_u32(w, value);
 }
 
-void put_hex(const writer *w, const uint8_t *bin, size_t len)
+void fd_put_hex(const fd_writer *w, const uint8_t *bin, size_t len)
 {
     char hex[2u * 32u + 1u];
     while (len > 0u) {
@@ -48,18 +48,18 @@ void put_hex(const writer *w, const uint8_t *bin, size_t len)
     }
 }
 
-void put_beacon(const writer *w, uint8_t slot, uint64_t index)
+void fd_put_beacon(const fd_writer *w, uint8_t slot, uint64_t index)
 {
-    put_field_u32(w, " beacon=", slot);
-    put(w, ":");
-    put_u64(w, index);
+    fd_put_field_u32(w, " beacon=", slot);
+    fd_put(w, ":");
+    fd_put_u64(w, index);
 }
 
-void put_positions(const writer *w, uint32_t first, uint32_t count)
+void fd_put_positions(const fd_writer *w, uint32_t first, uint32_t count)
 {
-    put_u32(w, first);
+    fd_put_u32(w, first);
     if (count > 1u) {
-        put(w, "-");
-        put_u32(w, first + count - 1u);
+        fd_put(w, "-");
+        fd_put_u32(w, first + count - 1u);
     }
 }

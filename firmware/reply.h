@@ -10,25 +10,25 @@
 /* Where replies go: the UART, stdout, or a test buffer. */
 typedef void (*fd_write_fn)(void *ctx, const char *data, size_t len);
 
-typedef struct writer {
+typedef struct fd_writer {
     fd_write_fn fn;
     void *ctx;
-} writer;
+} fd_writer;
 
 /* A NUL-terminated string. */
-void put(const writer *w, const char *s);
+void fd_put(const fd_writer *w, const char *s);
 /* Decimal. */
-void put_u32(const writer *w, uint32_t v);
-void put_u64(const writer *w, uint64_t v);
+void fd_put_u32(const fd_writer *w, uint32_t v);
+void fd_put_u64(const fd_writer *w, uint64_t v);
 /* key then value (" key=value": the key carries its space and '='). */
-void put_field(const writer *w, const char *key, const char *value);
-void put_field_u32(const writer *w, const char *key, uint32_t value);
+void fd_put_field(const fd_writer *w, const char *key, const char *value);
+void fd_put_field_u32(const fd_writer *w, const char *key, uint32_t value);
 /* Lower-case hex of len bytes. */
-void put_hex(const writer *w, const uint8_t *bin, size_t len);
+void fd_put_hex(const fd_writer *w, const uint8_t *bin, size_t len);
 /* " beacon=SLOT:INDEX" */
-void put_beacon(const writer *w, uint8_t slot, uint64_t index);
+void fd_put_beacon(const fd_writer *w, uint8_t slot, uint64_t index);
 /* A range of card positions (docs/PROTOCOL.md "Power loss"): "P" for one
  * (count 1), "A-B" (A = first, B = first + count - 1) for more. */
-void put_positions(const writer *w, uint32_t first, uint32_t count);
+void fd_put_positions(const fd_writer *w, uint32_t first, uint32_t count);
 
 #endif

@@ -88,14 +88,14 @@ static bool parse_u32(const word *w, uint32_t *value)
 #define NO_NUMBER 0xFFFFFFFFu
 
 /* "ERR <code and message>[<n>]": one line. */
-static void refuse(const writer *w, const char *what, uint32_t n)
+static void refuse(const fd_writer *w, const char *what, uint32_t n)
 {
-    put(w, "ERR ");
-    put(w, what);
+    fd_put(w, "ERR ");
+    fd_put(w, what);
     if (n != NO_NUMBER) {
-        put_u32(w, n);
+        fd_put_u32(w, n);
     }
-    put(w, "\r\n");
+    fd_put(w, "\r\n");
 }
 
 #define USAGE "syntax usage: UPDATE BEGIN <bytes>|DATA <offset> <hex>|END"
@@ -103,7 +103,7 @@ static void refuse(const writer *w, const char *what, uint32_t n)
 #define NO_TRANSFER "state no transfer: UPDATE BEGIN first"
 #define FLASH_FAILED "flash slot B write failed"
 
-static void cmd_begin(const writer *w, const fd_update_platform *p, uint32_t size)
+static void cmd_begin(const fd_writer *w, const fd_update_platform *p, uint32_t size)
 {
     const fd_status st = fd_update_begin(&transfer, &p->flash, size);
     if (st == FD_ERR_EMPTY || st == FD_ERR_TOO_LARGE) {
@@ -111,13 +111,13 @@ static void cmd_begin(const writer *w, const fd_update_platform *p, uint32_t siz
     } else if (st != FD_OK) {
         refuse(w, FLASH_FAILED, NO_NUMBER);
     } else {
-        put_field_u32(w, "OK UPDATE BEGIN size=", size);
-        put_field_u32(w, " chunk=", FD_UPDATE_CHUNK_MAX);
-        put(w, "\r\n");
+        fd_put_field_u32(w, "OK UPDATE BEGIN size=", size);
+        fd_put_field_u32(w, " chunk=", FD_UPDATE_CHUNK_MAX);
+        fd_put(w, "\r\n");
     }
 }
 
-static void cmd_data(const writer *w, const fd_update_platform *p, uint32_t offset, const word *hex)
+static void cmd_data(const fd_writer *w, const fd_update_platform *p, uint32_t offset, const word *hex)
 {
     uint8_t chunk[FD_UPDATE_CHUNK_MAX];
     size_t len = 0;
@@ -137,12 +137,12 @@ static void cmd_data(const writer *w, const fd_update_platform *p, uint32_t offs
     } else if (st != FD_OK) {
         refuse(w, FLASH_FAILED, NO_NUMBER);
     } else {
-        put_field_u32(w, "OK UPDATE DATA next=", transfer.received);
-        put(w, "\r\n");
+        fd_put_field_u32(w, "OK UPDATE DATA next=", transfer.received);
+        fd_put(w, "\r\n");
     }
 }
 
-static void cmd_end(const fd_dealer *d, const writer *w, const fd_update_platform *p)
+static void cmd_end(const fd_dealer *d, const fd_writer *w, const fd_update_platform *p)
 {
     const uint32_t received = transfer.received;
     const uint32_t min = p->min_version > d->cfg.image_version ? p->min_version : d->cfg.image_version;
@@ -154,21 +154,21 @@ static void cmd_end(const fd_dealer *d, const writer *w, const fd_update_platfor
         return;
     }
     if (st != FD_OK) {
-        put_field(w, "ERR update refused: ", why); /* the reason is the bootloader's (its check) */
-        put(w, "\r\n");
+        fd_put_field(w, "ERR update refused: ", why); /* the reason is the bootloader's (its check) */
+        fd_put(w, "\r\n");
         return;
     }
     const uint32_t v = info.header.version;
     const uint8_t version[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-    put(w, "OK UPDATE END version=0x");
-    put_hex(w, version, sizeof version);
-    put(w, " hash=");
-    put_hex(w, info.hash, sizeof info.hash);
-    put(w, " restarting\r\n");
+    fd_put(w, "OK UPDATE END version=0x");
+    fd_put_hex(w, version, sizeof version);
+    fd_put(w, " hash=");
+    fd_put_hex(w, info.hash, sizeof info.hash);
+    fd_put(w, " restarting\r\n");
     fd_update_platform_restart();
 }
 
-void fd_update_command(fd_dealer *d, const writer *w, const char *args, size_t len)
+void fd_update_command(fd_dealer *d, const fd_writer *w, const char *args, size_t len)
 {
     word a[MAX_WORDS];
     const size_t n = split(args, len, a);
@@ -183,8 +183,8 @@ void fd_update_command(fd_dealer *d, const writer *w, const char *args, size_t l
     fd_update_platform p;
     const char *why = "";
     if (fd_update_platform_get(&p, &why) != FD_OK) {
-        put_field(w, "ERR state ", why);
-        put(w, "\r\n");
+        fd_put_field(w, "ERR state ", why);
+        fd_put(w, "\r\n");
     } else if (end && !transfer.open) {
         refuse(w, NO_TRANSFER, NO_NUMBER);
     } else if ((begin || end) && fd_dealer_round_open(d)) {

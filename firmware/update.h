@@ -41,6 +41,6 @@ void fd_update_platform_restart(void);
 /* Run one UPDATE line: args (len bytes) is the line after the command
  * word. Writes exactly one reply line; after "OK UPDATE END" the device
  * restarts. Bad input is refused with ERR and changes nothing. */
-void fd_update_command(fd_dealer *d, const writer *w, const char *args, size_t len);
+void fd_update_command(fd_dealer *d, const fd_writer *w, const char *args, size_t len);
 
 #endif

@@ -508,7 +508,7 @@ static int cmd_verify(int argc, char **argv)
             key_len = fd_tool_hex("--key", fd_tool_str(opts[2].value), key, FD_SHA256_SIZE, FD_SHA256_SIZE);
         } else {
             fd_device_secret test; /* a blank secret page in a development build: the marked test secret */
-            if (fd_device_secret_load(&test, NULL, false) != FD_OK || dealer_journal_key(&test, key) != FD_OK) {
+            if (fd_device_secret_load(&test, NULL, false) != FD_OK || fd_persist_journal_key(&test, key) != FD_OK) {
                 usage_error("--key: no test key");
             }
             fd_device_secret_clear(&test);

@@ -579,7 +579,7 @@ TEST_NOINLINE static unsigned mount_leftovers(void)
 {
     unsigned found;
     scrub_stack();
-    const bool restored = persist_mount(&dealer);
+    const bool restored = fd_persist_mount(&dealer);
     TRACES_BELOW(found);
     assert_false(restored);
     return found;
@@ -607,7 +607,7 @@ static void test_seed_files_and_journal_key_off_the_stack(void **state)
     assert_memory_not_equal(seed_file_before, dealer.persist.seed_file, FD_ROOT_BYTES);
 
     static uint8_t key[FD_SHA256_SIZE];
-    assert_int_equal(dealer_journal_key(&dealer.secret, key), FD_OK);
+    assert_int_equal(fd_persist_journal_key(&dealer.secret, key), FD_OK);
     hmac_traces(key, "R", 1);
     memset(traces[TRACE_INNER_HASH], 0x5A, 32); /* each record's own: not looked for */
     found = mount_leftovers();
