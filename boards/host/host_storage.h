@@ -52,7 +52,7 @@ typedef struct host_flash {
     fd_flash flash; /* geometry and ops, ctx = this */
     uint8_t *mem;   /* page_size * page_count bytes, caller-owned */
     int fd;         /* backing file, -1: memory only */
-    uint64_t steps; /* erase + program calls so far */
+    uint64_t steps; /* erase + program calls so far, up to the cut (calls while off are none) */
     uint64_t erases;
     uint64_t programs;
     uint64_t cut_after; /* HOST_FLASH_NEVER: no cut */

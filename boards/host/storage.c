@@ -128,8 +128,9 @@ static fd_status host_erase(void *ctx, uint32_t page)
         return FD_ERR_STATE;
     }
     uint8_t *p = hf->mem + (size_t)page * g->page_size;
+    const bool was_off = hf->cut;
     if (!power_for_step(hf)) {
-        if (hf->torn && hf->steps == hf->cut_after + 1u) {
+        if (hf->torn && !was_off) { /* this step is the cut: later ones find the power off */
             /* the page is left part erased: random bits set all over, or
              * only its start erased, or only its end (the header intact
              * over damaged records) */
@@ -195,8 +196,9 @@ static fd_status host_program(void *ctx, uint32_t offset, const uint32_t *words,
     }
     size_t n = count;
     bool tear = false;
+    const bool was_off = hf->cut;
     if (!power_for_step(hf)) {
-        if (!hf->torn || hf->steps != hf->cut_after + 1u || count == 0u) {
+        if (!hf->torn || was_off || count == 0u) {
             return FD_ERR_STATE;
         }
         /* words fully written before the cut; a test fault point, not a card index: bias is harmless */
