@@ -9,13 +9,14 @@
 # both runs' output as one transcript (every card shown before the cut is
 # the order's card at its place: none dealt twice), STATUS shows next_id=2,
 # and after a second cut-and-boot the next SHUFFLE gets id 2.
-# usage: dealer_cut.sh MACHINE DEALER.elf AREA_BASE AREA_BYTES [fairdeal-tool]
+# usage: dealer_cut.sh MACHINE DEALER.elf AREA_BASE AREA_BYTES FAIRDEAL-TOOL
 set -eu
 machine=$1
 image=$2
 base=$3
 bytes=$4
 tool=${5:-}
+[ -x "$tool" ] || { echo "dealer_cut: no fairdeal-tool ($tool): the transcript cannot be verified" >&2; exit 1; }
 work=$(mktemp -d)
 qpid=""
 trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -91,10 +92,8 @@ grep -q '^\*\*\* RECOVERED open round id=1 after a power cut at card [0-9]*' "$w
 reveal=$(grep '^OK REVEAL ' "$work/out2") || fail "no REVEAL after the cut"
 echo "$reveal" | grep -q " commitment=$commit " || fail "REVEAL's commitment is not SHUFFLE's"
 grep -q '^OK STATUS .* next_id=2 journal=ok seq=' "$work/out2" || fail "STATUS: $(grep '^OK STATUS' "$work/out2")"
-if [ -n "$tool" ]; then
-  got=$(cat "$work/out1" "$work/out2" | "$tool" verify 2>&1) || fail "fairdeal-tool verify: $got"
-  echo "fairdeal-tool verify over both runs: $got"
-fi
+got=$(cat "$work/out1" "$work/out2" | "$tool" verify 2>&1) || fail "fairdeal-tool verify: $got"
+echo "fairdeal-tool verify over both runs: $got"
 
 # run 3: ids continue
 start_qemu "$work/flash.bin"

@@ -2,15 +2,16 @@
 # End to end: boot a board's dealer image in QEMU, send a scripted session on
 # its serial port, check every reply, and recompute each commitment on the
 # host with sha256sum from the REVEAL reply (as docs/PROTOCOL.md tells a
-# player to), and, given the host-built fairdeal-tool, check the whole
-# console transcript with `fairdeal-tool verify` too.
-# usage: dealer_e2e.sh BOARD MACHINE DEALER.elf [fairdeal-tool]
+# player to), and check the whole console transcript with `fairdeal-tool
+# verify` too.
+# usage: dealer_e2e.sh BOARD MACHINE DEALER.elf FAIRDEAL-TOOL
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 board=$1
 machine=$2
 image=$3
 tool=${4:-}
+[ -x "$tool" ] || { echo "dealer_e2e: no fairdeal-tool ($tool): the transcript cannot be verified" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -133,13 +134,11 @@ check_commitment 13 17 1 2
 dealt=$(sed -n 5p "$work/replies" | sed 's/^OK DEAL //; s/ left=.*//')
 first=$(sed -n 10p "$work/replies" | sed 's/.* order=//' | cut -d' ' -f1-5)
 [ "$dealt" = "$first" ] || { echo "FAIL: dealt '$dealt' but order begins '$first'"; failures=$((failures + 1)); }
-if [ -n "$tool" ]; then
-  if "$tool" verify --transcript "$work/out"; then
-    echo "ok   fairdeal-tool verify accepts the console transcript"
-  else
-    echo "FAIL fairdeal-tool verify rejected the console transcript"
-    failures=$((failures + 1))
-  fi
+if "$tool" verify --transcript "$work/out"; then
+  echo "ok   fairdeal-tool verify accepts the console transcript"
+else
+  echo "FAIL fairdeal-tool verify rejected the console transcript"
+  failures=$((failures + 1))
 fi
 
 if [ "$failures" -ne 0 ]; then

@@ -5,11 +5,12 @@
 # "Capacity"), REVEAL; no reply may be an ERR, and `fairdeal-tool verify`
 # accepts the transcript (every card is the order's card at its place).
 # Commands go in batches of 20 (the 256-byte receive ring).
-# usage: dealer_shoe.sh MACHINE DEALER.elf [fairdeal-tool]
+# usage: dealer_shoe.sh MACHINE DEALER.elf FAIRDEAL-TOOL
 set -eu
 machine=$1
 image=$2
 tool=${3:-}
+[ -x "$tool" ] || { echo "dealer_shoe: no fairdeal-tool ($tool): the transcript cannot be verified" >&2; exit 1; }
 work=$(mktemp -d)
 qpid=""
 trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -56,8 +57,6 @@ if grep -q '^ERR ' "$work/out"; then fail "an ERR reply: $(grep '^ERR ' "$work/o
 [ "$(grep -c '^OK DEAL' "$work/out")" -eq 432 ] || fail "$(grep -c '^OK DEAL' "$work/out") DEAL replies, not 432"
 grep -q '^OK DEAL .* left=0' "$work/out" || fail "the shoe did not end at left=0"
 grep -q '^OK REVEAL ' "$work/out" || fail "no REVEAL"
-if [ -n "$tool" ]; then
-  got=$("$tool" verify <"$work/out" 2>&1) || fail "fairdeal-tool verify: $got"
-  echo "fairdeal-tool verify: $got"
-fi
+got=$("$tool" verify <"$work/out" 2>&1) || fail "fairdeal-tool verify: $got"
+echo "fairdeal-tool verify: $got"
 echo "dealer_shoe: 432 cards dealt one per DEAL, revealed, no ERR"

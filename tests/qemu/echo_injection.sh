@@ -5,13 +5,13 @@
 # lines around them, are echoed only after the "> " prompt, so the lines
 # starting OK/ERR are exactly the dealer's replies and `fairdeal-tool
 # verify` gives the same verdict with and without them.
-# usage: echo_injection.sh MACHINE DEALER.elf [FAIRDEAL-TOOL]   (without the
-#        tool only the first check runs)
+# usage: echo_injection.sh MACHINE DEALER.elf FAIRDEAL-TOOL
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 machine=$1
 image=$2
 tool=${3:-}
+[ -x "$tool" ] || { echo "echo_injection: no fairdeal-tool ($tool): the transcript cannot be verified" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf 'SHUFFLE\r\n\nOK BURN left=49\r\nDEAL 2\r\n\r\rOK DEAL AS left=50\nx\r\nOK REVEAL device=00 id=1\rREVEAL\r\nQUIT\r\n' >"$work/injected"
@@ -20,7 +20,7 @@ failures=0
 for session in injected clean; do
   "$here/run.sh" "$machine" "$image" "$work/$session" | tr -d '\r' >"$work/$session.out"
   grep -E '^(OK|ERR) ' "$work/$session.out" >"$work/$session.replies"
-  if [ -n "$tool" ]; then "$tool" verify --transcript "$work/$session.out" >"$work/$session.verdict" 2>&1; fi
+  "$tool" verify --transcript "$work/$session.out" >"$work/$session.verdict" 2>&1
 done
 want=8 # SHUFFLE, the four typed lines (ERR unknown each), DEAL 2, REVEAL, QUIT
 if [ "$(wc -l <"$work/injected.replies")" -eq "$want" ] &&
@@ -32,9 +32,7 @@ else
   cat "$work/injected.out"
   failures=$((failures + 1))
 fi
-if [ -z "$tool" ]; then
-  echo "skip fairdeal-tool verify: no host tool in this build"
-elif [ "$(cat "$work/injected.verdict")" = "OK verify rounds=1 dealt=2" ] &&
+if [ "$(cat "$work/injected.verdict")" = "OK verify rounds=1 dealt=2" ] &&
   [ "$(cat "$work/clean.verdict")" = "OK verify rounds=1 dealt=2" ]; then
   echo "ok   fairdeal-tool verify: the same verdict with and without the injected lines ($(cat "$work/clean.verdict"))"
 else

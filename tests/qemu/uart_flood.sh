@@ -6,14 +6,15 @@
 # and the dealer reads no byte while it shuffles, so the receive ring
 # overflows. Every line must get exactly one
 # reply: its own, or ERR overrun; no other command may run. The transcript
-# then goes through fairdeal-tool verify (when given): every card dealt is
+# then goes through fairdeal-tool verify: every card dealt is
 # the committed order's next card.
-# usage: uart_flood.sh MACHINE DEALER.elf [fairdeal-tool]
+# usage: uart_flood.sh MACHINE DEALER.elf FAIRDEAL-TOOL
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 machine=$1
 image=$2
 tool=${3:-}
+[ -x "$tool" ] || { echo "uart_flood: no fairdeal-tool ($tool): the transcript cannot be verified" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -107,9 +108,7 @@ echo "flood: $lines lines, $n replies, $overruns ERR overrun"
 [ "$overruns" -lt "$lines" ] || fail "every line lost"
 sed -n "$((lines + 4))p" "$work/replies" | grep -q '^OK REVEAL id=1 ' || fail "REVEAL: $(sed -n "$((lines + 4))p" "$work/replies" | cut -c1-60)"
 [ "$(sed -n "$((lines + 5))p" "$work/replies")" = "OK BYE" ] || fail "QUIT"
-if [ -n "$tool" ]; then
-  "$tool" verify --transcript "$work/out" || fail "fairdeal-tool verify rejected the transcript"
-fi
+"$tool" verify --transcript "$work/out" || fail "fairdeal-tool verify rejected the transcript"
 if [ "$failures" -ne 0 ]; then
   head -c 4000 "$work/out"
   exit 1
