@@ -40,7 +40,8 @@ function(fd_register_board_tests board bindir)
       fd_add_qemu_test(${board}.dealer.restart ${qemu}/restart.sh 4 -- ${qemu}/run.sh ${FD_QEMU_MACHINE}
         ${bindir}/firmware/dealer.elf -)
     endif()
-    if(board STREQUAL "microbit") # the console over the link with the independent controller (docs/LINK.md)
+    # the console over the link with the independent controller (docs/LINK.md): Cortex-M0 (~11 s) and M4 (~2 s)
+    if(board STREQUAL "microbit" OR board STREQUAL "mps2-an386")
       fd_add_qemu_test(${board}.link.dealer /usr/bin/python3 ${FD_SOURCE_ROOT}/tests/link/dealer_link.py
         ${qemu}/run.sh ${FD_QEMU_MACHINE} ${bindir}/firmware/dealer.elf -)
     endif()
