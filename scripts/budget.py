@@ -20,7 +20,8 @@ image wraps hal_watchdog_kick), which is the whole operation unless the
 code kicks inside it. The table shows both.
 
 usage: scripts/budget.py [--build DIR] [--check] [--write-docs]
-  --check       exit 1 when an image fails or an operation is over budget
+  --check       exit 1 when an image fails, an operation is over budget or
+                docs/HARDWARE.md's table is not the one computed
   --write-docs  put the table into docs/HARDWARE.md between its markers
 """
 import argparse
@@ -176,13 +177,24 @@ def main():
                               facts.get("fill_live_records", 0)))
     md = table(results)
     print(md)
+    path = os.path.join(ROOT, "docs", "HARDWARE.md")
+    with open(path) as f:
+        doc = f.read()
+    i, j = doc.index(BEGIN) + len(BEGIN), doc.index(END)
     if args.write_docs:
-        path = os.path.join(ROOT, "docs", "HARDWARE.md")
-        with open(path) as f:
-            doc = f.read()
-        i, j = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+        doc = doc[:i] + "\n" + md + "\n" + doc[j:]
         with open(path, "w") as f:
-            f.write(doc[:i] + "\n" + md + "\n" + doc[j:])
+            f.write(doc)
+        j = doc.index(END)
+    # the docs state the figures of the tree that was measured (only when
+    # every board's session ran: a partial table is no evidence)
+    shown = doc[i:j].strip("\n").split("\n")
+    if shown != md.split("\n") and len(results) == len(budget_boards()):
+        for old, new in zip(shown + [""] * len(md.split("\n")), md.split("\n") + [""] * len(shown)):
+            if old != new:
+                problems.append("docs/HARDWARE.md's budget table is not the one computed (run scripts/budget.py "
+                                "--write-docs); first difference:\n  docs:     %s\n  computed: %s" % (old, new))
+                break
     for n in notes:
         print("BUDGET " + n)
     for p in problems:
