@@ -3,6 +3,9 @@
 # only. From the host build's objects: every symbol an object uses that
 # another firmware object defines must be defined in the same layer or a
 # lower one. A file not listed counts as a transport (layer 4).
+# Names (README.md, same section): every symbol the firmware's objects
+# export (main.c's too, but main) starts with fd_, and every macro, type,
+# struct or enum tag and enum constant of firmware/*.h with FD_ or fd_.
 # usage: scripts/layers.sh [build-dir]     (default: build/host; run after a build)
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,6 +21,49 @@ for o in "$objs"/*.c.o; do
   nm -u "$o" | awk -v f="$f" '{ print "U", $NF, f }' >>"$work/symbols"
   n=$((n + 1))
 done
+# exported names: fd_ (the board's main.c defines main, and nothing else unprefixed)
+fail=0
+for o in "$objs"/*.c.o "$objs"/../dealer.dir/main.c.o; do
+  [ -f "$o" ] || continue
+  for s in $(nm -g --defined-only "$o" | awk 'NF == 3 { print $3 }'); do
+    case $s in
+      fd_*) ;;
+      main) [ "$(basename "$o")" = main.c.o ] || { echo "names: $(basename "$o" .o) exports main"; fail=1; } ;;
+      *) echo "names: $(basename "$o" .o) exports $s without the fd_ prefix"; fail=1 ;;
+    esac
+  done
+done
+awk '
+  function bad(kind, name) {
+    printf "names: %s:%d: %s %s lacks the FD_/fd_ prefix\n", FILENAME, FNR, kind, name
+    nbad++
+  }
+  /^[ \t]*#[ \t]*define[ \t]/ {
+    n = $0; sub(/^[ \t]*#[ \t]*define[ \t]+/, "", n); sub(/[^A-Za-z0-9_].*/, "", n)
+    if (n !~ /^FD_/) bad("macro", n)
+  }
+  /^(typedef[ \t]+)?(struct|enum|union)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*\{/ {
+    n = $0; sub(/^(typedef[ \t]+)?(struct|enum|union)[ \t]+/, "", n); sub(/[^A-Za-z0-9_].*/, "", n)
+    if (n !~ /^fd_/) bad("tag", n)
+  }
+  /^(typedef[ \t]+)?enum[ \t]/ && /\{/ { inenum = 1; next }
+  inenum && /^\}/ { inenum = 0 }
+  inenum && /^[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*(=|,|$|\/)/ {
+    n = $0; sub(/^[ \t]+/, "", n); sub(/[^A-Za-z0-9_].*/, "", n)
+    if (n !~ /^FD_/) bad("enum constant", n)
+  }
+  /^\}[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*;/ {
+    n = $0; sub(/^\}[ \t]*/, "", n); sub(/[^A-Za-z0-9_].*/, "", n)
+    if (n !~ /^fd_/) bad("type", n)
+  }
+  /^typedef[^{]*;/ {
+    n = $0
+    if (n ~ /\(\*/) { sub(/^[^(]*\(\*[ \t]*/, "", n) } else { sub(/[ \t]*;.*$/, "", n); sub(/^.*[^A-Za-z0-9_]/, "", n) }
+    sub(/[^A-Za-z0-9_].*/, "", n)
+    if (n !~ /^fd_/) bad("type", n)
+  }
+  END { exit nbad > 0 }' firmware/*.h || fail=1
+
 # defined symbols first, then each use checked against its definer's layer
 sort -k1,1 "$work/symbols" | awk -v n="$n" '
   function layer(f) {
@@ -35,4 +81,6 @@ sort -k1,1 "$work/symbols" | awk -v n="$n" '
   END {
     if (!bad) printf "layers: %d objects, every call goes down\n", n
     exit bad
-  }'
+  }' || fail=1
+[ $fail = 0 ] && echo "names: every exported symbol and header name carries the prefix"
+exit $fail
