@@ -207,6 +207,63 @@ static void test_a_secret_name_too_long_is_refused(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* storage.c host_program: "4u * (n + 1u)" to "/" (a torn program's words
+ * changed in memory but not written to the file). After a torn program
+ * the file is still the area's image byte for byte (host_storage.h), so a
+ * restart from it sees what the cut left. */
+static void test_a_torn_program_reaches_the_file(void **state)
+{
+    (void)state;
+    make_dir();
+    char path[128];
+    (void)snprintf(path, sizeof path, "%s/store", dir);
+    assert_int_equal(host_flash_open_file(&hf, mem, PAGE, PAGES, path, 0u), FD_OK);
+    static uint32_t zeros[64];
+    hf.cut_after = hf.steps;
+    hf.torn = true;
+    assert_int_equal(hf.flash.program(hf.flash.ctx, 0, zeros, 64), FD_ERR_STATE);
+    assert_int_equal(mem[0] | mem[4], 0u); /* at least two words written whole */
+    host_flash_close(&hf);
+    const int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(read(fd, before, sizeof before), (ssize_t)sizeof before);
+    assert_int_equal(close(fd), 0);
+    assert_memory_equal(before, mem, sizeof mem);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* storage.c open_backing: "fd < 0" to "fd <= 0" (descriptor 0, which open
+ * gives while stdin is closed, taken for a failure when errno still said
+ * ENOENT: the store opened again and descriptor 0 leaked). A store opened
+ * with stdin closed holds one descriptor, and closing it leaves none open. */
+static void test_a_store_on_descriptor_0_leaks_nothing(void **state)
+{
+    (void)state;
+    make_dir();
+    char path[128];
+    (void)snprintf(path, sizeof path, "%s/store", dir);
+    write_file(path, 0xFFu, PAGE * PAGES);
+    const int saved = dup(0);
+    assert_true(saved > 0);
+    assert_int_equal(close(0), 0);
+    errno = ENOENT; /* as a failed call before may leave it */
+    const fd_status st = host_flash_open_file(&hf, mem, PAGE, PAGES, path, 0u);
+    const int held = hf.fd;
+    host_flash_close(&hf);
+    const int zero_open = fcntl(0, F_GETFD) != -1;
+    if (zero_open) {
+        (void)close(0);
+    }
+    assert_int_equal(dup2(saved, 0), 0); /* stdin back before any assertion */
+    assert_int_equal(close(saved), 0);
+    assert_int_equal(st, FD_OK);
+    assert_int_equal(held, 0);
+    assert_false(zero_open);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +272,8 @@ int main(void)
         cmocka_unit_test(test_a_store_made_meanwhile_is_opened),
         cmocka_unit_test(test_a_failed_directory_sync_fails_the_creation),
         cmocka_unit_test(test_a_secret_name_too_long_is_refused),
+        cmocka_unit_test(test_a_torn_program_reaches_the_file),
+        cmocka_unit_test(test_a_store_on_descriptor_0_leaks_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
