@@ -4,7 +4,6 @@
  * tty), checks the device's journal seq against the state file (a seq that
  * went backwards is a rolled-back flash: refused), then passes command
  * lines from stdin and prints each reply line. Host only (POSIX). */
-#define _GNU_SOURCE
 #include "link_tool.h"
 
 #include <errno.h>
@@ -109,23 +108,53 @@ static void spawn(wire *w, char **argv)
     w->in = from[0];
 }
 
-/* The device's last seq and head from the state file (lines "device=<id>
- * seq=<n> head=<hex>"); false when the device has no line. */
+/* A seq: 1 to 20 ASCII digits, no sign, within unsigned long. */
+static bool parse_seq(const char *text, size_t n, unsigned long *seq)
+{
+    char digits[21];
+    if (n == 0 || n >= sizeof digits || strspn(text, "0123456789") < n) {
+        return false;
+    }
+    memcpy(digits, text, n);
+    digits[n] = '\0';
+    char *end = NULL;
+    errno = 0;
+    *seq = strtoul(digits, &end, 10);
+    return errno == 0 && end == digits + n;
+}
+
+/* The state file line "device=<id> seq=<n> head=<hex>" of this device: true
+ * when it is (seq into *seq); a line of this device that does not parse is
+ * a usage error (the rollback check fails closed). */
+static bool state_line(const char *path, const char *line, const char *device, unsigned long *seq)
+{
+    const size_t id_len = strlen(device);
+    if (strncmp(line, "device=", 7) != 0 || strncmp(line + 7, device, id_len) != 0 || line[7 + id_len] != ' ') {
+        return false;
+    }
+    const char *p = line + 7 + id_len + 1;
+    if (strncmp(p, "seq=", 4) != 0 || !parse_seq(p + 4, strcspn(p + 4, " \r\n"), seq)) {
+        fd_tool_usage("link: state file '%s': a malformed line for this device", path);
+    }
+    return true;
+}
+
+/* The device's last seq from the state file; false when the device has no
+ * line (or there is no state file). */
 static bool state_read(const char *path, const char *device, unsigned long *seq)
 {
     FILE *f = path != NULL ? fopen(path, "r") : NULL;
     bool found = false;
     char line[256];
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        char dev[64];
         unsigned long s = 0;
-        if (sscanf(line, "device=%63s seq=%lu", dev, &s) == 2 && strcmp(dev, device) == 0) {
+        if (state_line(path, line, device, &s)) {
             *seq = s;
             found = true;
         }
     }
     if (f != NULL) {
-        fclose(f);
+        (void)fclose(f); /* read only: nothing to lose */
     }
     return found;
 }
@@ -144,18 +173,20 @@ static void state_write(const char *path, const char *device, unsigned long seq,
         fd_tool_usage("link: cannot write '%s'", tmp);
     }
     char line[256];
+    bool written = true;
+    const size_t id_len = strlen(device);
     while (in != NULL && fgets(line, sizeof line, in) != NULL) {
-        char dev[64];
-        if (sscanf(line, "device=%63s", dev) == 1 && strcmp(dev, device) == 0) {
+        if (strncmp(line, "device=", 7) == 0 && strncmp(line + 7, device, id_len) == 0 &&
+            (line[7 + id_len] == ' ' || line[7 + id_len] == '\n')) {
             continue;
         }
-        fputs(line, out);
+        written = written && fputs(line, out) >= 0;
     }
-    fprintf(out, "device=%s seq=%lu head=%s\n", device, seq, head);
+    written = written && fprintf(out, "device=%s seq=%lu head=%s\n", device, seq, head) > 0;
     if (in != NULL) {
-        fclose(in);
+        (void)fclose(in); /* read only: nothing to lose */
     }
-    if (fclose(out) != 0 || rename(tmp, path) != 0) {
+    if (fclose(out) != 0 || !written || rename(tmp, path) != 0) {
         fd_tool_usage("link: cannot write '%s'", path);
     }
 }
@@ -191,15 +222,19 @@ static bool track(device *dv, const char *line)
 {
     char seq_text[24];
     char head[80];
-    if (!field(line, "seq", seq_text, sizeof seq_text) || !field(line, "head", head, sizeof head)) {
+    if (strstr(line, " seq=") == NULL || !field(line, "head", head, sizeof head)) {
         return true;
     }
-    const unsigned long seq = strtoul(seq_text, NULL, 10);
+    unsigned long seq = 0;
+    if (!field(line, "seq", seq_text, sizeof seq_text) || !parse_seq(seq_text, strlen(seq_text), &seq)) {
+        (void)fprintf(stdout, "ERR rollback device=%s shows a seq= that is not a number; refused\n", dv->id);
+        return false;
+    }
     if (seq < dv->seq) {
-        fprintf(stdout,
-                "ERR rollback device=%s seq=%lu is below the seq=%lu it showed before: its journal was "
-                "rolled back; refused\n",
-                dv->id, seq, dv->seq);
+        (void)fprintf(stdout, /* the caller ends with exit status 1 */
+                      "ERR rollback device=%s seq=%lu is below the seq=%lu it showed before: its journal was "
+                      "rolled back; refused\n",
+                      dv->id, seq, dv->seq);
         return false;
     }
     dv->seq = seq;
@@ -271,11 +306,12 @@ static bool handshake(wire *w, const uint8_t psk[FD_NOISE_PSK_SIZE], fd_link *li
     uint8_t hello[FD_LINK_MAX_FRAME];
     size_t n = 0;
     fd_noise_handshake hs;
-    if (getrandom(e, sizeof e, 0) != (ssize_t)sizeof e ||
-        fd_link_hello(&hs, psk, e, hello, sizeof hello, &n) != FD_OK || !send_all(w, hello, n)) {
+    const bool sent = getrandom(e, sizeof e, 0) == (ssize_t)sizeof e &&
+                      fd_link_hello(&hs, psk, e, hello, sizeof hello, &n) == FD_OK && send_all(w, hello, n);
+    fd_wipe(e, sizeof e);
+    if (!sent) {
         return false;
     }
-    fd_wipe(e, sizeof e);
     /* the dealer answers this after the HELLO: seen before a WELCOME, the
      * HELLO was refused (docs/LINK.md "The controller") */
     static const uint8_t id[] = "ID\n";
@@ -328,23 +364,25 @@ int fd_tool_link(int argc, char **argv)
             fd_tool_usage("link: cannot open '%s'", tty);
         }
     } else {
-        signal(SIGPIPE, SIG_IGN);
+        if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) { /* a dealer that exits: write() fails, no signal */
+            fd_tool_usage("link: %s", strerror(errno));
+        }
         spawn(&w, command);
     }
     static fd_link link;
     char line[16384];
     int rc = 1;
     if (!handshake(&w, psk, &link, line, sizeof line)) {
-        fprintf(stdout, "ERR link no WELCOME: wrong key, or not a fairdeal dealer\n");
+        (void)fprintf(stdout, "ERR link no WELCOME: wrong key, or not a fairdeal dealer\n");
     } else if (!field(line, "device", dv.id, sizeof dv.id)) {
-        fprintf(stdout, "ERR link the WELCOME carries no device id: %s\n", line);
+        (void)fprintf(stdout, "ERR link the WELCOME carries no device id: %s\n", line);
     } else {
         (void)state_read(dv.state, dv.id, &dv.seq);
         char hash[2u * FD_SHA256_SIZE + 1u];
         (void)fd_hex_encode(link.s.hash, FD_SHA256_SIZE, hash, sizeof hash);
-        fprintf(stdout, "OK LINK session=%s %s\n", hash, line + 3); /* the ID line after "OK " */
-        fflush(stdout);
-        rc = track(&dv, line) ? 0 : 1;
+        /* the ID line after "OK "; an operator who cannot see the replies stops the session */
+        const bool shown = fprintf(stdout, "OK LINK session=%s %s\n", hash, line + 3) > 0 && fflush(stdout) == 0;
+        rc = shown && track(&dv, line) ? 0 : 1;
         while (rc == 0 && fgets(line, sizeof line, stdin) != NULL) {
             size_t n = strcspn(line, "\r\n");
             uint8_t frame[FD_LINK_MAX_FRAME];
@@ -354,13 +392,12 @@ int fd_tool_link(int argc, char **argv)
             }
             if (fd_link_seal(&link, (const uint8_t *)line, n, frame, sizeof frame, &len) != FD_OK ||
                 !send_all(&w, frame, len) || !reply(&w, &link, line, sizeof line)) {
-                fprintf(stdout, "ERR link the dealer did not answer\n");
+                (void)fprintf(stdout, "ERR link the dealer did not answer\n");
                 rc = 1;
                 break;
             }
-            fprintf(stdout, "%s\n", line);
-            fflush(stdout);
-            rc = track(&dv, line) ? 0 : 1;
+            const bool out = fprintf(stdout, "%s\n", line) > 0 && fflush(stdout) == 0;
+            rc = out && track(&dv, line) ? 0 : 1;
         }
     }
     fd_wipe(psk, sizeof psk);

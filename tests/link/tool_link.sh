@@ -3,7 +3,8 @@
 # fairdeal-tool link"): a round through the tool, its state file holds the
 # device's journal seq; a journal file rolled back to an earlier copy is
 # refused (ERR rollback, exit 1), a wrong device secret gets no session
-# (exit 1), and a device that moved on is taken again.
+# (exit 1), a state line whose seq is no number stops the tool (exit 2), and a
+# device that moved on is taken again.
 # usage: tool_link.sh FAIRDEAL_TOOL DEALER
 set -u
 tool=$1
@@ -42,6 +43,18 @@ if [ "$rc" = 1 ] && grep -q '^ERR rollback device=[0-9a-f]* seq=[0-9]* is below 
   pass "the journal rolled back to an earlier copy: refused before any command ($(sed -n 's/^ERR rollback .*\(seq=[0-9]* is below the seq=[0-9]*\).*/\1/p' "$work/out3"))"
 else
   fail "rollback not refused: rc=$rc $(cat "$work/out3")"
+fi
+
+# the state file's line for this device with a seq that is no number: the
+# rollback check must not be skipped (the tool stops, exit 2, no command)
+sed 's/ seq=[0-9]* / seq=x1 /' "$work/state" >"$work/state.bad" && mv "$work/state.bad" "$work/state"
+printf 'SHUFFLE\n' | link store >"$work/out5" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "state file .* a malformed line for this device" "$work/out5" &&
+  ! grep -q '^OK SHUFFLE' "$work/out5"; then
+  pass "a state file line with seq=x1: refused, no command sent"
+else
+  fail "a malformed state line taken: rc=$rc $(cat "$work/out5")"
 fi
 
 printf 'STATUS\n' | "$tool" link --secret 0101010101010101010101010101010101010101010101010101010101010101 \
