@@ -13,7 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -264,6 +267,48 @@ static void test_a_store_on_descriptor_0_leaks_nothing(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* storage.c host_program: "offset + 4u * (uint32_t)over" to "-" (the
+ * abort on a third program named the wrong word). In a child process,
+ * whose stderr is a pipe: a program of three words at offset 0 whose third
+ * has had its two programs aborts naming offset 8, page 0. */
+static void test_a_third_program_names_its_word(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    (void)fflush(stderr);
+    const pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        const struct rlimit no_core = {0, 0};
+        (void)setrlimit(RLIMIT_CORE, &no_core); /* the abort leaves no core file */
+        (void)dup2(fds[1], 2);
+        (void)close(fds[0]);
+        const uint32_t w[3] = {0xFFFFFFFEu, 0xFFFFFFFDu, 0xFFFFFFFBu};
+        if (host_flash_open(&hf, mem, PAGE, PAGES, NULL) != FD_OK || hf.word_writes_max != 2u ||
+            hf.flash.program(hf.flash.ctx, 8, &w[0], 1) != FD_OK ||
+            hf.flash.program(hf.flash.ctx, 8, &w[1], 1) != FD_OK) {
+            _exit(3);
+        }
+        (void)hf.flash.program(hf.flash.ctx, 0, w, 3); /* aborts */
+        _exit(4);
+    }
+    (void)close(fds[1]);
+    static char said[1024];
+    size_t got = 0;
+    ssize_t n;
+    while (got < sizeof said - 1u && (n = read(fds[0], said + got, sizeof said - 1u - got)) > 0) {
+        got += (size_t)n;
+    }
+    said[got] = '\0';
+    (void)close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+    assert_non_null(strstr(said, "the word at offset 8 (page 0) would be programmed a third time"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_a_secret_name_too_long_is_refused),
         cmocka_unit_test(test_a_torn_program_reaches_the_file),
         cmocka_unit_test(test_a_store_on_descriptor_0_leaks_nothing),
+        cmocka_unit_test(test_a_third_program_names_its_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
