@@ -4,6 +4,7 @@
 
 #include "dealer_sources.h"
 #include "fairdeal/selftest.h"
+#include "word.h"
 
 /* ---- the transition table (docs/PROTOCOL.md, "States") ---- */
 
@@ -174,12 +175,10 @@ static fd_status admit(const fd_dealer *d, fd_dealer_cmd cmd, const fd_transitio
 
 /* ---- critical memory: a checksum over the round and the shoe's fields ---- */
 
-static size_t put_u32_be(uint8_t *p, uint32_t v)
+/* v big-endian at p (word.h); its width, to advance by. */
+static size_t store_be32(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
+    fd_store_be32(p, v);
     return 4;
 }
 
@@ -203,19 +202,19 @@ static uint32_t round_checksum(const fd_dealer *d)
 {
     uint8_t buf[48];
     size_t n = 0;
-    n += put_u32_be(buf + n, (uint32_t)d->round.state);
-    n += put_u32_be(buf + n, d->round.id);
-    n += put_u32_be(buf + n, d->round.revealed_rounds);
+    n += store_be32(buf + n, (uint32_t)d->round.state);
+    n += store_be32(buf + n, d->round.id);
+    n += store_be32(buf + n, d->round.revealed_rounds);
     buf[n++] = d->round.mode;
     buf[n++] = d->round.closed ? 1u : 0u;
     buf[n++] = d->shoe.shuffled ? 1u : 0u;
     buf[n++] = (uint8_t)d->shoe.kind;
     buf[n++] = d->shoe.decks;
     buf[n++] = d->shoe.jokers;
-    n += put_u32_be(buf + n, ((uint32_t)d->shoe.count << 16) | d->shoe.position);
-    n += put_u32_be(buf + n, d->shoe.cut);
-    n += put_u32_be(buf + n, (uint32_t)d->fault_status);
-    n += put_u32_be(buf + n, d->round.secret_len);
+    n += store_be32(buf + n, ((uint32_t)d->shoe.count << 16) | d->shoe.position);
+    n += store_be32(buf + n, d->shoe.cut);
+    n += store_be32(buf + n, (uint32_t)d->fault_status);
+    n += store_be32(buf + n, d->round.secret_len);
     uint32_t h = fnv1a(2166136261u, buf, n);
     h = fnv1a(h, d->round.salt, sizeof d->round.salt);
     h = fnv1a(h, d->round.commitment, sizeof d->round.commitment);

@@ -87,6 +87,7 @@ static void kick_watchdog(void *ctx)
 
 #if defined(FD_SIGNED_IMAGE)
 #include "fairdeal/image.h"
+#include "word.h"
 
 /* A signed image started by the bootloader (docs/SECURITY.md "Boot"): its
  * version and SHA-256 from its own header and trailer in slot A, as the
@@ -100,7 +101,7 @@ static const uint8_t *find_image(uint32_t *version)
     if (fd_image_header_decode(slot, &h) == FD_OK && h.body_size <= FD_SLOT_A_SIZE - FD_IMAGE_HEADER_ROOM - 4u) {
         *version = h.version;
         const size_t off = (FD_IMAGE_HEADER_ROOM + (size_t)h.body_size + 3u) & ~(size_t)3u;
-        const size_t len = (size_t)slot[off + 2] | ((size_t)slot[off + 3] << 8);
+        const size_t len = fd_load_le16(slot + off + 2u);
         size_t pos = 0;
         fd_image_tlv tlv;
         while (len <= FD_SLOT_A_SIZE - off && fd_image_tlv_next(slot + off, len, &pos, &tlv) == FD_OK) {

@@ -846,10 +846,8 @@ static void cmd_status(const request *r)
     static const char *const seed_file_names[] = {"none", "saved", "unsaved"};
     fd_put_field(w, " seedfile=", seed_file_names[fd_dealer_seed_file_state(d)]);
     if (cfg->image_hash != NULL) { /* the banner's image line (docs/SECURITY.md "Boot") */
-        const uint8_t v[4] = {(uint8_t)(cfg->image_version >> 24), (uint8_t)(cfg->image_version >> 16),
-                              (uint8_t)(cfg->image_version >> 8), (uint8_t)cfg->image_version};
         fd_put(w, " image=0x");
-        fd_put_hex(w, v, sizeof v);
+        fd_put_hex_u32(w, cfg->image_version);
         fd_put(w, " image_hash=");
         fd_put_hex(w, cfg->image_hash, FD_SHA256_SIZE);
     }

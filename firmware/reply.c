@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fairdeal/util.h"
+#include "word.h"
 
 void fd_put(const fd_writer *w, const char *s) { w->fn(w->ctx, s, strlen(s)); }
 
@@ -46,6 +47,13 @@ void fd_put_hex(const fd_writer *w, const uint8_t *bin, size_t len)
         bin += n;
         len -= n;
     }
+}
+
+void fd_put_hex_u32(const fd_writer *w, uint32_t v)
+{
+    uint8_t be[4];
+    fd_store_be32(be, v);
+    fd_put_hex(w, be, sizeof be);
 }
 
 void fd_put_beacon(const fd_writer *w, uint8_t slot, uint64_t index)

@@ -25,6 +25,8 @@ void fd_put_field(const fd_writer *w, const char *key, const char *value);
 void fd_put_field_u32(const fd_writer *w, const char *key, uint32_t value);
 /* Lower-case hex of len bytes. */
 void fd_put_hex(const fd_writer *w, const uint8_t *bin, size_t len);
+/* v as 8 lower-case hex digits, most significant first. */
+void fd_put_hex_u32(const fd_writer *w, uint32_t v);
 /* " beacon=SLOT:INDEX" */
 void fd_put_beacon(const fd_writer *w, uint8_t slot, uint64_t index);
 /* A range of card positions (docs/PROTOCOL.md "Power loss"): "P" for one

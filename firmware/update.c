@@ -158,10 +158,8 @@ static void cmd_end(const fd_dealer *d, const fd_writer *w, const fd_update_plat
         fd_put(w, "\r\n");
         return;
     }
-    const uint32_t v = info.header.version;
-    const uint8_t version[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
     fd_put(w, "OK UPDATE END version=0x");
-    fd_put_hex(w, version, sizeof version);
+    fd_put_hex_u32(w, info.header.version);
     fd_put(w, " hash=");
     fd_put_hex(w, info.hash, sizeof info.hash);
     fd_put(w, " restarting\r\n");
