@@ -157,13 +157,27 @@ static const fd_transition table[FD_CMD_COUNT][FD_DEALER_STATE_COUNT] = {
 
 const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd) { return &table[cmd][state]; }
 
+/* Refused in release builds in every state (docs/PROTOCOL.md "LAB"): lab
+ * mode is for development builds only. */
+static const char release_only_refusal[] = "lab mode is refused in release builds";
+static bool refused_in_release(fd_dealer_cmd cmd) { return cmd == FD_CMD_LAB_RAW || cmd == FD_CMD_LAB_CARDS; }
+
 fd_status fd_dealer_admit(const fd_dealer *d, fd_dealer_cmd cmd)
 {
+    if (d->cfg.release && refused_in_release(cmd)) {
+        return FD_ERR_STATE;
+    }
     switch (fd_dealer_transition(d->round.state, cmd)->verdict) {
     case FD_ALLOW: return FD_OK;
     case FD_REFUSE_STATE: return FD_ERR_STATE;
     default: return d->fault_status;
     }
+}
+
+const char *fd_dealer_refusal(const fd_dealer *d, fd_dealer_cmd cmd)
+{
+    return d->cfg.release && refused_in_release(cmd) ? release_only_refusal
+                                                     : fd_dealer_transition(d->round.state, cmd)->why;
 }
 
 /* FD_OK and the table entry when the command may run, else its refusal. */
@@ -751,15 +765,9 @@ fd_status fd_dealer_provision(fd_dealer *d, const uint8_t secret[FD_DEVICE_SECRE
     return st;
 }
 
-/* Lab mode is for development builds only; the table says when. */
-static fd_status lab_allowed(const fd_dealer *d, fd_dealer_cmd cmd)
-{
-    return d->cfg.release ? FD_ERR_STATE : fd_dealer_admit(d, cmd);
-}
-
 fd_status fd_dealer_lab_raw(fd_dealer *d, uint8_t *samples, size_t count)
 {
-    const fd_status st = lab_allowed(d, FD_CMD_LAB_RAW);
+    const fd_status st = fd_dealer_admit(d, FD_CMD_LAB_RAW);
     if (st != FD_OK) {
         return st;
     }
@@ -771,7 +779,7 @@ fd_status fd_dealer_lab_raw(fd_dealer *d, uint8_t *samples, size_t count)
 
 fd_status fd_dealer_lab_cards(fd_dealer *d, uint32_t bound, uint16_t *out, size_t count)
 {
-    fd_status st = lab_allowed(d, FD_CMD_LAB_CARDS);
+    fd_status st = fd_dealer_admit(d, FD_CMD_LAB_CARDS);
     if (st == FD_OK && out == NULL) {
         st = FD_ERR_NULL;
     }

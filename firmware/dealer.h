@@ -198,10 +198,17 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg);
 const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd);
 
 /* Whether the table lets cmd (in range) run in the dealer's state now:
- * FD_OK, FD_ERR_STATE (the reason: fd_dealer_transition's why) or the
- * latched fault's status. Changes nothing. Every command call below checks
- * it first; a transport asks it to refuse before it replies in parts. */
+ * FD_OK, FD_ERR_STATE (the reason: fd_dealer_refusal) or the latched
+ * fault's status. A release build refuses lab mode (FD_CMD_LAB_RAW,
+ * FD_CMD_LAB_CARDS) in every state. Changes nothing. Every command call
+ * below checks it first; a transport asks it to refuse before it replies
+ * in parts. */
 fd_status fd_dealer_admit(const fd_dealer *d, fd_dealer_cmd cmd);
+
+/* Why fd_dealer_admit answers FD_ERR_STATE for cmd (in range) now: the
+ * release build's refusal, else the transition table's why (NULL when the
+ * table allows it or refuses for the fault). */
+const char *fd_dealer_refusal(const fd_dealer *d, fd_dealer_cmd cmd);
 
 /* Every command call below takes a dealer that fd_dealer_init has set up
  * (precondition: d non-NULL) and first consults the table: a refused command

@@ -121,7 +121,7 @@ static void reply_status(const fd_dealer *d, fd_dealer_cmd cmd, fd_status st, co
         reply_err(w, "journal",
                   "this round was cut short by power loss as often as its journal reservation holds: REVEAL it");
     } else if (st == FD_ERR_STATE) {
-        reply_err(w, "state", fd_dealer_transition(fd_dealer_get_state(d), cmd)->why);
+        reply_err(w, "state", fd_dealer_refusal(d, cmd));
     } else if (st == FD_ERR_KAT) {
         reply_err(w, "selftest", "known-answer test failed; dealing disabled");
     } else {
@@ -253,8 +253,7 @@ typedef struct command {
     const char *help;  /* the usage HELP shows; NULL: not listed */
     fd_dealer_cmd cmd; /* its row of dealer.c's transition table: the states it runs in (FD_CMD_ANY: all) */
     journal_use journal;
-    bool no_session;             /* allowed without an authenticated link session (docs/LINK.md) */
-    const char *release_refusal; /* non-NULL: refused in release builds, with this reason */
+    bool no_session; /* allowed without an authenticated link session (docs/LINK.md) */
 } command;
 
 /* A command without arguments: false, and the usage reply, when it has some. */
@@ -1058,11 +1057,7 @@ static const command commands[] = {
     {.word = "SELFTEST", .run = cmd_selftest, .help = "SELFTEST", .cmd = FD_CMD_SELFTEST, .journal = JOURNAL_WRITES},
     {.word = "MODE", .run = cmd_mode, .help = "MODE <human|machine>"},
     {.word = "PROVISION", .run = cmd_provision, .help = "PROVISION <64 hex>", .cmd = FD_CMD_PROVISION},
-    {.word = "LAB",
-     .run = cmd_lab,
-     .help = "LAB <raw|cards> <n> [bound]",
-     .cmd = FD_CMD_LAB_RAW,
-     .release_refusal = "lab mode is refused in release builds"},
+    {.word = "LAB", .run = cmd_lab, .help = "LAB <raw|cards> <n> [bound]", .cmd = FD_CMD_LAB_RAW},
     {.word = "TIME", .run = cmd_time, .help = "TIME <unix seconds>", .journal = JOURNAL_WRITES},
     {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]", .journal = JOURNAL_READS},
     {.word = "LOG", .run = cmd_log, .help = "LOG [events]", .journal = JOURNAL_READS},
@@ -1086,10 +1081,6 @@ static bool core_ok(const request *r, fd_status st)
 
 static bool admitted(const request *r, fd_dealer_cmd cmd)
 {
-    if (r->row->release_refusal != NULL && fd_dealer_get_config(r->d)->release) {
-        reply_err(r->w, "state", r->row->release_refusal);
-        return false;
-    }
     if (r->row->journal == JOURNAL_READS &&
         (!fd_dealer_journal_attached(r->d) || fd_dealer_journal_status(r->d) != FD_OK)) {
         reply_journal(r->d, r->w);
