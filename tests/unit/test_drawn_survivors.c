@@ -18,6 +18,7 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/hmac_drbg.h"
+#include "fairdeal/link.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/selftest.h"
 #include "fairdeal/shuffle.h"
@@ -444,6 +445,92 @@ static void test_provision_reports_the_drivers_program_error(void **state)
     assert_int_equal(fd_device_secret_provision(&secret_flash.flash, secret, id), FD_OK);
 }
 
+/* ---- the link: WELCOME's authentication error, seal's NULLs and in-place payloads ---- */
+
+static uint8_t link_hello[FD_LINK_MAX_FRAME];
+static uint8_t link_welcome[FD_LINK_MAX_FRAME];
+static uint8_t link_frame[FD_LINK_MAX_FRAME];
+static uint8_t link_got[FD_LINK_MAX_FRAME];
+static fd_noise_handshake link_hs;
+static fd_link link_dev;
+static fd_link link_ctl;
+
+/* A handshake between link_ctl and link_dev; with alter, one byte of
+ * WELCOME's tag flipped before the controller reads it. Returns
+ * fd_link_finish's status. */
+static fd_status link_pair(bool alter)
+{
+    static const uint8_t secret[32] = "device secret for the link test";
+    uint8_t psk[32];
+    uint8_t eph_key[32];
+    const uint8_t no_trng[32] = {0};
+    uint8_t e_dev[32];
+    uint8_t e_ctl[32];
+    assert_int_equal(fd_link_derive_keys(secret, sizeof secret, psk, eph_key), FD_OK);
+    fd_link_ephemeral(eph_key, no_trng, 1000000u, e_ctl);
+    fd_link_ephemeral(eph_key, no_trng, 1u, e_dev);
+    size_t hello_len = 0;
+    size_t welcome_len = 0;
+    size_t got_len = 0;
+    assert_int_equal(fd_link_hello(&link_hs, psk, e_ctl, link_hello, sizeof link_hello, &hello_len), FD_OK);
+    assert_int_equal(fd_link_accept(psk, e_dev, link_hello, hello_len, (const uint8_t *)"id", 2, &link_dev,
+                                    link_welcome, sizeof link_welcome, &welcome_len),
+                     FD_OK);
+    if (alter) {
+        link_welcome[welcome_len - 1u] ^= 0x01u;
+    }
+    return fd_link_finish(&link_hs, link_welcome, welcome_len, &link_ctl, link_got, FD_LINK_MAX_PAYLOAD + 2u, &got_len);
+}
+
+/* link.c fd_link_finish: fd_noise_read's status ignored (an altered
+ * WELCOME's failed authentication replaced by whatever unpadding the
+ * buffer gave). An altered WELCOME is FD_ERR_AUTH (link.h: errors as
+ * fd_link_open) and leaves the link closed. */
+static void test_link_finish_reports_an_altered_welcome(void **state)
+{
+    (void)state;
+    assert_int_equal(link_pair(false), FD_OK);
+    assert_true(link_ctl.open);
+    assert_int_equal(link_pair(true), FD_ERR_AUTH);
+    assert_false(link_ctl.open);
+}
+
+/* link.c fd_link_seal: "link == NULL || out == NULL" with && (a NULL link
+ * or a NULL out alone taken). Each refused alone, nothing counted. */
+static void test_link_seal_refuses_each_null_argument(void **state)
+{
+    (void)state;
+    assert_int_equal(link_pair(false), FD_OK);
+    const uint8_t text[3] = {'a', 'b', 'c'};
+    size_t n = 0;
+    assert_int_equal(fd_link_seal(NULL, text, sizeof text, link_frame, sizeof link_frame, &n), FD_ERR_NULL);
+    assert_int_equal(fd_link_seal(&link_ctl, text, sizeof text, NULL, sizeof link_frame, &n), FD_ERR_NULL);
+    assert_int_equal(link_ctl.sent, 0u);
+    assert_int_equal(n, 0u);
+}
+
+/* link.c pad: "data != out + 2" with out + 3 (a payload one byte past the
+ * in-place position not moved: the frame carried it shifted). A payload
+ * anywhere in out seals and opens to itself (pad moves it with memmove):
+ * at the in-place position and one byte beyond. */
+static void test_link_seals_a_payload_inside_its_frame(void **state)
+{
+    (void)state;
+    assert_int_equal(link_pair(false), FD_OK);
+    static const uint8_t text[] = "DEAL 5 7 11";
+    for (size_t shift = 2; shift <= 3u; shift++) {
+        memset(link_frame, 0xEE, sizeof link_frame);
+        uint8_t *payload = link_frame + FD_LINK_HEADER_SIZE + shift;
+        memcpy(payload, text, sizeof text);
+        size_t n = 0;
+        assert_int_equal(fd_link_seal(&link_ctl, payload, sizeof text, link_frame, sizeof link_frame, &n), FD_OK);
+        size_t got_len = 0;
+        assert_int_equal(fd_link_open(&link_dev, link_frame, n, link_got, sizeof link_got, &got_len), FD_OK);
+        assert_int_equal(got_len, sizeof text);
+        assert_memory_equal(link_got, text, sizeof text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +548,9 @@ int main(void)
         cmocka_unit_test(test_hex_decode_refuses_each_null_buffer),
         cmocka_unit_test(test_device_key_known_answer),
         cmocka_unit_test(test_provision_reports_the_drivers_program_error),
+        cmocka_unit_test(test_link_finish_reports_an_altered_welcome),
+        cmocka_unit_test(test_link_seal_refuses_each_null_argument),
+        cmocka_unit_test(test_link_seals_a_payload_inside_its_frame),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
