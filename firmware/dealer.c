@@ -155,6 +155,9 @@ static const fd_transition table[FD_CMD_COUNT][FD_DEALER_STATE_COUNT] = {
         },
 };
 
+/* The journal's hooks work on the dealer's persist, round and shoe (persist.h). */
+#define JOURNAL(d) (&(const fd_persist_ctx){&(d)->persist, &(d)->round, &(d)->shoe})
+
 const fd_transition *fd_dealer_transition(fd_dealer_state state, fd_dealer_cmd cmd) { return &table[cmd][state]; }
 
 /* Refused in release builds in every state (docs/PROTOCOL.md "LAB"): lab
@@ -270,7 +273,7 @@ static void enter_fault(fd_dealer *d, fd_status why)
     fd_combined_clear(&d->combined);
     fd_drbg_uninstantiate(&d->drbg);
     seal(d, open ? FD_DEALER_FAULT_ROUND_OPEN : FD_DEALER_FAULT);
-    fd_persist_event(d, FD_REC_FAULT, why, (uint16_t)d->fault_health);
+    fd_persist_event(JOURNAL(d), FD_REC_FAULT, why, (uint16_t)d->fault_health);
 }
 
 /* KATs, source restart, start-up health tests, fresh DRBG. */
@@ -305,7 +308,7 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
     fd_dealer_load_secret(d);
     /* ids, the open round (state and shoe), the seed file: before anything
      * draws entropy or the transport says a word */
-    const bool resumed = fd_persist_mount(d);
+    const bool resumed = fd_persist_mount(JOURNAL(d), d->cfg.storage, d->cfg.storage_status, &d->secret, d->cfg.kick);
     uint8_t mounted_head[FD_SHA256_SIZE];
     if (fd_dealer_journal_head(d, mounted_head, &d->persist.power_on_seq) != FD_OK) {
         d->persist.power_on_seq = 0; /* no journal mounted */
@@ -317,7 +320,7 @@ fd_status fd_dealer_init(fd_dealer *d, const fd_dealer_config *cfg)
         (void)fd_fullentropy_init(&d->full, &bytes);
         st = run_selftest(d);
     }
-    fd_persist_power_on(d, st);
+    fd_persist_power_on(JOURNAL(d), d->cfg.reset_cause, st);
     if (st != FD_OK) {
         enter_fault(d, st);
         return st;
@@ -354,7 +357,7 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
     }
     const uint8_t mode = full ? FD_RECORD_MODE_FULL : FD_RECORD_MODE_DRBG;
     /* the round's journal reservation, before anything is drawn (docs/RECORDS.md "Capacity") */
-    st = fd_persist_reserve(d, d->round.id + 1u, mode, 0, 0);
+    st = fd_persist_reserve(JOURNAL(d), d->round.id + 1u, mode, 0, 0);
     if (st != FD_OK) {
         return st;
     }
@@ -376,7 +379,7 @@ fd_status fd_dealer_shuffle(fd_dealer *d, bool full)
     uint8_t commitment[FD_COMMIT_SIZE];
     /* cannot fail: the shoe was just shuffled and checked */
     (void)fd_commit_compute(salt, d->shoe.order, d->shoe.count, d->shoe.kind, commitment);
-    st = fd_persist_round_opened(d, d->round.id + 1u, mode, NULL, 0, salt, commitment);
+    st = fd_persist_round_opened(JOURNAL(d), d->round.id + 1u, mode, NULL, 0, salt, commitment);
     if (st != FD_OK) {
         /* not journalled, so never committed: the order is dropped */
         fd_wipe(salt, sizeof salt);
@@ -443,7 +446,7 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slo
     if (secret_len > FD_DEALER_SECRET_MAX) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_DEALER_SECRET_MAX covers the largest shoe */
     }
-    st = fd_persist_reserve(d, h.round_id, FD_RECORD_MODE_ROUND, secret_len, slots);
+    st = fd_persist_reserve(JOURNAL(d), h.round_id, FD_RECORD_MODE_ROUND, secret_len, slots);
     if (st != FD_OK) {
         return st; /* the journal cannot hold this round at its largest: nothing drawn or written */
     }
@@ -467,7 +470,8 @@ fd_status fd_dealer_open_round(fd_dealer *d, unsigned slots, unsigned beacon_slo
         enter_fault(d, st);
         return st;
     }
-    st = fd_persist_round_opened(d, h.round_id, FD_RECORD_MODE_ROUND, &h, secret_len, NULL, d->round.commitment);
+    st = fd_persist_round_opened(JOURNAL(d), h.round_id, FD_RECORD_MODE_ROUND, &h, secret_len, NULL,
+                                 d->round.commitment);
     if (st != FD_OK) {
         /* not journalled, so never committed: S goes, the state stays */
         fd_wipe(d->round.secret, sizeof d->round.secret);
@@ -528,7 +532,7 @@ fd_status fd_dealer_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_
     if (len > FD_ROUND_SEED_MAX) {
         return FD_ERR_TOO_LARGE;
     }
-    const fd_status logged = fd_persist_client_seed(d, slot, seed, len);
+    const fd_status logged = fd_persist_client_seed(JOURNAL(d), slot, seed, len);
     if (logged != FD_OK) {
         return logged;
     }
@@ -553,7 +557,7 @@ fd_status fd_dealer_close(fd_dealer *d)
     }
     if (!fd_persist_seeds_complete(&d->round)) {
         /* the replay knows a full set of seeds closes by itself */
-        st = fd_persist_seeds_closed(d);
+        st = fd_persist_seeds_closed(JOURNAL(d));
         if (st != FD_OK) {
             return st;
         }
@@ -601,7 +605,7 @@ fd_status fd_dealer_deal(fd_dealer *d, unsigned count, unsigned players, uint16_
     if (count * players > fd_shoe_remaining(&d->shoe)) {
         return FD_ERR_EXHAUSTED;
     }
-    st = fd_persist_dealt(d, d->shoe.position, count * players, players, false);
+    st = fd_persist_dealt(JOURNAL(d), d->shoe.position, count * players, players, false);
     if (st != FD_OK) {
         return st;
     }
@@ -626,7 +630,7 @@ fd_status fd_dealer_burn(fd_dealer *d)
         st = FD_ERR_EXHAUSTED;
     }
     if (st == FD_OK) {
-        st = fd_persist_dealt(d, d->shoe.position, 1, 1, true);
+        st = fd_persist_dealt(JOURNAL(d), d->shoe.position, 1, 1, true);
     }
     if (st != FD_OK) {
         return st;
@@ -647,7 +651,7 @@ fd_status fd_dealer_cut(fd_dealer *d, uint16_t cut)
         st = FD_ERR_TOO_LARGE;
     }
     if (st == FD_OK && fd_dealer_round_open(d) && cut != d->shoe.cut) {
-        st = fd_persist_cut(d, cut); /* the open round's cut survives a restart */
+        st = fd_persist_cut(JOURNAL(d), cut); /* the open round's cut survives a restart */
     }
     if (st == FD_OK) {
         st = fd_shoe_set_cut(&d->shoe, cut);
@@ -666,7 +670,7 @@ fd_status fd_dealer_reveal(fd_dealer *d)
         return st;
     }
     /* the material is the same before and after the order is derived */
-    st = fd_persist_reveal(d);
+    st = fd_persist_reveal(JOURNAL(d));
     if (st != FD_OK) {
         return st;
     }
@@ -693,7 +697,7 @@ fd_status fd_dealer_selftest(fd_dealer *d, uint32_t *samples)
     }
     const uint32_t before = d->entropy.raw_samples;
     st = run_selftest(d);
-    fd_persist_event(d, FD_REC_SELFTEST, st, 0);
+    fd_persist_event(JOURNAL(d), FD_REC_SELFTEST, st, 0);
     if (st != FD_OK) {
         enter_fault(d, st);
         return st;
@@ -856,6 +860,39 @@ uint32_t fd_dealer_raw_samples(const fd_dealer *d) { return d->entropy.raw_sampl
 uint32_t fd_dealer_reseeds(const fd_dealer *d) { return d->drbg.reseeds; }
 
 bool fd_dealer_quit_requested(const fd_dealer *d) { return d->quit; }
+
+/* ---- the journal's calls (persist.h), for the transports ---- */
+
+fd_status fd_dealer_time(fd_dealer *d, uint32_t unix_s) { return fd_persist_time(JOURNAL(d), unix_s); }
+
+bool fd_dealer_beacon_last(const fd_dealer *d, unsigned slot, uint64_t *index)
+{
+    return fd_persist_beacon_last(&d->persist, slot, index);
+}
+
+fd_status fd_dealer_seed_file_read(const fd_dealer *d, uint8_t *out, size_t size, size_t *len)
+{
+    return fd_persist_seed_file_read(&d->persist, out, size, len);
+}
+
+fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t len)
+{
+    return fd_persist_seed_file_write(&d->persist, seed, len);
+}
+
+fd_status fd_dealer_journal_head(const fd_dealer *d, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq)
+{
+    return fd_persist_journal_head(&d->persist, head, next_seq);
+}
+
+fd_status fd_dealer_journal_walk(fd_dealer *d, fd_journal_visit_fn visit, void *ctx)
+{
+    return fd_persist_journal_walk(&d->persist, visit, ctx);
+}
+
+uint64_t fd_dealer_link_limit(const fd_dealer *d) { return d->persist.link_limit; }
+
+fd_status fd_dealer_link_reserve(fd_dealer *d, uint64_t limit) { return fd_persist_link_reserve(&d->persist, limit); }
 
 bool fd_dealer_journal_attached(const fd_dealer *d) { return d->persist.attached; }
 

@@ -22,12 +22,8 @@
 #include "fairdeal/roots.h"
 #include "fairdeal/round.h"
 #include "fairdeal/version.h"
+#include "dealer_round.h"
 #include "persist.h"
-
-#define FD_DEALER_MAX_PLAYERS 8u
-/* Bytes of S kept for the largest shoe: fd_round_secret_min(FD_SHOE_MAX_CARDS)
- * (a unit test checks it); below FD_ROUND_SECRET_MAX to spare the micro:bit's RAM. */
-#define FD_DEALER_SECRET_MAX 431u
 
 /* Rounds (of any mode) between two rewrites of the seed file, besides the
  * rewrite at every start: a seed file is at most 16 rounds old when power
@@ -87,19 +83,6 @@ typedef struct fd_dealer_config {        /* pointers, then words, then bytes: no
     uint8_t reset_cause;
 } fd_dealer_config;
 
-/* The one state. A committed round (ROUND_OPEN, FAULT_ROUND_OPEN) ends only
- * by REVEAL; a fault keeps the open round's order so it can be revealed. */
-typedef enum fd_dealer_state {
-    FD_DEALER_FACTORY = 0,          /* no round; shoe fresh from power-on or NEW */
-    FD_DEALER_ROUND_OPEN = 1,       /* committed order, dealing allowed */
-    FD_DEALER_REVEALED = 2,         /* no round; the shoe holds the revealed order */
-    FD_DEALER_UNSHUFFLED = 3,       /* no round; left the fault state, SHUFFLE next */
-    FD_DEALER_FAULT = 4,            /* fault latched, no round open */
-    FD_DEALER_FAULT_ROUND_OPEN = 5, /* fault latched with a committed round: REVEAL it */
-    FD_DEALER_SEEDING = 6,          /* verifiable round committed, open for client seeds; no dealing */
-    FD_DEALER_STATE_COUNT = 7
-} fd_dealer_state;
-
 /* The rows of the transition table (firmware/dealer.c): one per command of
  * the core, FD_CMD_ANY for a transport's command that touches no state
  * (HELP, STATUS, MODE, VERIFY, TIME, RECALL, LOG: allowed in every state)
@@ -136,24 +119,6 @@ typedef struct fd_transition {
     fd_dealer_state next; /* after success; any entropy or memory fault goes to a FAULT state */
     const char *why;      /* FD_REFUSE_STATE: the reason, for the reply */
 } fd_transition;
-
-/* The round-critical fields and their checksum (kept beside them). */
-typedef struct fd_round {
-    fd_dealer_state state;
-    uint8_t mode;             /* an fd_record_mode: how the round's order was made */
-    bool closed;              /* FD_RECORD_MODE_ROUND: seeds closed, the order derived */
-    uint32_t id;              /* successful SHUFFLEs since power-on = the open or last round */
-    uint32_t revealed_rounds; /* rounds revealed since power-on */
-    uint32_t check;           /* FNV-1a over the other fields and the shoe's; see dealer.c */
-    uint8_t salt[FD_COMMIT_SALT_SIZE];
-    uint8_t commitment[FD_COMMIT_SIZE];
-    /* FD_RECORD_MODE_ROUND only (docs/VERIFY.md): what the commitment binds,
-     * the secret S (published at REVEAL) and the client seeds received */
-    fd_round_header header;
-    uint16_t secret_len;
-    uint8_t secret[FD_DEALER_SECRET_MAX];
-    fd_round_seeds seeds;
-} fd_round;
 
 /* The dealer. Do not rely on the contents of this type: a transport calls
  * the functions below and reads what they return (README.md "The
@@ -407,6 +372,15 @@ fd_status fd_dealer_journal_status(const fd_dealer *d);
 /* The mount's findings: the first bad record when the status is
  * FD_ERR_CORRUPT (report->reason, seq, page). */
 const fd_journal_report *fd_dealer_journal_report(const fd_dealer *d);
+
+/* The link's session counters below this may have been used (the newest
+ * LINK_SESSION record; docs/LINK.md "Keys"). */
+uint64_t fd_dealer_link_limit(const fd_dealer *d);
+
+/* Before the link uses a session counter of a new block: journal limit
+ * (above fd_dealer_link_limit) as LINK_SESSION. Errors: FD_ERR_STATE (not
+ * above), FD_ERR_NOT_READY (the journal). */
+FD_MUST_CHECK fd_status fd_dealer_link_reserve(fd_dealer *d, uint64_t limit);
 
 /* The journal's next seq as this power-on found it (0: not mounted;
  * docs/RECORDS.md "Detecting a rollback"). */

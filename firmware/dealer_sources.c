@@ -30,7 +30,7 @@ fd_status fd_dealer_secret_ready(const fd_dealer *d)
  * so (STATUS seedfile=unsaved, or none without a journal) and goes on. */
 static fd_status save_seed_file(fd_dealer *d, const uint8_t next[FD_ROOT_BYTES])
 {
-    const fd_status st = fd_dealer_seed_file_write(d, next, FD_ROOT_BYTES);
+    const fd_status st = fd_persist_seed_file_write(&d->persist, next, FD_ROOT_BYTES);
     d->rounds_since_seed_file = 0;
     if (st == FD_OK) {
         memcpy(d->roots.seed_file, next, FD_ROOT_BYTES);
@@ -48,7 +48,7 @@ static fd_status load_seed_file(fd_dealer *d)
 {
     uint8_t stored[FD_DEALER_SEED_FILE_MAX];
     size_t len = 0;
-    fd_status st = fd_dealer_seed_file_read(d, stored, sizeof stored, &len);
+    fd_status st = fd_persist_seed_file_read(&d->persist, stored, sizeof stored, &len);
     fd_wipe(d->roots.seed_file, sizeof d->roots.seed_file);
     if (st == FD_OK) {
         memcpy(d->roots.seed_file, stored, len < FD_ROOT_BYTES ? len : FD_ROOT_BYTES);

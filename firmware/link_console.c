@@ -6,7 +6,6 @@
 
 #include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
-#include "persist.h"
 
 /* A DATA frame's padded payload starts after the header and the 2-byte
  * length (docs/LINK.md "Frames"): a reply collects there and is sealed in
@@ -24,7 +23,7 @@ void fd_link_console_init(fd_link_console *lc, fd_console *console, fd_write_fn 
     lc->wire = wire;
     lc->wire_ctx = wire_ctx;
     fd_link_reader_init(&lc->rx);
-    lc->counter = console->dealer->persist.link_limit;
+    lc->counter = fd_dealer_link_limit(console->dealer);
     console->locked = !cleartext;
 }
 
@@ -97,11 +96,11 @@ static void id_write(void *ctx, const char *data, size_t len)
 static fd_status next_counter(fd_link_console *lc, uint64_t *counter)
 {
     fd_dealer *d = lc->console->dealer;
-    if (lc->counter >= d->persist.link_limit) {
-        if (d->persist.link_limit > UINT64_MAX - FD_LINK_SESSION_BLOCK) {
+    if (lc->counter >= fd_dealer_link_limit(d)) {
+        if (fd_dealer_link_limit(d) > UINT64_MAX - FD_LINK_SESSION_BLOCK) {
             return FD_ERR_EXHAUSTED;
         }
-        const fd_status st = fd_persist_link_reserve(d, lc->counter + FD_LINK_SESSION_BLOCK);
+        const fd_status st = fd_dealer_link_reserve(d, lc->counter + FD_LINK_SESSION_BLOCK);
         if (st != FD_OK) {
             return st;
         }

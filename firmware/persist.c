@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "dealer.h"
 #include "fairdeal/util.h"
 
 /* The board's journal area holds the worst case of docs/RECORDS.md
@@ -32,48 +31,48 @@ static size_t material_len(uint8_t mode, size_t secret_len, uint16_t count)
 }
 
 /* Byte i of the material of d's round (salt: the DRBG/FULL round's). */
-static uint8_t material_at(const fd_dealer *d, uint8_t mode, const uint8_t *salt, size_t i)
+static uint8_t material_at(const fd_persist_ctx *j, uint8_t mode, const uint8_t *salt, size_t i)
 {
     if (mode == FD_RECORD_MODE_ROUND) {
-        return d->round.secret[i];
+        return j->round->secret[i];
     }
     if (i < FD_COMMIT_SALT_SIZE) {
         return salt[i];
     }
     i -= FD_COMMIT_SALT_SIZE;
-    const fd_card c = d->shoe.order[i / 2u];
+    const fd_card c = j->shoe->order[i / 2u];
     return (uint8_t)(i % 2u == 0u ? c : c >> 8);
 }
 
 /* Replay: byte i of the material into d's round; false when out of range. */
-static bool material_set(fd_dealer *d, uint8_t mode, size_t i, uint8_t v)
+static bool material_set(const fd_persist_ctx *j, uint8_t mode, size_t i, uint8_t v)
 {
     if (mode == FD_RECORD_MODE_ROUND) {
-        if (i >= sizeof d->round.secret) {
+        if (i >= sizeof j->round->secret) {
             return false;
         }
-        d->round.secret[i] = v;
+        j->round->secret[i] = v;
         return true;
     }
     if (i < FD_COMMIT_SALT_SIZE) {
-        d->round.salt[i] = v;
+        j->round->salt[i] = v;
         return true;
     }
     i -= FD_COMMIT_SALT_SIZE;
     if (i / 2u >= (size_t)FD_SHOE_MAX_CARDS) {
         return false;
     }
-    fd_card *c = &d->shoe.order[i / 2u];
+    fd_card *c = &j->shoe->order[i / 2u];
     *c = (fd_card)(i % 2u == 0u ? ((*c & 0xFF00u) | v) : ((*c & 0x00FFu) | ((unsigned)v << 8)));
     return true;
 }
 
-static void material_hash(const fd_dealer *d, uint8_t mode, size_t len, uint8_t out[FD_SHA256_SIZE])
+static void material_hash(const fd_persist_ctx *j, uint8_t mode, size_t len, uint8_t out[FD_SHA256_SIZE])
 {
     fd_sha256_ctx h;
     fd_sha256_init(&h);
     for (size_t i = 0; i < len; i++) {
-        const uint8_t b = material_at(d, mode, d->round.salt, i);
+        const uint8_t b = material_at(j, mode, j->round->salt, i);
         fd_sha256_update(&h, &b, 1);
     }
     fd_sha256_final(&h, out);
@@ -136,45 +135,44 @@ static void note_record(fd_persist *p, uint8_t type, const uint8_t *payload, siz
     }
 }
 
-uint32_t fd_persist_hand_bytes(const fd_dealer *d, uint32_t round_id)
+uint32_t fd_persist_hand_bytes(const fd_persist *p, uint32_t round_id)
 {
-    const fd_persist *p = &d->persist;
     const uint32_t i = round_id % FD_PERSIST_HAND_RING;
     return round_id != 0u && p->hand_round[i] == round_id ? p->hand_bytes[i] : 0u;
 }
 
-uint32_t fd_persist_kept_before(const fd_dealer *d, uint32_t round_id)
+uint32_t fd_persist_kept_before(const fd_persist *p, uint32_t round_id)
 {
     const uint32_t before = round_id > 0u ? round_id - 1u : 0u;
     // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
     uint32_t kept = FD_REC_CAP_FIXED + FD_REC_CAP_MIN(fd_persist_keep_summaries, before) * FD_REC_CAP_SUMMARY;
     for (uint32_t age = 1; age < fd_persist_keep_hands && age <= before; age++) {
-        kept += fd_persist_hand_bytes(d, round_id - age);
+        kept += fd_persist_hand_bytes(p, round_id - age);
     }
     return kept;
 }
 
-fd_status fd_persist_reserve(const fd_dealer *d, uint32_t round_id, uint8_t mode, size_t secret_len, unsigned slots)
+fd_status fd_persist_reserve(const fd_persist_ctx *j, uint32_t round_id, uint8_t mode, size_t secret_len,
+                             unsigned slots)
 {
-    const fd_persist *p = &d->persist;
+    const fd_persist *p = j->persist;
     if (!p->attached) {
         return FD_OK;
     }
-    const size_t len = material_len(mode, secret_len, d->shoe.count);
+    const size_t len = material_len(mode, secret_len, j->shoe->count);
     const uint32_t parts = (uint32_t)((len + FD_REC_SECRET_PART - 1u) / FD_REC_SECRET_PART);
     const fd_flash_geometry *g = &p->flash.geometry;
     // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
     const uint32_t room = FD_REC_CAP_ROOM(g->page_size, g->page_count);
     // cppcheck-suppress unsignedLessThanZero ; the capacity model's macros compare constant 0u sizes
-    const uint32_t round = FD_REC_CAP_HAND_OF(parts, slots, (uint32_t)d->shoe.count) + FD_REC_CAP_SUMMARY;
-    return fd_persist_kept_before(d, round_id) + round <= room ? FD_OK : FD_ERR_BUFFER_TOO_SMALL;
+    const uint32_t round = FD_REC_CAP_HAND_OF(parts, slots, (uint32_t)j->shoe->count) + FD_REC_CAP_SUMMARY;
+    return fd_persist_kept_before(p, round_id) + round <= room ? FD_OK : FD_ERR_BUFFER_TOO_SMALL;
 }
 
 /* One record, or the journal's latched error as FD_ERR_NOT_READY. */
-static fd_status append(fd_dealer *d, uint8_t type, const uint8_t *payload, size_t len, const uint8_t *secret,
+static fd_status append(fd_persist *p, uint8_t type, const uint8_t *payload, size_t len, const uint8_t *secret,
                         size_t secret_len, uint32_t *seq)
 {
-    fd_persist *p = &d->persist;
     uint32_t s = 0;
     if (p->attached) {
         if (p->status != FD_OK) {
@@ -198,9 +196,8 @@ static fd_status append(fd_dealer *d, uint8_t type, const uint8_t *payload, size
 }
 
 /* A wipe that fails latches the error (the record was already durable). */
-static void wipe(fd_dealer *d, uint32_t seq)
+static void wipe(fd_persist *p, uint32_t seq)
 {
-    fd_persist *p = &d->persist;
     if (p->attached && p->status == FD_OK && seq != 0u) {
         const fd_status st = fd_journal_wipe_secret(&p->journal, seq);
         if (st != FD_OK && st != FD_ERR_STATE) { /* FD_ERR_STATE: gone already */
@@ -213,66 +210,65 @@ static void wipe(fd_dealer *d, uint32_t seq)
  * once per round and power-on, and again only when its status changes;
  * the others of the same round and power-on stay in RAM (the next record
  * carries the time). True when this one is to be written. */
-static bool event_due(fd_dealer *d, fd_rec_event_kind kind, uint16_t status)
+static bool event_due(const fd_persist_ctx *j, fd_rec_event_kind kind, uint16_t status)
 {
-    fd_persist *p = &d->persist;
-    const uint32_t epoch = d->round.id + 1u; /* 0: none this power-on */
+    fd_persist *p = j->persist;
+    const uint32_t epoch = j->round->id + 1u; /* 0: none this power-on */
     return p->event_epoch[kind] != epoch || p->event_status[kind] != status;
 }
 
-static void event_written(fd_dealer *d, fd_rec_event_kind kind, uint16_t status)
+static void event_written(const fd_persist_ctx *j, fd_rec_event_kind kind, uint16_t status)
 {
-    d->persist.event_epoch[kind] = d->round.id + 1u;
-    d->persist.event_status[kind] = status;
+    j->persist->event_epoch[kind] = j->round->id + 1u;
+    j->persist->event_status[kind] = status;
 }
 
-void fd_persist_event(fd_dealer *d, uint8_t type, fd_status st, uint16_t detail)
+void fd_persist_event(const fd_persist_ctx *j, uint8_t type, fd_status st, uint16_t detail)
 {
     fd_rec_event_kind kind = FD_REC_KIND_SELFTEST;
-    if (!fd_rec_event_kind_of(type, &kind) || !event_due(d, kind, (uint16_t)st)) {
+    if (!fd_rec_event_kind_of(type, &kind) || !event_due(j, kind, (uint16_t)st)) {
         return;
     }
-    const fd_rec_event e = {(uint16_t)st, detail, d->persist.unix_s};
+    const fd_rec_event e = {(uint16_t)st, detail, j->persist->unix_s};
     uint8_t b[FD_REC_EVENT_SIZE];
     const size_t n = fd_rec_event_encode(&e, b);
-    if (append(d, type, b, n, NULL, 0, NULL) == FD_OK) { /* best effort: a failure is latched */
-        event_written(d, kind, (uint16_t)st);
+    if (append(j->persist, type, b, n, NULL, 0, NULL) == FD_OK) { /* best effort: a failure is latched */
+        event_written(j, kind, (uint16_t)st);
     }
 }
 
-void fd_persist_power_on(fd_dealer *d, fd_status selftest)
+void fd_persist_power_on(const fd_persist_ctx *j, uint8_t reset_cause, fd_status selftest)
 {
-    const fd_rec_power_on e = {d->cfg.reset_cause, d->persist.unix_s};
+    const fd_rec_power_on e = {reset_cause, j->persist->unix_s};
     uint8_t b[FD_REC_POWER_ON_SIZE];
     const size_t n = fd_rec_power_on_encode(&e, b);
-    (void)append(d, FD_REC_POWER_ON, b, n, NULL, 0, NULL); /* best effort: a failure is latched */
-    fd_persist_event(d, FD_REC_SELFTEST, selftest, 0);
+    (void)append(j->persist, FD_REC_POWER_ON, b, n, NULL, 0, NULL); /* best effort: a failure is latched */
+    fd_persist_event(j, FD_REC_SELFTEST, selftest, 0);
 }
 
-fd_status fd_dealer_time(fd_dealer *d, uint32_t unix_s)
+fd_status fd_persist_time(const fd_persist_ctx *j, uint32_t unix_s)
 {
     if (unix_s == 0u) {
         return FD_ERR_EMPTY;
     }
     fd_status st = FD_OK;
-    if (event_due(d, FD_REC_KIND_TIME_SET, 0)) {
+    if (event_due(j, FD_REC_KIND_TIME_SET, 0)) {
         const fd_rec_time_set t = {unix_s};
         uint8_t b[FD_REC_TIME_SET_SIZE];
         const size_t n = fd_rec_time_set_encode(&t, b);
-        st = append(d, FD_REC_TIME_SET, b, n, NULL, 0, NULL);
+        st = append(j->persist, FD_REC_TIME_SET, b, n, NULL, 0, NULL);
         if (st == FD_OK) {
-            event_written(d, FD_REC_KIND_TIME_SET, 0);
+            event_written(j, FD_REC_KIND_TIME_SET, 0);
         }
     }
     if (st == FD_OK) {
-        d->persist.unix_s = unix_s;
+        j->persist->unix_s = unix_s;
     }
     return st;
 }
 
-bool fd_dealer_beacon_last(const fd_dealer *d, unsigned slot, uint64_t *index)
+bool fd_persist_beacon_last(const fd_persist *p, unsigned slot, uint64_t *index)
 {
-    const fd_persist *p = &d->persist;
     if (slot >= FD_ROUND_SLOTS || (p->beacon_used & (1u << slot)) == 0u) {
         return false;
     }
@@ -280,16 +276,15 @@ bool fd_dealer_beacon_last(const fd_dealer *d, unsigned slot, uint64_t *index)
     return true;
 }
 
-fd_status fd_persist_link_reserve(fd_dealer *d, uint64_t limit)
+fd_status fd_persist_link_reserve(fd_persist *p, uint64_t limit)
 {
-    fd_persist *p = &d->persist;
     const fd_rec_link_session ls = {limit};
     uint8_t b[FD_REC_LINK_SESSION_SIZE];
     uint32_t seq = 0;
     if (limit <= p->link_limit) {
         return FD_ERR_STATE;
     }
-    const fd_status st = append(d, FD_REC_LINK_SESSION, b, fd_rec_link_session_encode(&ls, b), NULL, 0, &seq);
+    const fd_status st = append(p, FD_REC_LINK_SESSION, b, fd_rec_link_session_encode(&ls, b), NULL, 0, &seq);
     if (st == FD_OK) {
         p->link_limit = limit;
         p->rules.link_seq = seq;
@@ -299,13 +294,13 @@ fd_status fd_persist_link_reserve(fd_dealer *d, uint64_t limit)
 
 /* The beacon index a round uses in slot (docs/RECORDS.md BEACON_INDEX):
  * journalled first, so a SHUFFLE cut short still uses it up. */
-static fd_status persist_beacon(fd_dealer *d, uint8_t slot, uint64_t index)
+static fd_status persist_beacon(const fd_persist_ctx *j, uint8_t slot, uint64_t index)
 {
-    fd_persist *p = &d->persist;
+    fd_persist *p = j->persist;
     const fd_rec_beacon_index bi = {slot, index};
     uint8_t b[FD_REC_BEACON_INDEX_SIZE];
     uint32_t seq = 0;
-    const fd_status st = append(d, FD_REC_BEACON_INDEX, b, fd_rec_beacon_index_encode(&bi, b), NULL, 0, &seq);
+    const fd_status st = append(j->persist, FD_REC_BEACON_INDEX, b, fd_rec_beacon_index_encode(&bi, b), NULL, 0, &seq);
     if (st == FD_OK) {
         p->beacon_used = (uint8_t)(p->beacon_used | (1u << slot));
         p->beacon_last[slot] = index;
@@ -314,11 +309,12 @@ static fd_status persist_beacon(fd_dealer *d, uint8_t slot, uint64_t index)
     return st;
 }
 
-fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode, const fd_round_header *header,
-                                  size_t secret_len, const uint8_t salt[16], const uint8_t commitment[FD_SHA256_SIZE])
+fd_status fd_persist_round_opened(const fd_persist_ctx *j, uint32_t round_id, uint8_t mode,
+                                  const fd_round_header *header, size_t secret_len, const uint8_t salt[16],
+                                  const uint8_t commitment[FD_SHA256_SIZE])
 {
-    fd_persist *p = &d->persist;
-    const size_t len = material_len(mode, secret_len, d->shoe.count);
+    fd_persist *p = j->persist;
+    const size_t len = material_len(mode, secret_len, j->shoe->count);
     const size_t parts = (len + FD_REC_SECRET_PART - 1u) / FD_REC_SECRET_PART;
     if (parts == 0u || parts > FD_REC_MAX_PARTS) {
         return FD_ERR_TOO_LARGE; /* unreachable: FD_REC_MAX_PARTS covers the largest shoe */
@@ -327,7 +323,7 @@ fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode,
     for (unsigned i = 0; header != NULL && i < FD_ROUND_SLOTS; i++) {
         slots += (header->slot_mask >> i) & 1u;
     }
-    const fd_status rs = fd_persist_reserve(d, round_id, mode, secret_len, slots);
+    const fd_status rs = fd_persist_reserve(j, round_id, mode, secret_len, slots);
     if (rs != FD_OK) {
         return rs; /* refused before anything is written: the round is never committed */
     }
@@ -336,7 +332,7 @@ fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode,
     p->hand_round[round_id % FD_PERSIST_HAND_RING] = round_id;
     p->hand_bytes[round_id % FD_PERSIST_HAND_RING] = 0;
     if (header != NULL && header->beacon_slot < FD_ROUND_SLOTS) {
-        const fd_status bs = persist_beacon(d, header->beacon_slot, header->beacon_index);
+        const fd_status bs = persist_beacon(j, header->beacon_slot, header->beacon_index);
         if (bs != FD_OK) {
             return bs;
         }
@@ -354,10 +350,11 @@ fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode,
             n = FD_REC_SECRET_PART;
         }
         for (size_t k = 0; k < n; k++) {
-            part[k] = material_at(d, mode, salt, at + k);
+            part[k] = material_at(j, mode, salt, at + k);
         }
         head.part = (uint8_t)i;
-        st = append(d, FD_REC_ROUND_SECRET, hb, fd_rec_round_secret_encode(&head, hb), part, n, &o->part_seq[i]);
+        st = append(j->persist, FD_REC_ROUND_SECRET, hb, fd_rec_round_secret_encode(&head, hb), part, n,
+                    &o->part_seq[i]);
     }
     fd_wipe(part, sizeof part);
     if (st != FD_OK) {
@@ -365,11 +362,11 @@ fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode,
     }
     o->round_id = round_id;
     o->mode = mode;
-    o->kind = (uint8_t)d->shoe.kind;
-    o->decks = d->shoe.decks;
-    o->jokers = d->shoe.jokers;
-    o->count = d->shoe.count;
-    o->cut = d->shoe.cut;
+    o->kind = (uint8_t)j->shoe->kind;
+    o->decks = j->shoe->decks;
+    o->jokers = j->shoe->jokers;
+    o->count = j->shoe->count;
+    o->cut = j->shoe->cut;
     o->material_len = (uint16_t)len;
     o->parts = (uint8_t)parts;
     o->time = p->unix_s;
@@ -383,7 +380,7 @@ fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode,
         o->beacon_index = header->beacon_index;
     }
     uint8_t b[FD_REC_ROUND_OPENED_MAX];
-    st = append(d, FD_REC_ROUND_OPENED, b, fd_rec_round_opened_encode(o, b), NULL, 0, NULL);
+    st = append(j->persist, FD_REC_ROUND_OPENED, b, fd_rec_round_opened_encode(o, b), NULL, 0, NULL);
     if (st == FD_OK) {
         p->round_cuts = 0;
         p->round_skipped = 0;
@@ -391,24 +388,24 @@ fd_status fd_persist_round_opened(fd_dealer *d, uint32_t round_id, uint8_t mode,
     return st;
 }
 
-fd_status fd_persist_client_seed(fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len)
+fd_status fd_persist_client_seed(const fd_persist_ctx *j, unsigned slot, const uint8_t *seed, size_t len)
 {
-    fd_rec_client_seed c = {d->round.id, (uint8_t)slot, (uint8_t)len, {0}};
+    fd_rec_client_seed c = {j->round->id, (uint8_t)slot, (uint8_t)len, {0}};
     memcpy(c.seed, seed, len);
     uint8_t b[FD_REC_CLIENT_SEED_MAX];
-    return append(d, FD_REC_CLIENT_SEED, b, fd_rec_client_seed_encode(&c, b), NULL, 0, NULL);
+    return append(j->persist, FD_REC_CLIENT_SEED, b, fd_rec_client_seed_encode(&c, b), NULL, 0, NULL);
 }
 
-fd_status fd_persist_seeds_closed(fd_dealer *d)
+fd_status fd_persist_seeds_closed(const fd_persist_ctx *j)
 {
-    const fd_rec_seeds_closed c = {d->round.id};
+    const fd_rec_seeds_closed c = {j->round->id};
     uint8_t b[FD_REC_SEEDS_CLOSED_SIZE];
-    return append(d, FD_REC_SEEDS_CLOSED, b, fd_rec_seeds_closed_encode(&c, b), NULL, 0, NULL);
+    return append(j->persist, FD_REC_SEEDS_CLOSED, b, fd_rec_seeds_closed_encode(&c, b), NULL, 0, NULL);
 }
 
-fd_status fd_persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigned players, bool burn)
+fd_status fd_persist_dealt(const fd_persist_ctx *j, uint16_t first, unsigned total, unsigned players, bool burn)
 {
-    if (d->persist.attached && d->persist.round_skipped >= FD_REC_SKIPPED_MAX) {
+    if (j->persist->attached && j->persist->round_skipped >= FD_REC_SKIPPED_MAX) {
         return FD_ERR_BUFFER_TOO_SMALL; /* the round's reservation holds FD_REC_SKIPPED_MAX: REVEAL only */
     }
     fd_rec_dealt *const r = &one.dealt;
@@ -419,51 +416,50 @@ fd_status fd_persist_dealt(fd_dealer *d, uint16_t first, unsigned total, unsigne
         if (n > FD_REC_DEALT_CARDS_MAX) {
             n = FD_REC_DEALT_CARDS_MAX;
         }
-        r->round_id = d->round.id;
+        r->round_id = j->round->id;
         r->first = (uint16_t)(first + k);
         r->cards = (uint16_t)n;
         r->players = burn ? 0u : (uint8_t)players;
         r->seat0 = burn ? 0u : (uint8_t)(k % players);
-        r->kind = (uint8_t)d->shoe.kind;
+        r->kind = (uint8_t)j->shoe->kind;
         for (unsigned i = 0; i < n; i++) {
-            r->card[i] = d->shoe.order[first + k + i];
+            r->card[i] = j->shoe->order[first + k + i];
         }
-        st = append(d, FD_REC_DEALT, b, fd_rec_dealt_encode(r, b), NULL, 0, NULL);
+        st = append(j->persist, FD_REC_DEALT, b, fd_rec_dealt_encode(r, b), NULL, 0, NULL);
     }
     return st;
 }
 
-fd_status fd_persist_cut(fd_dealer *d, uint16_t cut)
+fd_status fd_persist_cut(const fd_persist_ctx *j, uint16_t cut)
 {
-    fd_persist *p = &d->persist;
+    fd_persist *p = j->persist;
     if (p->attached && p->round_cuts >= FD_REC_CUTS_MAX) {
         return FD_ERR_BUFFER_TOO_SMALL; /* the round's reservation holds FD_REC_CUTS_MAX */
     }
-    const fd_rec_cut c = {d->round.id, cut};
+    const fd_rec_cut c = {j->round->id, cut};
     uint8_t b[FD_REC_CUT_SIZE];
-    const fd_status st = append(d, FD_REC_CUT, b, fd_rec_cut_encode(&c, b), NULL, 0, NULL);
+    const fd_status st = append(j->persist, FD_REC_CUT, b, fd_rec_cut_encode(&c, b), NULL, 0, NULL);
     p->round_cuts += st == FD_OK ? 1u : 0u;
     return st;
 }
 
-fd_status fd_persist_reveal(fd_dealer *d)
+fd_status fd_persist_reveal(const fd_persist_ctx *j)
 {
     /* the summary; S (or salt and order) stays in the round's ROUND_SECRET
      * parts, public from now on, until compaction drops the hand */
-    const uint8_t mode = d->round.mode;
-    const size_t len = material_len(mode, d->round.secret_len, d->shoe.count);
-    fd_rec_reveal r = {d->round.id, mode, (uint16_t)len, d->persist.unix_s, {0}, {0}, d->shoe.position};
-    memcpy(r.commitment, d->round.commitment, FD_SHA256_SIZE);
-    material_hash(d, mode, len, r.material_hash);
+    const uint8_t mode = j->round->mode;
+    const size_t len = material_len(mode, j->round->secret_len, j->shoe->count);
+    fd_rec_reveal r = {j->round->id, mode, (uint16_t)len, j->persist->unix_s, {0}, {0}, j->shoe->position};
+    memcpy(r.commitment, j->round->commitment, FD_SHA256_SIZE);
+    material_hash(j, mode, len, r.material_hash);
     uint8_t b[FD_REC_REVEAL_SIZE];
-    return append(d, FD_REC_REVEAL, b, fd_rec_reveal_encode(&r, b), NULL, 0, NULL);
+    return append(j->persist, FD_REC_REVEAL, b, fd_rec_reveal_encode(&r, b), NULL, 0, NULL);
 }
 
 /* ---- the seed file ---- */
 
-fd_status fd_dealer_seed_file_read(const fd_dealer *d, uint8_t *out, size_t size, size_t *len)
+fd_status fd_persist_seed_file_read(const fd_persist *p, uint8_t *out, size_t size, size_t *len)
 {
-    const fd_persist *p = &d->persist;
     if (out == NULL || len == NULL) {
         return FD_ERR_NULL;
     }
@@ -481,9 +477,8 @@ fd_status fd_dealer_seed_file_read(const fd_dealer *d, uint8_t *out, size_t size
     return FD_OK;
 }
 
-fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t len)
+fd_status fd_persist_seed_file_write(fd_persist *p, const uint8_t *seed, size_t len)
 {
-    fd_persist *p = &d->persist;
     if (seed == NULL) {
         return FD_ERR_NULL;
     }
@@ -499,7 +494,7 @@ fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t le
     const fd_rec_seed_file h = {(uint8_t)len};
     uint8_t b[FD_REC_SEED_FILE_SIZE];
     uint32_t seq = 0;
-    const fd_status st = append(d, FD_REC_SEED_FILE, b, fd_rec_seed_file_encode(&h, b), seed, len, &seq);
+    const fd_status st = append(p, FD_REC_SEED_FILE, b, fd_rec_seed_file_encode(&h, b), seed, len, &seq);
     if (st != FD_OK) {
         return st;
     }
@@ -507,7 +502,7 @@ fd_status fd_dealer_seed_file_write(fd_dealer *d, const uint8_t *seed, size_t le
     p->rules.seed_file_seq = seq;
     memcpy(p->seed_file, seed, len);
     p->seed_file_len = (uint8_t)len;
-    wipe(d, old); /* the old seed file must not outlive its successor */
+    wipe(p, old); /* the old seed file must not outlive its successor */
     return FD_OK;
 }
 
@@ -542,7 +537,7 @@ typedef struct dealt_at {
 } dealt_at;
 
 typedef struct replay {
-    fd_dealer *d;
+    const fd_persist_ctx *j;
     uint32_t newest_seq; /* the newest record of any kind */
     uint32_t round_id;   /* newest id among ROUND_OPENED, DEALT, CLIENT_SEED, SEEDS_CLOSED, CUT, REVEAL */
     bool opened;         /* its ROUND_OPENED read (decoded into `opened_rec`) */
@@ -582,7 +577,7 @@ static void replay_part(replay *r, const fd_journal_record *rec)
     }
     bool fits = h.mode == r->part_mode;
     for (size_t k = 0; fits && k < rec->secret_len; k++) {
-        fits = material_set(r->d, h.mode, (size_t)h.part * FD_REC_SECRET_PART + k, rec->secret[k]);
+        fits = material_set(r->j, h.mode, (size_t)h.part * FD_REC_SECRET_PART + k, rec->secret[k]);
     }
     if (fits) {
         r->available |= 1u << h.part;
@@ -604,7 +599,7 @@ static bool replay_round(replay *r, uint32_t id)
         r->cuts = 0;
         r->skipped = 0;
         memset(r->dealt, 0, sizeof r->dealt);
-        (void)fd_round_seeds_clear(&r->d->round.seeds); /* cannot fail: never NULL */
+        (void)fd_round_seeds_clear(&r->j->round->seeds); /* cannot fail: never NULL */
     }
     return true;
 }
@@ -711,7 +706,7 @@ static void replay_seed_file(replay *r, fd_persist *p, const fd_journal_record *
 static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
 {
     replay *r = ctx;
-    fd_persist *p = &r->d->persist;
+    fd_persist *p = r->j->persist;
     const uint8_t *b = rec->payload;
     uint32_t id = 0;
     fd_rec_event_kind kind = FD_REC_KIND_POWER_ON;
@@ -755,8 +750,8 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
     case FD_REC_CLIENT_SEED: {
         fd_rec_client_seed c;
         if (fd_rec_client_seed_decode(b, rec->len, &c) == FD_OK) {
-            memcpy(r->d->round.seeds.seed[c.slot], c.seed, c.len);
-            r->d->round.seeds.len[c.slot] = c.len;
+            memcpy(r->j->round->seeds.seed[c.slot], c.seed, c.len);
+            r->j->round->seeds.len[c.slot] = c.len;
         }
         break;
     }
@@ -797,23 +792,23 @@ static fd_status replay_visit(void *ctx, const fd_journal_record *rec)
  * read back stands in a slot the round does not have. */
 static bool restore_round_header(replay *r, const fd_rec_round_opened *o)
 {
-    fd_dealer *d = r->d;
-    fd_round_header *h = &d->round.header;
+    const fd_persist_ctx *j = r->j;
+    fd_round_header *h = &j->round->header;
     h->device_id_len = o->device_id_len;
     memcpy(h->device_id, o->device_id, o->device_id_len);
     h->round_id = r->round_id;
-    h->kind = d->shoe.kind;
-    h->decks = d->shoe.decks;
-    h->jokers = d->shoe.jokers;
+    h->kind = j->shoe->kind;
+    h->decks = j->shoe->decks;
+    h->jokers = j->shoe->jokers;
     h->slot_mask = o->slot_mask;
     h->beacon_slot = o->beacon_slot;
     h->beacon_index = o->beacon_index;
     for (unsigned i = 0; i < FD_ROUND_SLOTS; i++) {
-        if (d->round.seeds.len[i] != 0u && (o->slot_mask & (1u << i)) == 0u) {
+        if (j->round->seeds.len[i] != 0u && (o->slot_mask & (1u << i)) == 0u) {
             return false;
         }
     }
-    r->closed = r->closed || fd_persist_seeds_complete(&d->round);
+    r->closed = r->closed || fd_persist_seeds_complete(j->round);
     return true;
 }
 
@@ -822,8 +817,8 @@ static bool restore_round_header(replay *r, const fd_rec_round_opened *o)
  * the journal holds. */
 static bool restore_open_round(replay *r)
 {
-    fd_dealer *d = r->d;
-    fd_shoe *s = &d->shoe;
+    const fd_persist_ctx *j = r->j;
+    fd_shoe *s = j->shoe;
     const fd_rec_round_opened *o = &r->opened_rec;
     uint8_t check[FD_SHA256_SIZE];
     bool parts_ok =
@@ -835,15 +830,15 @@ static bool restore_open_round(replay *r)
         return false;
     }
     const size_t secret_len = o->material_len;
-    d->round.id = r->round_id;
-    d->round.mode = o->mode;
-    memcpy(d->round.commitment, o->commitment, FD_SHA256_SIZE);
+    j->round->id = r->round_id;
+    j->round->mode = o->mode;
+    memcpy(j->round->commitment, o->commitment, FD_SHA256_SIZE);
     s->kind = (fd_deck_kind)o->kind;
     s->decks = o->decks;
     s->jokers = o->jokers;
     s->count = o->count;
     s->cut = r->has_cut ? r->cut : o->cut;
-    memset(&d->round.header, 0, sizeof d->round.header);
+    memset(&j->round->header, 0, sizeof j->round->header);
     if (o->mode == FD_RECORD_MODE_ROUND) {
         if (!restore_round_header(r, o)) {
             return false;
@@ -854,15 +849,15 @@ static bool restore_open_round(replay *r)
     uint16_t per_deck = 0;
     bool ok = fd_deck_size(s->kind, s->jokers, &per_deck) == FD_OK && s->decks >= 1u && s->decks <= FD_SHOE_MAX_DECKS &&
               s->count == per_deck * s->decks;
-    if (ok && d->round.mode == FD_RECORD_MODE_ROUND) {
-        d->round.secret_len = (uint16_t)secret_len;
+    if (ok && j->round->mode == FD_RECORD_MODE_ROUND) {
+        j->round->secret_len = (uint16_t)secret_len;
         ok = secret_len <= FD_DEALER_SECRET_MAX &&
-             fd_round_commit(&d->round.header, d->round.secret, secret_len, check) == FD_OK &&
-             memcmp(check, d->round.commitment, sizeof check) == 0;
+             fd_round_commit(&j->round->header, j->round->secret, secret_len, check) == FD_OK &&
+             memcmp(check, j->round->commitment, sizeof check) == 0;
         const uint16_t cut = s->cut;
         if (ok) {
             /* canonical order until the seeds close; then the derived one */
-            ok = r->closed ? fd_round_deal_order(&d->round.header, d->round.secret, secret_len, &d->round.seeds, s,
+            ok = r->closed ? fd_round_deal_order(&j->round->header, j->round->secret, secret_len, &j->round->seeds, s,
                                                  NULL) == FD_OK
                            : fd_shoe_init(s, s->kind, s->decks, s->jokers) == FD_OK;
             s->cut = cut;
@@ -870,21 +865,21 @@ static bool restore_open_round(replay *r)
     } else if (ok) {
         s->position = 0;
         s->shuffled = true;
-        ok = fd_shoe_check(s) == FD_OK && secret_len == material_len(d->round.mode, 0, s->count) &&
-             fd_commit_compute(d->round.salt, s->order, s->count, s->kind, check) == FD_OK &&
-             memcmp(check, d->round.commitment, sizeof check) == 0;
+        ok = fd_shoe_check(s) == FD_OK && secret_len == material_len(j->round->mode, 0, s->count) &&
+             fd_commit_compute(j->round->salt, s->order, s->count, s->kind, check) == FD_OK &&
+             memcmp(check, j->round->commitment, sizeof check) == 0;
     }
     ok = ok && r->position <= s->count;
     if (!ok) {
         return false;
     }
-    d->round.closed = r->closed;
-    d->persist.round_cuts = r->cuts;
+    j->round->closed = r->closed;
+    j->persist->round_cuts = r->cuts;
     s->position = r->position;
-    d->round.revealed_rounds = d->round.id - 1u;
-    d->round.state = r->closed ? FD_DEALER_ROUND_OPEN : FD_DEALER_SEEDING;
-    d->persist.recovered = true;
-    d->persist.recovered_position = r->position;
+    j->round->revealed_rounds = j->round->id - 1u;
+    j->round->state = r->closed ? FD_DEALER_ROUND_OPEN : FD_DEALER_SEEDING;
+    j->persist->recovered = true;
+    j->persist->recovered_position = r->position;
     return true;
 }
 
@@ -909,9 +904,9 @@ static fd_status collect_stale_seed_file(void *ctx, const fd_journal_record *rec
 /* After the replay: every seed file older than the one it took is wiped
  * (docs/RECORDS.md "Replay"); a seed file must not outlive its successor.
  * At most 16 walks of 4 wipes per power-on (one cut leaves one behind). */
-static void wipe_superseded_seed_files(fd_dealer *d)
+static void wipe_superseded_seed_files(const fd_persist_ctx *j)
 {
-    fd_persist *p = &d->persist;
+    fd_persist *p = j->persist;
     stale_seed_files s = {p->rules.seed_file_seq, 0, {0}};
     for (unsigned pass = 0; pass < 16u && p->status == FD_OK; pass++) {
         s.n = 0;
@@ -921,7 +916,7 @@ static void wipe_superseded_seed_files(fd_dealer *d)
             return;
         }
         for (unsigned i = 0; i < s.n; i++) {
-            wipe(d, s.seq[i]);
+            wipe(j->persist, s.seq[i]);
         }
         if (s.n < sizeof s.seq / sizeof s.seq[0]) {
             return;
@@ -932,13 +927,13 @@ static void wipe_superseded_seed_files(fd_dealer *d)
 /* After the replay and its wipes: the open round's last deal, when nothing
  * was journalled after it, gets its SKIPPED record (docs/RECORDS.md
  * "Replay"). A failed append is latched: the round then deals no more. */
-static void mark_skipped(fd_dealer *d, replay *r)
+static void mark_skipped(const fd_persist_ctx *j, replay *r)
 {
-    fd_persist *p = &d->persist;
-    fd_rec_skipped k = {d->round.id, 0, 0};
+    fd_persist *p = j->persist;
+    fd_rec_skipped k = {j->round->id, 0, 0};
     uint8_t b[FD_REC_SKIPPED_SIZE];
     if (p->status == FD_OK && r->skipped < FD_REC_SKIPPED_MAX && unacknowledged_deal(r, &k.first, &k.count) &&
-        append(d, FD_REC_SKIPPED, b, fd_rec_skipped_encode(&k, b), NULL, 0, NULL) == FD_OK) {
+        append(j->persist, FD_REC_SKIPPED, b, fd_rec_skipped_encode(&k, b), NULL, 0, NULL) == FD_OK) {
         note_skipped(r, &k);
     }
     p->round_skipped = r->skipped;
@@ -961,12 +956,13 @@ const uint32_t fd_persist_keep_hands = FD_DEALER_KEEP_HANDS;
 const uint32_t fd_persist_keep_summaries = FD_DEALER_KEEP_SUMMARIES;
 
 /* The journal over the board's area, keyed by the device secret. */
-static fd_status mount_open(fd_dealer *d)
+static fd_status mount_open(const fd_persist_ctx *j, fd_status storage_status, const fd_device_secret *secret,
+                            void (*kick)(void *ctx))
 {
-    fd_persist *p = &d->persist;
+    fd_persist *p = j->persist;
     uint8_t key[FD_SHA256_SIZE];
-    fd_status st = d->cfg.storage_status;
-    if (st == FD_OK && fd_persist_journal_key(&d->secret, key) != FD_OK) {
+    fd_status st = storage_status;
+    if (st == FD_OK && fd_persist_journal_key(secret, key) != FD_OK) {
         report(p, FD_ERR_NOT_READY, "no device secret: no journal key");
         return FD_ERR_NOT_READY;
     }
@@ -978,7 +974,7 @@ static fd_status mount_open(fd_dealer *d)
         st = fd_journal_init(&p->journal, &p->flash, key, sizeof key, p->pages, fd_records_keep_rules, &p->rules);
     }
     if (st == FD_OK) {
-        fd_journal_set_kick(&p->journal, d->cfg.kick, NULL); /* a full area's walk outlasts a watchdog period */
+        fd_journal_set_kick(&p->journal, kick, NULL); /* a full area's walk outlasts a watchdog period */
     }
     fd_wipe(key, sizeof key);
     if (st != FD_OK) {
@@ -989,9 +985,9 @@ static fd_status mount_open(fd_dealer *d)
 
 /* What the replay took from the records before a bad one: nothing of a
  * journal that failed is used. */
-static void forget_replay(fd_dealer *d, replay *r)
+static void forget_replay(const fd_persist_ctx *j, replay *r)
 {
-    fd_persist *p = &d->persist;
+    fd_persist *p = j->persist;
     fd_wipe(p->seed_file, sizeof p->seed_file);
     p->seed_file_len = 0;
     p->rules.seed_file_seq = 0;
@@ -1004,52 +1000,53 @@ static void forget_replay(fd_dealer *d, replay *r)
     memset(p->hand_bytes, 0, sizeof p->hand_bytes);
     p->link_limit = 0;
     p->rules.link_seq = 0;
-    fd_wipe(&d->round, sizeof d->round);
+    fd_wipe(j->round, sizeof *j->round);
     fd_wipe(r, sizeof *r);
-    (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
+    (void)fd_shoe_init(j->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
 }
 
 /* A round that never opened (its SHUFFLE cut short): its secret goes now. */
-static void wipe_unopened_parts(fd_dealer *d, const replay *r)
+static void wipe_unopened_parts(const fd_persist_ctx *j, const replay *r)
 {
     if (r->part_round > r->round_id) {
         for (unsigned i = 0; i < FD_REC_MAX_PARTS; i++) {
             if ((r->available & (1u << i)) != 0u) {
-                wipe(d, r->part_seq[i]);
+                wipe(j->persist, r->part_seq[i]);
             }
         }
     }
 }
 
-bool fd_persist_mount(fd_dealer *d)
+bool fd_persist_mount(const fd_persist_ctx *j, const fd_flash *storage, fd_status storage_status,
+                      const fd_device_secret *secret, void (*kick)(void *ctx))
 {
-    fd_persist *p = &d->persist;
-    if (d->cfg.storage == NULL) {
+    fd_persist *p = j->persist;
+    if (storage == NULL) {
         return false;
     }
     p->attached = true;
-    p->flash = *d->cfg.storage;
+    p->flash = *storage;
     p->rules.rounds.hands = fd_persist_keep_hands;
     p->rules.rounds.summaries = fd_persist_keep_summaries;
-    fd_status st = mount_open(d);
+    fd_status st = mount_open(j, storage_status, secret, kick);
     if (st != FD_OK) {
         return false;
     }
     static replay r; /* off the micro:bit's stack; the dealer is one */
     memset(&r, 0, sizeof r);
-    r.d = d;
-    /* cannot fail: d->round.seeds is never NULL */
-    (void)fd_round_seeds_clear(&d->round.seeds);
+    r.j = j;
+    /* cannot fail: j->round->seeds is never NULL */
+    (void)fd_round_seeds_clear(&j->round->seeds);
     /* the replay rides on the mount's one read of the flash */
     st = fd_journal_mount_walk(&p->journal, replay_visit, &r, &p->report);
     if (st != FD_OK) {
         p->status = st; /* report: the first bad record */
-        forget_replay(d, &r);
+        forget_replay(j, &r);
         return false;
     }
     p->rules.rounds.newest_round = r.round_id;
-    d->round.id = r.round_id;
-    d->round.revealed_rounds = r.round_id;
+    j->round->id = r.round_id;
+    j->round->revealed_rounds = r.round_id;
     const bool open = r.round_id != 0u && !r.revealed;
     bool restored = false;
     if (open) {
@@ -1057,39 +1054,38 @@ bool fd_persist_mount(fd_dealer *d)
         if (!restored) {
             /* the open round cannot be revealed: never silently dropped */
             report(p, FD_ERR_CORRUPT, r.opened ? "open round's secret damaged" : "open round's opening record missing");
-            d->round.revealed_rounds = r.round_id - 1u;
+            j->round->revealed_rounds = r.round_id - 1u;
         }
     }
     if (r.seed_files > 1u) {
-        wipe_superseded_seed_files(d);
+        wipe_superseded_seed_files(j);
     }
-    wipe_unopened_parts(d, &r);
+    wipe_unopened_parts(j, &r);
     if (restored) {
-        mark_skipped(d, &r);
+        mark_skipped(j, &r);
     } else {
-        fd_wipe(d->round.secret, sizeof d->round.secret);
-        fd_wipe(d->round.salt, sizeof d->round.salt);
-        (void)fd_round_seeds_clear(&d->round.seeds);        /* cannot fail: never NULL */
-        (void)fd_shoe_init(&d->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
+        fd_wipe(j->round->secret, sizeof j->round->secret);
+        fd_wipe(j->round->salt, sizeof j->round->salt);
+        (void)fd_round_seeds_clear(&j->round->seeds);      /* cannot fail: never NULL */
+        (void)fd_shoe_init(j->shoe, FD_DECK_FRENCH, 1, 0); /* cannot fail: constant, valid arguments */
     }
     fd_wipe(&r, sizeof r);
     return restored;
 }
 
-fd_status fd_dealer_journal_head(const fd_dealer *d, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq)
+fd_status fd_persist_journal_head(const fd_persist *p, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq)
 {
     if (head == NULL || next_seq == NULL) {
         return FD_ERR_NULL;
     }
-    if (!d->persist.attached || !d->persist.journal.mounted) {
+    if (!p->attached || !p->journal.mounted) {
         return FD_ERR_NOT_READY;
     }
-    return fd_journal_head(&d->persist.journal, head, next_seq);
+    return fd_journal_head(&p->journal, head, next_seq);
 }
 
-fd_status fd_dealer_journal_walk(fd_dealer *d, fd_journal_visit_fn visit, void *ctx)
+fd_status fd_persist_journal_walk(fd_persist *p, fd_journal_visit_fn visit, void *ctx)
 {
-    fd_persist *p = &d->persist;
     if (!p->attached || !p->journal.mounted) {
         return FD_ERR_NOT_READY;
     }

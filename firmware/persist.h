@@ -13,10 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dealer_round.h"
+#include "device_secret.h"
+#include "fairdeal/deck.h"
 #include "fairdeal/journal.h"
 #include "fairdeal/records.h"
 #include "fairdeal/round.h"
-#include "device_secret.h"
 
 /* Most erase pages of a storage area the dealer journals on (the board's
  * FD_STORAGE_PAGES; firmware/CMakeLists.txt sets it per board). */
@@ -40,9 +42,6 @@ extern const uint32_t fd_persist_keep_summaries;
 #define FD_PERSIST_HAND_RING (FD_REC_HANDS_MAX + 1u)
 /* Largest seed file (the journal's largest erasable secret). */
 #define FD_DEALER_SEED_FILE_MAX FD_JOURNAL_MAX_SECRET
-
-struct fd_dealer;
-struct fd_round;
 
 /* The journal's state inside fd_dealer. */
 typedef struct fd_persist {
@@ -108,79 +107,113 @@ typedef struct fd_persist {
  * for an unusable secret: the journal is then refused). */
 FD_MUST_CHECK fd_status fd_persist_journal_key(const fd_device_secret *secret, uint8_t key[FD_SHA256_SIZE]);
 
-/* ---- hooks for dealer.c (d non-NULL, fd_dealer_init has bound cfg) ---- */
+/* ---- hooks for the dealer (dealer.c, dealer_sources.c) ---- */
 
-/* Mount cfg.storage and replay it: round ids, the open round (restored into
- * d->round and d->shoe, dealing after the last journalled card), the seed
- * file and the event window. Returns true when an open round was restored. */
-bool fd_persist_mount(struct fd_dealer *d);
+/* What a hook works on: the journal's state and the dealer's round and
+ * shoe (fd_dealer's persist, round and shoe; all non-NULL), which the hooks
+ * read and fd_persist_mount restores. The caller passes them at each call;
+ * the journal keeps no pointer to them. */
+typedef struct fd_persist_ctx {
+    fd_persist *persist;
+    fd_round *round;
+    fd_shoe *shoe;
+} fd_persist_ctx;
 
-/* POWER_ON (reset cause) and the start-up SELFTEST result, after mount. */
-void fd_persist_power_on(struct fd_dealer *d, fd_status selftest);
+/* Mount storage (NULL: keep nothing, return false) with storage_status
+ * (hal_storage_open's), keyed by secret (fd_persist_journal_key), kick
+ * called in long walks (NULL: none), and replay it: round ids, the open
+ * round (restored into j->round and j->shoe, dealing after the last
+ * journalled card), the seed file and the event window. Returns true when
+ * an open round was restored. */
+bool fd_persist_mount(const fd_persist_ctx *j, const fd_flash *storage, fd_status storage_status,
+                      const fd_device_secret *secret, void (*kick)(void *ctx));
+
+/* POWER_ON (reset_cause: fd_dealer_config's) and the start-up SELFTEST
+ * result, after mount. */
+void fd_persist_power_on(const fd_persist_ctx *j, uint8_t reset_cause, fd_status selftest);
 
 /* An event (FD_REC_FAULT, FD_REC_SELFTEST): a status and a detail. Best
  * effort: a failure latches persist.status like any failed write. */
-void fd_persist_event(struct fd_dealer *d, uint8_t type, fd_status st, uint16_t detail);
+void fd_persist_event(const fd_persist_ctx *j, uint8_t type, fd_status st, uint16_t detail);
+
+/* TIME (fd_dealer_time): unix_s (> 0) journalled once per round and
+ * power-on; later events carry it. Errors: FD_ERR_EMPTY (0),
+ * FD_ERR_NOT_READY (the journal). */
+FD_MUST_CHECK fd_status fd_persist_time(const fd_persist_ctx *j, uint32_t unix_s);
 
 /* Bytes the journal holds of round_id's hand records (fd_rec_hand_type),
  * as compaction copies them; 0 for a round older than the newest
  * FD_PERSIST_HAND_RING or without records. */
-uint32_t fd_persist_hand_bytes(const struct fd_dealer *d, uint32_t round_id);
+uint32_t fd_persist_hand_bytes(const fd_persist *p, uint32_t round_id);
 
 /* What compaction must keep once round_id opens, but that round's own
  * records (docs/RECORDS.md "Capacity"): the fixed part (events, seed
  * file, reserved types), the summaries of the rounds before it and the
  * revealed hands kept in full, as journalled (fd_persist_hand_bytes). */
-uint32_t fd_persist_kept_before(const struct fd_dealer *d, uint32_t round_id);
+uint32_t fd_persist_kept_before(const fd_persist *p, uint32_t round_id);
 
 /* SHUFFLE's reservation (docs/RECORDS.md "Capacity"), before anything of
  * the round is drawn or written: FD_OK when fd_persist_kept_before(round_id)
  * and the round at its worst case (FD_REC_CAP_HAND_OF its parts, `slots`
- * seed slots and d->shoe's cards, and its REVEAL) fit the area's room
+ * seed slots and j->shoe's cards, and its REVEAL) fit the area's room
  * (FD_REC_CAP_ROOM); FD_ERR_BUFFER_TOO_SMALL when not. mode and
  * secret_len as fd_persist_round_opened's. Changes nothing; a dealer without
  * storage: FD_OK. */
-FD_MUST_CHECK fd_status fd_persist_reserve(const struct fd_dealer *d, uint32_t round_id, uint8_t mode,
-                                           size_t secret_len, unsigned slots);
+FD_MUST_CHECK fd_status fd_persist_reserve(const fd_persist_ctx *j, uint32_t round_id, uint8_t mode, size_t secret_len,
+                                           unsigned slots);
 
 /* Before SHUFFLE replies, a verifiable round with a beacon first: the
  * beacon index its slot used (BEACON_INDEX, docs/PROTOCOL.md "SHUFFLE"),
  * then the round's reveal material (ROUND: S in
- * d->round.secret; DRBG/FULL: salt and d->shoe's order) as ROUND_SECRET
+ * j->round->secret; DRBG/FULL: salt and j->shoe's order) as ROUND_SECRET
  * parts, then ROUND_OPENED. header is the verifiable round's, NULL for
  * DRBG/FULL. First fd_persist_reserve (slots: header's slot mask):
  * FD_ERR_BUFFER_TOO_SMALL and nothing written when it refuses. */
-FD_MUST_CHECK fd_status fd_persist_round_opened(struct fd_dealer *d, uint32_t round_id, uint8_t mode,
+FD_MUST_CHECK fd_status fd_persist_round_opened(const fd_persist_ctx *j, uint32_t round_id, uint8_t mode,
                                                 const fd_round_header *header, size_t secret_len,
                                                 const uint8_t salt[16], const uint8_t commitment[FD_SHA256_SIZE]);
 
 /* Before CUT replies: the cut card's position, journalled while a round is
  * open (the replay restores the newest). FD_ERR_BUFFER_TOO_SMALL (nothing
  * written) after FD_REC_CUTS_MAX of them in one round. */
-FD_MUST_CHECK fd_status fd_persist_cut(struct fd_dealer *d, uint16_t cut);
+FD_MUST_CHECK fd_status fd_persist_cut(const fd_persist_ctx *j, uint16_t cut);
 
 /* Before SEED replies: the client seed. */
-FD_MUST_CHECK fd_status fd_persist_client_seed(struct fd_dealer *d, unsigned slot, const uint8_t *seed, size_t len);
+FD_MUST_CHECK fd_status fd_persist_client_seed(const fd_persist_ctx *j, unsigned slot, const uint8_t *seed, size_t len);
 
 /* Before CLOSE fixes the order with slots unfilled. */
-FD_MUST_CHECK fd_status fd_persist_seeds_closed(struct fd_dealer *d);
+FD_MUST_CHECK fd_status fd_persist_seeds_closed(const fd_persist_ctx *j);
 
-/* Before DEAL/BURN replies: cards [first, first + total) of d->shoe's order,
- * card k to seat k mod players (burn: one card, seat 0). */
-FD_MUST_CHECK fd_status fd_persist_dealt(struct fd_dealer *d, uint16_t first, unsigned total, unsigned players,
+/* Before DEAL/BURN replies: cards [first, first + total) of j->shoe's
+ * order, card k to seat k mod players (burn: one card, seat 0). */
+FD_MUST_CHECK fd_status fd_persist_dealt(const fd_persist_ctx *j, uint16_t first, unsigned total, unsigned players,
                                          bool burn);
 
 /* Before the link uses a session counter of a new block: LINK_SESSION
- * with limit (above persist.link_limit), then persist.link_limit = limit. */
-FD_MUST_CHECK fd_status fd_persist_link_reserve(struct fd_dealer *d, uint64_t limit);
+ * with limit (above p->link_limit), then p->link_limit = limit.
+ * Errors: FD_ERR_STATE (limit not above), FD_ERR_NOT_READY (the journal). */
+FD_MUST_CHECK fd_status fd_persist_link_reserve(fd_persist *p, uint64_t limit);
 
 /* True when every slot of the verifiable round's slot_mask holds a seed
  * (the order is then fixed without a CLOSE). */
-bool fd_persist_seeds_complete(const struct fd_round *r);
+bool fd_persist_seeds_complete(const fd_round *r);
 
 /* Before REVEAL replies: the REVEAL summary (id, commitment, hash of the
  * material, cards dealt). The material stays in the ROUND_SECRET parts,
  * public from then on; RECALL shows it. */
-FD_MUST_CHECK fd_status fd_persist_reveal(struct fd_dealer *d);
+FD_MUST_CHECK fd_status fd_persist_reveal(const fd_persist_ctx *j);
+
+/* The last beacon index of beacon slot `slot` (fd_dealer_beacon_last). */
+bool fd_persist_beacon_last(const fd_persist *p, unsigned slot, uint64_t *index);
+
+/* The seed file (fd_dealer_seed_file_read, fd_dealer_seed_file_write:
+ * the same contract). */
+FD_MUST_CHECK fd_status fd_persist_seed_file_read(const fd_persist *p, uint8_t *out, size_t size, size_t *len);
+FD_MUST_CHECK fd_status fd_persist_seed_file_write(fd_persist *p, const uint8_t *seed, size_t len);
+
+/* The chain head and next seq, and a walk of the live records
+ * (fd_dealer_journal_head, fd_dealer_journal_walk: the same contract). */
+FD_MUST_CHECK fd_status fd_persist_journal_head(const fd_persist *p, uint8_t head[FD_SHA256_SIZE], uint32_t *next_seq);
+FD_MUST_CHECK fd_status fd_persist_journal_walk(fd_persist *p, fd_journal_visit_fn visit, void *ctx);
 
 #endif

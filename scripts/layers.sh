@@ -2,7 +2,8 @@
 # The firmware's layers (README.md "The firmware's layers"): calls go down
 # only. From the host build's objects: every symbol an object uses that
 # another firmware object defines must be defined in the same layer or a
-# lower one. A file not listed counts as a transport (layer 4).
+# lower one, and no firmware file includes a header of a higher layer. A
+# file not listed counts as a transport (layer 4).
 # Names (README.md, same section): every symbol the firmware's objects
 # export (main.c's too, but main) starts with fd_, and every macro, type,
 # struct or enum tag and enum constant of firmware/*.h with FD_ or fd_.
@@ -21,6 +22,17 @@ for o in "$objs"/*.c.o; do
   nm -u "$o" | awk -v f="$f" '{ print "U", $NF, f }' >>"$work/symbols"
   n=$((n + 1))
 done
+# a file's layer by its name without .c/.h (the table of README.md)
+layer_fn='
+  function layer(f) {
+    if (f == "device_secret" || f == "program_verify" || f == "reply") return 0 # leaves: no call into the dealer
+    if (f == "dealer_round") return 0                                          # the state and round types
+    if (f == "persist") return 1                                               # the journal
+    if (f == "dealer_sources") return 2                                        # device secret, seed file, sources
+    if (f == "dealer") return 3                                                # the state machine and its commands
+    return 4                                                                   # transports: protocol, recall, link_console
+  }'
+
 # exported names: fd_ (the board's main.c defines main, and nothing else unprefixed)
 fail=0
 for o in "$objs"/*.c.o "$objs"/../dealer.dir/main.c.o; do
@@ -63,16 +75,10 @@ awk '
     if (n !~ /^fd_/) bad("type", n)
   }
   END { exit nbad > 0 }' firmware/*.h || fail=1
+[ $fail = 0 ] && echo "names: every exported symbol and header name carries the prefix"
 
 # defined symbols first, then each use checked against its definer's layer
-sort -k1,1 "$work/symbols" | awk -v n="$n" '
-  function layer(f) {
-    if (f == "device_secret" || f == "program_verify" || f == "reply") return 0 # leaves: no call into the dealer
-    if (f == "persist") return 1                                               # the journal
-    if (f == "dealer_sources") return 2                                        # device secret, seed file, sources
-    if (f == "dealer") return 3                                                # the state machine and its commands
-    return 4                                                                   # transports: protocol, recall, link_console
-  }
+sort -k1,1 "$work/symbols" | awk -v n="$n" "$layer_fn"'
   $1 == "D" { owner[$2] = $3; next }
   ($2 in owner) && layer(owner[$2]) > layer($3) {
     printf "layers: %s.c (layer %d) calls %s of %s.c (layer %d)\n", $3, layer($3), $2, owner[$2], layer(owner[$2])
@@ -82,5 +88,23 @@ sort -k1,1 "$work/symbols" | awk -v n="$n" '
     if (!bad) printf "layers: %d objects, every call goes down\n", n
     exit bad
   }' || fail=1
-[ $fail = 0 ] && echo "names: every exported symbol and header name carries the prefix"
+
+# includes go down too: a firmware file includes no firmware header of a
+# higher layer (the journal sees no dealer.h). Not yet: dealer_sources.c
+# and .h include dealer.h (the sources keep their state in fd_dealer).
+for f in firmware/*.c firmware/*.h; do
+  sed -n 's/^#[ \t]*include[ \t]*"\([a-z_]*\)\.h".*/\1/p' "$f" | while read -r h; do
+    [ -f "firmware/$h.h" ] && echo "$f $h"
+  done
+done | awk "$layer_fn"'
+  { f = $1; sub(/^.*\//, "", f); sub(/\.[ch]$/, "", f) }
+  f == "dealer_sources" && $2 == "dealer" { next } # the exception above
+  layer($2) > layer(f) {
+    printf "layers: %s (layer %d) includes %s.h (layer %d)\n", $1, layer(f), $2, layer($2)
+    bad = 1
+  }
+  END {
+    if (!bad) print "layers: every include goes down"
+    exit bad
+  }' || fail=1
 exit $fail

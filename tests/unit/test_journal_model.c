@@ -333,12 +333,12 @@ static void check_reservation(void)
     assert_int_equal(fd_journal_walk(&dealer.persist.journal, count_live, &c, NULL), FD_OK);
     const uint32_t id = dealer.round.id;
     for (uint32_t age = 0; age < FD_DEALER_KEEP_HANDS && age < id; age++) {
-        if (fd_persist_hand_bytes(&dealer, id - age) < c.hand[age]) {
+        if (fd_persist_hand_bytes(&dealer.persist, id - age) < c.hand[age]) {
             fail_msg("round %u: the reservation counts %u hand bytes, the journal keeps %u", (unsigned)(id - age),
-                     (unsigned)fd_persist_hand_bytes(&dealer, id - age), (unsigned)c.hand[age]);
+                     (unsigned)fd_persist_hand_bytes(&dealer.persist, id - age), (unsigned)c.hand[age]);
         }
     }
-    const uint32_t counted = fd_persist_kept_before(&dealer, id) + fd_persist_hand_bytes(&dealer, id);
+    const uint32_t counted = fd_persist_kept_before(&dealer.persist, id) + fd_persist_hand_bytes(&dealer.persist, id);
     if (c.kept_bytes > counted) {
         fail_msg("round %u: kept %u bytes, the reservation counted %u", (unsigned)id, (unsigned)c.kept_bytes,
                  (unsigned)counted);

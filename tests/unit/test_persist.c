@@ -1084,7 +1084,7 @@ static void test_shuffle_reservation_refuses_what_cannot_fit(void **state)
         }
     }
     assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
-    assert_true(fd_persist_hand_bytes(&dealer, 1) > 22000u); /* 432 DEALT records and the round's others */
+    assert_true(fd_persist_hand_bytes(&dealer.persist, 1) > 22000u); /* 432 DEALT records and the round's others */
     static const char *const big[] = {"SHUFFLE drbg", "SHUFFLE full", "SHUFFLE slots=8", "SHUFFLE slots=0"};
     static uint8_t before[PAGE * SMALL];
     static fd_dealer dealer_before;
@@ -1116,9 +1116,9 @@ static void test_shuffle_reservation_refuses_what_cannot_fit(void **state)
     }
     assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
     /* and the count survives a restart: the replay finds the same bytes */
-    const uint32_t kept = fd_persist_kept_before(&dealer, 4);
+    const uint32_t kept = fd_persist_kept_before(&dealer.persist, 4);
     assert_int_equal(power_on(), FD_OK);
-    assert_int_equal(fd_persist_kept_before(&dealer, 4), kept);
+    assert_int_equal(fd_persist_kept_before(&dealer.persist, 4), kept);
     assert_true(starts(cmd("NEW french 8 2"), "OK NEW"));
     assert_true(starts(cmd("SHUFFLE drbg"), "ERR journal this round at its largest"));
     assert_int_equal(verify_now(), 0);

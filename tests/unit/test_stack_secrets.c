@@ -579,7 +579,9 @@ TEST_NOINLINE static unsigned mount_leftovers(void)
 {
     unsigned found;
     scrub_stack();
-    const bool restored = fd_persist_mount(&dealer);
+    const fd_persist_ctx j = {&dealer.persist, &dealer.round, &dealer.shoe};
+    const bool restored =
+        fd_persist_mount(&j, dealer.cfg.storage, dealer.cfg.storage_status, &dealer.secret, dealer.cfg.kick);
     TRACES_BELOW(found);
     assert_false(restored);
     return found;
