@@ -531,6 +531,77 @@ static void test_link_seals_a_payload_inside_its_frame(void **state)
     }
 }
 
+/* link.c fd_link_finish: its NULL check's "return FD_ERR_NULL" deleted
+ * (each NULL argument written or read through). Each refused alone. */
+static void test_link_finish_refuses_each_null_argument(void **state)
+{
+    (void)state;
+    assert_int_equal(link_pair(false), FD_OK);
+    size_t n = 0;
+    const size_t len = FD_LINK_MAX_FRAME;
+    assert_int_equal(fd_link_finish(&link_hs, link_welcome, len, NULL, link_got, sizeof link_got, &n), FD_ERR_NULL);
+    assert_int_equal(fd_link_finish(NULL, link_welcome, len, &link_ctl, link_got, sizeof link_got, &n), FD_ERR_NULL);
+    assert_int_equal(fd_link_finish(&link_hs, NULL, len, &link_ctl, link_got, sizeof link_got, &n), FD_ERR_NULL);
+    assert_int_equal(fd_link_finish(&link_hs, link_welcome, len, &link_ctl, NULL, sizeof link_got, &n), FD_ERR_NULL);
+    assert_int_equal(fd_link_finish(&link_hs, link_welcome, len, &link_ctl, link_got, sizeof link_got, NULL),
+                     FD_ERR_NULL);
+}
+
+/* link.c fd_link_body_ok: WELCOME's "> 48 && is_bucket" with || (a
+ * WELCOME of any length above the key and tag taken). Only a bucket's
+ * length after the key and tag is one an honest device sends. */
+static void test_link_welcome_length_is_a_bucket(void **state)
+{
+    (void)state;
+    const size_t around = FD_X25519_SIZE + FD_AEAD_TAG_SIZE;
+    const size_t bucket = fd_link_bucket(0);
+    assert_true(bucket > 0u);
+    assert_true(fd_link_body_ok(FD_LINK_WELCOME, around + bucket));
+    assert_false(fd_link_body_ok(FD_LINK_WELCOME, around + bucket + 1u));
+    assert_false(fd_link_body_ok(FD_LINK_WELCOME, around + bucket - 1u));
+    assert_false(fd_link_body_ok(FD_LINK_WELCOME, around + 1u));
+}
+
+/* link.c unpad: "8u * d" with 9u (the mask over a word holding the
+ * payload's last bytes missed a low bit of each padding byte after them).
+ * A DATA frame, authentic, whose padding has one bit set just after the
+ * data, at each of the four positions in a word: FD_ERR_PARSE, nothing
+ * received. The frames are sealed here as fd_link_seal does, from a copy of
+ * the sender's cipher, with the padding chosen. */
+static void test_link_refuses_any_padding_bit(void **state)
+{
+    (void)state;
+    assert_int_equal(link_pair(false), FD_OK);
+    fd_noise_cipher tx = link_ctl.s.tx;
+    for (uint32_t n = 1; n <= 4u; n++) {
+        const size_t p = fd_link_bucket(n);
+        for (unsigned honest = 0; honest <= 1u; honest++) {
+            fd_noise_cipher c = tx;
+            memset(link_frame, 0, sizeof link_frame);
+            link_frame[0] = FD_LINK_MAGIC;
+            link_frame[1] = FD_LINK_DATA;
+            link_frame[2] = (uint8_t)((p + FD_AEAD_TAG_SIZE) >> 8);
+            link_frame[3] = (uint8_t)(p + FD_AEAD_TAG_SIZE);
+            uint8_t *body = link_frame + FD_LINK_HEADER_SIZE;
+            body[1] = (uint8_t)n;
+            memset(body + 2, 'x', n);
+            body[2u + n] = (uint8_t)(honest ? 0u : 0x01u); /* the first padding byte's lowest bit */
+            assert_int_equal(fd_noise_encrypt(&c, link_frame, FD_LINK_HEADER_SIZE, body, p, body), FD_OK);
+            size_t got_len = 0;
+            const fd_status st = fd_link_open(&link_dev, link_frame, FD_LINK_HEADER_SIZE + p + FD_AEAD_TAG_SIZE,
+                                              link_got, sizeof link_got, &got_len);
+            if (honest) { /* the same frame with zero padding: authentic and taken */
+                assert_int_equal(st, FD_OK);
+                assert_int_equal(got_len, n);
+                tx = c;
+            } else {
+                assert_int_equal(st, FD_ERR_PARSE);
+            }
+            assert_int_equal(link_dev.received, n - 1u + honest);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,6 +622,9 @@ int main(void)
         cmocka_unit_test(test_link_finish_reports_an_altered_welcome),
         cmocka_unit_test(test_link_seal_refuses_each_null_argument),
         cmocka_unit_test(test_link_seals_a_payload_inside_its_frame),
+        cmocka_unit_test(test_link_finish_refuses_each_null_argument),
+        cmocka_unit_test(test_link_welcome_length_is_a_bucket),
+        cmocka_unit_test(test_link_refuses_any_padding_bit),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
