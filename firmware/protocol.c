@@ -241,18 +241,12 @@ typedef struct request {
 } request;
 
 /* A row of the command table (commands[], below). */
-typedef enum journal_use {
-    JOURNAL_NONE = 0, /* the journal plays no part */
-    JOURNAL_WRITES,   /* a success is journalled before the reply (docs/PROTOCOL.md "Power loss") */
-    JOURNAL_READS     /* prints the journal: refused (ERR journal) while none is mounted or it failed */
-} journal_use;
-
 typedef struct command {
     const char *word;
     void (*run)(const request *r);
     const char *help;  /* the usage HELP shows; NULL: not listed */
     fd_dealer_cmd cmd; /* its row of dealer.c's transition table: the states it runs in (FD_CMD_ANY: all) */
-    journal_use journal;
+    fd_console_journal journal;
     bool no_session; /* allowed without an authenticated link session (docs/LINK.md) */
 } command;
 
@@ -1046,21 +1040,33 @@ static const command commands[] = {
      .run = cmd_shuffle,
      .help = "SHUFFLE [slots=0-8 [beacon=SLOT:INDEX]|drbg|full]",
      .cmd = FD_CMD_SHUFFLE,
-     .journal = JOURNAL_WRITES},
-    {.word = "SEED", .run = cmd_seed, .help = "SEED <slot> <hex>", .cmd = FD_CMD_SEED, .journal = JOURNAL_WRITES},
-    {.word = "CLOSE", .run = cmd_close, .help = "CLOSE", .cmd = FD_CMD_CLOSE, .journal = JOURNAL_WRITES},
-    {.word = "DEAL", .run = cmd_deal, .help = "DEAL <n> [players 1-8]", .cmd = FD_CMD_DEAL, .journal = JOURNAL_WRITES},
-    {.word = "BURN", .run = cmd_burn, .help = "BURN", .cmd = FD_CMD_BURN, .journal = JOURNAL_WRITES},
-    {.word = "CUT", .run = cmd_cut, .help = "CUT <n>", .cmd = FD_CMD_CUT, .journal = JOURNAL_WRITES},
-    {.word = "REVEAL", .run = cmd_reveal, .help = "REVEAL", .cmd = FD_CMD_REVEAL, .journal = JOURNAL_WRITES},
+     .journal = FD_CONSOLE_JOURNAL_WRITES},
+    {.word = "SEED",
+     .run = cmd_seed,
+     .help = "SEED <slot> <hex>",
+     .cmd = FD_CMD_SEED,
+     .journal = FD_CONSOLE_JOURNAL_WRITES},
+    {.word = "CLOSE", .run = cmd_close, .help = "CLOSE", .cmd = FD_CMD_CLOSE, .journal = FD_CONSOLE_JOURNAL_WRITES},
+    {.word = "DEAL",
+     .run = cmd_deal,
+     .help = "DEAL <n> [players 1-8]",
+     .cmd = FD_CMD_DEAL,
+     .journal = FD_CONSOLE_JOURNAL_WRITES},
+    {.word = "BURN", .run = cmd_burn, .help = "BURN", .cmd = FD_CMD_BURN, .journal = FD_CONSOLE_JOURNAL_WRITES},
+    {.word = "CUT", .run = cmd_cut, .help = "CUT <n>", .cmd = FD_CMD_CUT, .journal = FD_CONSOLE_JOURNAL_WRITES},
+    {.word = "REVEAL", .run = cmd_reveal, .help = "REVEAL", .cmd = FD_CMD_REVEAL, .journal = FD_CONSOLE_JOURNAL_WRITES},
     {.word = "STATUS", .run = cmd_status, .help = "STATUS"},
-    {.word = "SELFTEST", .run = cmd_selftest, .help = "SELFTEST", .cmd = FD_CMD_SELFTEST, .journal = JOURNAL_WRITES},
+    {.word = "SELFTEST",
+     .run = cmd_selftest,
+     .help = "SELFTEST",
+     .cmd = FD_CMD_SELFTEST,
+     .journal = FD_CONSOLE_JOURNAL_WRITES},
     {.word = "MODE", .run = cmd_mode, .help = "MODE <human|machine>"},
     {.word = "PROVISION", .run = cmd_provision, .help = "PROVISION <64 hex>", .cmd = FD_CMD_PROVISION},
     {.word = "LAB", .run = cmd_lab, .help = "LAB <raw|cards> <n> [bound]", .cmd = FD_CMD_LAB_RAW},
-    {.word = "TIME", .run = cmd_time, .help = "TIME <unix seconds>", .journal = JOURNAL_WRITES},
-    {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]", .journal = JOURNAL_READS},
-    {.word = "LOG", .run = cmd_log, .help = "LOG [events]", .journal = JOURNAL_READS},
+    {.word = "TIME", .run = cmd_time, .help = "TIME <unix seconds>", .journal = FD_CONSOLE_JOURNAL_WRITES},
+    {.word = "RECALL", .run = cmd_recall, .help = "RECALL [hands]", .journal = FD_CONSOLE_JOURNAL_READS},
+    {.word = "LOG", .run = cmd_log, .help = "LOG [events]", .journal = FD_CONSOLE_JOURNAL_READS},
     {.word = "VERIFY", .run = cmd_verify, .help = "VERIFY <seed hex>", .no_session = true},
     {.word = "UPDATE", .run = cmd_update, .help = "UPDATE <BEGIN n|DATA off hex|END>"},
     {.word = "ID", .run = cmd_id, .help = "ID", .no_session = true},
@@ -1081,7 +1087,7 @@ static bool core_ok(const request *r, fd_status st)
 
 static bool admitted(const request *r, fd_dealer_cmd cmd)
 {
-    if (r->row->journal == JOURNAL_READS &&
+    if (r->row->journal == FD_CONSOLE_JOURNAL_READS &&
         (!fd_dealer_journal_attached(r->d) || fd_dealer_journal_status(r->d) != FD_OK)) {
         reply_journal(r->d, r->w);
         return false;
@@ -1091,6 +1097,16 @@ static bool admitted(const request *r, fd_dealer_cmd cmd)
         reply_status(r->d, cmd, st, r->w);
     }
     return st == FD_OK;
+}
+
+bool fd_console_command_row(size_t i, const char **word, fd_console_journal *journal)
+{
+    if (i >= sizeof commands / sizeof commands[0]) {
+        return false;
+    }
+    *word = commands[i].word;
+    *journal = commands[i].journal;
+    return true;
 }
 
 /* The row of the command word t, or NULL. */

@@ -66,4 +66,17 @@ void fd_console_lost(fd_console *c);
  * every other command "ERR link ..." with nothing changed. */
 void fd_console_command(fd_console *c, const char *line, size_t len);
 
+/* What the journal has to do with a command (its row's journal column,
+ * docs/PROTOCOL.md "Commands"). */
+typedef enum fd_console_journal {
+    FD_CONSOLE_JOURNAL_NONE = 0, /* it writes no record */
+    FD_CONSOLE_JOURNAL_WRITES,   /* a success writes its record before the reply (docs/PROTOCOL.md "Power loss") */
+    FD_CONSOLE_JOURNAL_READS     /* it prints the journal, writing nothing; refused (ERR journal) without one */
+} fd_console_journal;
+
+/* Row i (from 0) of the command table: its word (upper case) and journal
+ * column; false past the last row. host.unit.persist runs every row and
+ * checks the column against the records the command wrote. */
+bool fd_console_command_row(size_t i, const char **word, fd_console_journal *journal);
+
 #endif

@@ -21,6 +21,7 @@
 
 #define PAGE FD_FLASH_PAGE_SIZE
 #define PAGES FD_STORAGE_PAGES /* the micro:bit's budget (boards/host/board.cmake) */
+#define HEX64 "8d3f0a61c2e94b57a6d0e1f2c3b4a5968778695a4b3c2d1e0f00112233445566"
 
 static host_flash hf;
 static uint8_t mem[PAGE * PAGES];
@@ -1125,6 +1126,70 @@ static void test_shuffle_reservation_refuses_what_cannot_fit(void **state)
     fresh_flash();
 }
 
+/* ---- the command table's journal column (docs/PROTOCOL.md "Commands") ---- */
+
+/* Every command of the table, in an order where each succeeds (those the
+ * host cannot carry out, VERIFY, UPDATE and PROVISION without a secret
+ * page, are refused): a row marked FD_CONSOLE_JOURNAL_WRITES must succeed
+ * here and append a record before its reply; every other row appends
+ * none, whatever it answers. A command missing from the script fails the
+ * test, so a new row is checked too. */
+static const char *const every_command[] = {
+    "HELP",        "ID",         "STATUS",      "MODE machine", "TIME 1700000000",
+    "NEW french",  "LAB RAW 16", "VERIFY 0011", "UPDATE END",   "SHUFFLE slots=2",
+    "SEED 0 0011", "CLOSE",      "CUT 10",      "DEAL 2 2",     "BURN",
+    "REVEAL",      "SELFTEST",   "RECALL",      "LOG",          "PROVISION " HEX64,
+    "QUIT",
+};
+
+static uint32_t next_seq(void)
+{
+    uint8_t head[FD_SHA256_SIZE];
+    uint32_t seq = 0;
+    assert_int_equal(fd_dealer_journal_head(&dealer, head, &seq), FD_OK);
+    return seq;
+}
+
+static void test_journal_column_matches_what_each_command_writes(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    bool covered[64] = {false};
+    for (size_t i = 0; i < sizeof every_command / sizeof every_command[0]; i++) {
+        const char *line = every_command[i];
+        const size_t word_len = strcspn(line, " ");
+        const char *word = NULL;
+        fd_console_journal journal = FD_CONSOLE_JOURNAL_NONE;
+        size_t row = 0;
+        while (fd_console_command_row(row, &word, &journal) &&
+               !(strlen(word) == word_len && strncmp(word, line, word_len) == 0)) {
+            row++;
+        }
+        if (word == NULL || row >= sizeof covered / sizeof covered[0] || strncmp(word, line, word_len) != 0) {
+            fail_msg("%s: no row of the command table", line);
+        }
+        covered[row] = true;
+        const uint32_t before = next_seq();
+        const char *reply = cmd(line);
+        const uint32_t after = next_seq();
+        if (journal == FD_CONSOLE_JOURNAL_WRITES && (!starts(reply, "OK") || after <= before)) {
+            fail_msg("%s (journalled): %u record(s) written; reply %s", line, (unsigned)(after - before), reply);
+        }
+        if (journal != FD_CONSOLE_JOURNAL_WRITES && after != before) {
+            fail_msg("%s (not journalled): %u record(s) written; reply %s", line, (unsigned)(after - before), reply);
+        }
+    }
+    const char *word = NULL;
+    fd_console_journal journal = FD_CONSOLE_JOURNAL_NONE;
+    for (size_t row = 0; fd_console_command_row(row, &word, &journal); row++) {
+        if (row >= sizeof covered / sizeof covered[0] || !covered[row]) {
+            fail_msg("row %s is not in the script", word);
+        }
+    }
+    fresh_flash();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1143,6 +1208,7 @@ int main(void)
         cmocka_unit_test(test_wear_budget),
         cmocka_unit_test(test_whole_shoe_cut_at_every_step),
         cmocka_unit_test(test_shuffle_reservation_refuses_what_cannot_fit),
+        cmocka_unit_test(test_journal_column_matches_what_each_command_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
