@@ -19,12 +19,14 @@
 #include "fairdeal/fullentropy.h"
 #include "fairdeal/hmac_drbg.h"
 #include "fairdeal/link.h"
+#include "fairdeal/lms.h"
 #include "fairdeal/rng.h"
 #include "fairdeal/selftest.h"
 #include "fairdeal/shuffle.h"
 #include "fairdeal/status.h"
 #include "fairdeal/util.h"
 #include "host_storage.h"
+#include "lms_vectors.h"
 #include "test_dealer_config.h"
 #include "stack_probe.h"
 #include "test_rng.h"
@@ -602,6 +604,46 @@ static void test_link_refuses_any_padding_bit(void **state)
     }
 }
 
+/* ---- HSS verification: a NULL message, a changed last-level key ---- */
+
+/* lms.c fd_hss_verify: the update's status ignored (a NULL message of
+ * nonzero length verified as the empty message). RFC 8554 Test Case 1's
+ * key and signature with a NULL message of its length: FD_ERR_NULL. */
+static void test_hss_verify_refuses_a_null_message(void **state)
+{
+    (void)state;
+    assert_int_equal(fd_hss_verify(rfc8554_tc1_pub, sizeof rfc8554_tc1_pub, rfc8554_tc1_msg, sizeof rfc8554_tc1_msg,
+                                   rfc8554_tc1_sig, sizeof rfc8554_tc1_sig),
+                     FD_OK);
+    assert_int_equal(fd_hss_verify(rfc8554_tc1_pub, sizeof rfc8554_tc1_pub, NULL, sizeof rfc8554_tc1_msg,
+                                   rfc8554_tc1_sig, sizeof rfc8554_tc1_sig),
+                     FD_ERR_NULL);
+}
+
+/* lms.c last_head: "lv->pub + PUB_I" with "-" (the last level's I, which
+ * final compares with what init hashed, taken from the wrong bytes). RFC
+ * 8554 Test Case 2 (two levels, the second level's key inside the
+ * signature): that key's I changed between init and final is
+ * FD_ERR_CORRUPT (lms.h: the signature buffer changed since init). */
+static void test_hss_final_sees_the_last_keys_identifier_changed(void **state)
+{
+    (void)state;
+    static uint8_t sig[sizeof rfc8554_tc2_sig];
+    memcpy(sig, rfc8554_tc2_sig, sizeof sig);
+    fd_hss_layout lay;
+    assert_int_equal(fd_hss_parse(rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig, &lay), FD_OK);
+    assert_int_equal(lay.levels, 2u);
+    const size_t at = (size_t)(lay.level[1].pub - sig) + 8u; /* its I: after the two typecodes (RFC 8554 5.3) */
+    static fd_hss_verify_ctx ctx;
+    for (unsigned change = 0; change <= 1u; change++) {
+        assert_int_equal(fd_hss_verify_init(&ctx, rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig), FD_OK);
+        assert_int_equal(fd_hss_verify_update(&ctx, rfc8554_tc2_msg, sizeof rfc8554_tc2_msg), FD_OK);
+        sig[at] ^= (uint8_t)change;
+        assert_int_equal(fd_hss_verify_final(&ctx), change ? FD_ERR_CORRUPT : FD_OK);
+        sig[at] ^= (uint8_t)change;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +667,8 @@ int main(void)
         cmocka_unit_test(test_link_finish_refuses_each_null_argument),
         cmocka_unit_test(test_link_welcome_length_is_a_bucket),
         cmocka_unit_test(test_link_refuses_any_padding_bit),
+        cmocka_unit_test(test_hss_verify_refuses_a_null_message),
+        cmocka_unit_test(test_hss_final_sees_the_last_keys_identifier_changed),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
