@@ -644,6 +644,37 @@ static void test_hss_final_sees_the_last_keys_identifier_changed(void **state)
     }
 }
 
+/* noise.c fd_noise_write: tokens' status ignored (the responder's ee with
+ * a small-order initiator key, an all-zero DH, carried on). The responder
+ * holding such a key (set here in its state after reading an honest first
+ * message: forging that message's tag over u = 0 would need Noise's
+ * internals) refuses to write: FD_ERR_PARSE, its state wiped (link.h). The
+ * same state with the honest key writes. */
+static void test_noise_responder_refuses_a_small_order_key(void **state)
+{
+    (void)state;
+    static fd_noise_handshake hi;
+    static fd_noise_handshake hr;
+    static fd_noise_handshake honest;
+    static const fd_noise_handshake wiped;
+    const uint8_t psk[FD_NOISE_PSK_SIZE] = {7};
+    const uint8_t e1[FD_X25519_SIZE] = {1, 2, 3};
+    const uint8_t e2[FD_X25519_SIZE] = {4, 5, 6};
+    uint8_t m[128];
+    uint8_t got[8];
+    size_t n = 0;
+    size_t got_len = 0;
+    assert_int_equal(fd_noise_init(&hi, true, NULL, 0, psk), FD_OK);
+    assert_int_equal(fd_noise_init(&hr, false, NULL, 0, psk), FD_OK);
+    assert_int_equal(fd_noise_write(&hi, e1, NULL, 0, m, sizeof m, &n), FD_OK);
+    assert_int_equal(fd_noise_read(&hr, m, n, got, sizeof got, &got_len), FD_OK);
+    honest = hr;
+    assert_int_equal(fd_noise_write(&honest, e2, NULL, 0, m, sizeof m, &n), FD_OK);
+    memset(hr.re, 0, sizeof hr.re); /* u = 0: of small order (RFC 7748 6.1) */
+    assert_int_equal(fd_noise_write(&hr, e2, NULL, 0, m, sizeof m, &n), FD_ERR_PARSE);
+    assert_memory_equal(&hr, &wiped, sizeof hr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -669,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_link_refuses_any_padding_bit),
         cmocka_unit_test(test_hss_verify_refuses_a_null_message),
         cmocka_unit_test(test_hss_final_sees_the_last_keys_identifier_changed),
+        cmocka_unit_test(test_noise_responder_refuses_a_small_order_key),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
