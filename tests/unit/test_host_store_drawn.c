@@ -247,9 +247,10 @@ static void test_a_store_on_descriptor_0_leaks_nothing(void **state)
     char path[128];
     (void)snprintf(path, sizeof path, "%s/store", dir);
     write_file(path, 0xFFu, PAGE * PAGES);
-    const int saved = dup(0);
-    assert_true(saved > 0);
-    assert_int_equal(close(0), 0);
+    const int saved = fcntl(0, F_GETFD) != -1 ? dup(0) : -1; /* stdin, if the test has one */
+    if (saved >= 0) {
+        assert_int_equal(close(0), 0);
+    }
     errno = ENOENT; /* as a failed call before may leave it */
     const fd_status st = host_flash_open_file(&hf, mem, PAGE, PAGES, path, 0u);
     const int held = hf.fd;
@@ -258,8 +259,10 @@ static void test_a_store_on_descriptor_0_leaks_nothing(void **state)
     if (zero_open) {
         (void)close(0);
     }
-    assert_int_equal(dup2(saved, 0), 0); /* stdin back before any assertion */
-    assert_int_equal(close(saved), 0);
+    if (saved >= 0) { /* stdin back before any assertion */
+        assert_int_equal(dup2(saved, 0), 0);
+        assert_int_equal(close(saved), 0);
+    }
     assert_int_equal(st, FD_OK);
     assert_int_equal(held, 0);
     assert_false(zero_open);
