@@ -890,7 +890,20 @@ fd_status fd_dealer_journal_walk(fd_dealer *d, fd_journal_visit_fn visit, void *
     return fd_persist_journal_walk(&d->persist, visit, ctx);
 }
 
+uint32_t fd_dealer_event_floor(const fd_dealer *d, uint32_t n) { return fd_persist_event_floor(&d->persist, n); }
+
+bool fd_dealer_skipped(const fd_dealer *d, uint32_t i, uint16_t *first, uint16_t *count)
+{
+    return fd_persist_skipped(&d->persist, i, first, count);
+}
+
 uint64_t fd_dealer_link_limit(const fd_dealer *d) { return d->persist.link_limit; }
+
+fd_status fd_dealer_link_keys(const fd_dealer *d, uint8_t psk[FD_NOISE_PSK_SIZE], uint8_t eph_key[FD_SHA256_SIZE])
+{
+    const fd_status st = fd_link_derive_keys(d->secret.secret, sizeof d->secret.secret, psk, eph_key);
+    return st == FD_OK && !fd_device_secret_usable(&d->secret) ? FD_ERR_NOT_READY : st;
+}
 
 fd_status fd_dealer_link_reserve(fd_dealer *d, uint64_t limit) { return fd_persist_link_reserve(&d->persist, limit); }
 

@@ -19,6 +19,7 @@
 #include "fairdeal/drbg.h"
 #include "fairdeal/entropy.h"
 #include "fairdeal/fullentropy.h"
+#include "fairdeal/link.h"
 #include "fairdeal/roots.h"
 #include "fairdeal/round.h"
 #include "fairdeal/version.h"
@@ -122,8 +123,9 @@ typedef struct fd_transition {
 
 /* The dealer. Do not rely on the contents of this type: a transport calls
  * the functions below and reads what they return (README.md "The
- * firmware's layers"). firmware/protocol.c defines FD_DEALER_OPAQUE before
- * any include, so there the type is incomplete and a field read does not
+ * firmware's layers"). Every transport (protocol.c, recall.c,
+ * link_console.c, update.c) defines FD_DEALER_OPAQUE before any include,
+ * so there the type is incomplete and a field read does not
  * compile; the board's main, the dealer's own files and the tests see the
  * contents (to hold a dealer, and to check it). */
 #if defined(FD_DEALER_OPAQUE)
@@ -372,6 +374,21 @@ fd_status fd_dealer_journal_status(const fd_dealer *d);
 /* The mount's findings: the first bad record when the status is
  * FD_ERR_CORRUPT (report->reason, seq, page). */
 const fd_journal_report *fd_dealer_journal_report(const fd_dealer *d);
+
+/* The seq of the n-th newest event the journal keeps (LOG n; n >= 1), or
+ * of the oldest when it keeps fewer; 0: none. */
+uint32_t fd_dealer_event_floor(const fd_dealer *d, uint32_t n);
+
+/* The open round's i-th (from 0) range of positions skipped at power loss,
+ * in position order (docs/PROTOCOL.md "Power loss"): true and the range,
+ * or false past the last. */
+bool fd_dealer_skipped(const fd_dealer *d, uint32_t i, uint16_t *first, uint16_t *count);
+
+/* The link's keys from the device secret (fd_link_derive_keys: the PSK and
+ * the ephemeral-key seed). Errors: fd_link_derive_keys's, FD_ERR_NOT_READY
+ * (no usable secret). The caller wipes both. */
+FD_MUST_CHECK fd_status fd_dealer_link_keys(const fd_dealer *d, uint8_t psk[FD_NOISE_PSK_SIZE],
+                                            uint8_t eph_key[FD_SHA256_SIZE]);
 
 /* The link's session counters below this may have been used (the newest
  * LINK_SESSION record; docs/LINK.md "Keys"). */

@@ -1,5 +1,6 @@
 /* The console over the link (docs/LINK.md "The dealer's console over the
  * link"). */
+#define FD_DEALER_OPAQUE /* a transport: the dealer's contents are not visible here (dealer.h) */
 #include "link_console.h"
 
 #include <string.h>
@@ -116,11 +117,11 @@ static fd_status trng_bytes(const fd_dealer *d, uint8_t out[FD_SHA256_SIZE])
     uint8_t chunk[64];
     fd_sha256_ctx h;
     fd_sha256_init(&h);
-    fd_status st = d->cfg.read_samples == NULL ? FD_ERR_NOT_READY : FD_OK;
-    for (size_t done = 0; st == FD_OK && done < d->cfg.samples_per_block; done += sizeof chunk) {
-        const size_t n =
-            d->cfg.samples_per_block - done < sizeof chunk ? d->cfg.samples_per_block - done : sizeof chunk;
-        st = d->cfg.read_samples(d->cfg.read_ctx, chunk, n);
+    const fd_dealer_config *cfg = fd_dealer_get_config(d);
+    fd_status st = cfg->read_samples == NULL ? FD_ERR_NOT_READY : FD_OK;
+    for (size_t done = 0; st == FD_OK && done < cfg->samples_per_block; done += sizeof chunk) {
+        const size_t n = cfg->samples_per_block - done < sizeof chunk ? cfg->samples_per_block - done : sizeof chunk;
+        st = cfg->read_samples(cfg->read_ctx, chunk, n);
         fd_sha256_update(&h, chunk, n);
     }
     fd_sha256_final(&h, out);
@@ -161,10 +162,7 @@ static void hello(fd_link_console *lc)
     uint64_t counter = 0;
     fd_link fresh;
     size_t n = 0;
-    fd_status st = fd_link_derive_keys(d->secret.secret, sizeof d->secret.secret, psk, eph_key);
-    if (st == FD_OK && !fd_device_secret_usable(&d->secret)) {
-        st = FD_ERR_NOT_READY;
-    }
+    fd_status st = fd_dealer_link_keys(d, psk, eph_key);
     if (st == FD_OK && !hello_authentic(lc, psk)) {
         st = FD_ERR_AUTH;
     }

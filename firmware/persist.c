@@ -456,6 +456,37 @@ fd_status fd_persist_reveal(const fd_persist_ctx *j)
     return append(j->persist, FD_REC_REVEAL, b, fd_rec_reveal_encode(&r, b), NULL, 0, NULL);
 }
 
+uint32_t fd_persist_event_floor(const fd_persist *p, uint32_t n)
+{
+    const uint32_t *seqs = &p->events[0][0];
+    uint32_t floor = 0;
+    uint32_t below = UINT32_MAX;
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t next = 0; /* the i-th newest: the largest seq below the (i-1)-th */
+        for (unsigned k = 0; k < FD_REC_EVENTS_KEPT; k++) {
+            if (seqs[k] < below && seqs[k] > next) {
+                next = seqs[k];
+            }
+        }
+        if (next == 0u) {
+            break;
+        }
+        floor = next;
+        below = next;
+    }
+    return floor;
+}
+
+bool fd_persist_skipped(const fd_persist *p, uint32_t i, uint16_t *first, uint16_t *count)
+{
+    if (i >= p->round_skipped || i >= FD_REC_SKIPPED_MAX) {
+        return false;
+    }
+    *first = p->skipped_first[i];
+    *count = p->skipped_count[i];
+    return true;
+}
+
 /* ---- the seed file ---- */
 
 fd_status fd_persist_seed_file_read(const fd_persist *p, uint8_t *out, size_t size, size_t *len)

@@ -203,6 +203,15 @@ bool fd_persist_seeds_complete(const fd_round *r);
  * public from then on; RECALL shows it. */
 FD_MUST_CHECK fd_status fd_persist_reveal(const fd_persist_ctx *j);
 
+/* The seq of the n-th newest event the journal keeps (FD_REC_EVENTS_KEPT
+ * of them; n >= 1), or of the oldest when there are fewer; 0: none. */
+uint32_t fd_persist_event_floor(const fd_persist *p, uint32_t n);
+
+/* The open round's i-th (from 0) range of positions skipped at power
+ * loss, in position order (docs/PROTOCOL.md "Power loss"): true and the
+ * range, or false past the last. */
+bool fd_persist_skipped(const fd_persist *p, uint32_t i, uint16_t *first, uint16_t *count);
+
 /* The last beacon index of beacon slot `slot` (fd_dealer_beacon_last). */
 bool fd_persist_beacon_last(const fd_persist *p, unsigned slot, uint64_t *index);
 

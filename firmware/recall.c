@@ -1,3 +1,5 @@
+/* A transport: the dealer's contents are not visible here (dealer.h). */
+#define FD_DEALER_OPAQUE
 #include "recall.h"
 
 #include <string.h>
@@ -120,16 +122,17 @@ static fd_status recall_visit(void *ctx, const fd_journal_record *rec)
 
 void fd_recall_skipped_write(const fd_writer *w, const fd_dealer *d)
 {
-    const fd_persist *p = &d->persist;
-    for (uint32_t i = 0; i < p->round_skipped && i < FD_REC_SKIPPED_MAX; i++) {
+    uint16_t first = 0;
+    uint16_t count = 0;
+    for (uint32_t i = 0; fd_dealer_skipped(d, i, &first, &count); i++) {
         fd_put(w, i == 0u ? " skipped=" : ",");
-        fd_put_positions(w, p->skipped_first[i], p->skipped_count[i]);
+        fd_put_positions(w, first, count);
     }
 }
 
 fd_status fd_recall_write(const fd_writer *w, fd_dealer *d, uint32_t from)
 {
-    const uint32_t newest = d->round.id;
+    const uint32_t newest = fd_dealer_get_round(d)->id;
     recall c = {w, from, 0, fd_dealer_round_open(d) ? newest : newest + 1u};
     return fd_dealer_journal_walk(d, recall_visit, &c);
 }
@@ -192,23 +195,7 @@ static fd_status log_visit(void *ctx, const fd_journal_record *rec)
 
 fd_status fd_recall_log_write(const fd_writer *w, fd_dealer *d, uint32_t n)
 {
-    const fd_persist *p = &d->persist;
-    /* the n-th newest event's seq, from the dealer's windows of event seqs */
-    const uint32_t *seqs = &p->events[0][0];
-    log_walk c = {w, 0, 0};
-    uint32_t below = UINT32_MAX;
-    for (uint32_t i = 1; i <= n; i++) {
-        uint32_t next = 0; /* the i-th newest: the largest seq below the (i-1)-th */
-        for (unsigned k = 0; k < FD_REC_EVENTS_KEPT; k++) {
-            if (seqs[k] < below && seqs[k] > next) {
-                next = seqs[k];
-            }
-        }
-        if (next == 0u) {
-            break;
-        }
-        c.floor = next;
-        below = next;
-    }
+    /* from the n-th newest event's seq on */
+    log_walk c = {w, fd_dealer_event_floor(d, n), 0};
     return c.floor == 0u ? FD_OK : fd_dealer_journal_walk(d, log_visit, &c);
 }

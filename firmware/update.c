@@ -1,4 +1,5 @@
 /* The UPDATE command (update.h, docs/PROTOCOL.md UPDATE). */
+#define FD_DEALER_OPAQUE /* a transport: the dealer's contents are not visible here (dealer.h) */
 #include "update.h"
 
 #include <string.h>
@@ -145,7 +146,8 @@ static void cmd_data(const fd_writer *w, const fd_update_platform *p, uint32_t o
 static void cmd_end(const fd_dealer *d, const fd_writer *w, const fd_update_platform *p)
 {
     const uint32_t received = transfer.received;
-    const uint32_t min = p->min_version > d->cfg.image_version ? p->min_version : d->cfg.image_version;
+    const uint32_t image_version = fd_dealer_get_config(d)->image_version;
+    const uint32_t min = p->min_version > image_version ? p->min_version : image_version;
     fd_image_info info;
     const char *why = "";
     const fd_status st = fd_update_end(&transfer, &p->flash, p->check, p->key, min, p->load_addr, &info, &why);

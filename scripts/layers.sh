@@ -3,7 +3,8 @@
 # only. From the host build's objects: every symbol an object uses that
 # another firmware object defines must be defined in the same layer or a
 # lower one, and no firmware file includes a header of a higher layer. A
-# file not listed counts as a transport (layer 4).
+# file not listed counts as a transport (layer 4); a transport's .c defines
+# FD_DEALER_OPAQUE before any include (it sees none of fd_dealer's fields).
 # Names (README.md, same section): every symbol the firmware's objects
 # export (main.c's too, but main) starts with fd_, and every macro, type,
 # struct or enum tag and enum constant of firmware/*.h with FD_ or fd_.
@@ -105,6 +106,29 @@ done | awk "$layer_fn"'
   }
   END {
     if (!bad) print "layers: every include goes down"
+    exit bad
+  }' || fail=1
+# a transport sees none of fd_dealer's contents: it defines FD_DEALER_OPAQUE
+# before its first #include (dealer.h); main.c, which holds the dealer, aside
+for f in firmware/*.c; do
+  [ "$f" = firmware/main.c ] && continue
+  echo "$f"
+done | awk "$layer_fn"'
+  { f = $1; sub(/^.*\//, "", f); sub(/\.c$/, "", f) }
+  layer(f) == 4 {
+    n++
+    first = ""
+    while ((getline line < $1) > 0) {
+      if (line ~ /^#[ \t]*(include|define[ \t]+FD_DEALER_OPAQUE)/) { first = line; break }
+    }
+    close($1)
+    if (first !~ /FD_DEALER_OPAQUE/) {
+      printf "layers: %s (a transport) includes dealer.h without FD_DEALER_OPAQUE first\n", $1
+      bad = 1
+    }
+  }
+  END {
+    if (!bad) printf "layers: %d transports, fd_dealer opaque in each\n", n
     exit bad
   }' || fail=1
 exit $fail
