@@ -31,7 +31,7 @@ layer_fn='
     if (f == "persist") return 1                                               # the journal
     if (f == "dealer_sources") return 2                                        # device secret, seed file, sources
     if (f == "dealer") return 3                                                # the state machine and its commands
-    return 4                                                                   # transports: protocol, recall, link_console
+    return 4                                                                   # transports: protocol, recall, link_console, update
   }'
 
 # exported names: fd_ (the board's main.c defines main, and nothing else unprefixed)
