@@ -12,6 +12,7 @@
 
 #include "dealer.h"
 #include "device_secret.h"
+#include "fairdeal/aead.h"
 #include "fairdeal/bounded.h"
 #include "fairdeal/chacha20.h"
 #include "fairdeal/commit.h"
@@ -675,6 +676,35 @@ static void test_noise_responder_refuses_a_small_order_key(void **state)
     assert_memory_equal(&hr, &wiped, sizeof hr);
 }
 
+/* noise.c nonce_bytes: "n >> 32" with 33 (the nonce's high word wrong
+ * from the 2^32-th message on: nonces repeat). Noise's ChaChaPoly nonce is
+ * 32 zero bits then n as 64 bits little-endian (Noise 12.3): at n = 2^32
+ * and 2^33 + 5, encrypt gives what the AEAD gives under that nonce. */
+static void test_noise_nonce_carries_all_64_bits(void **state)
+{
+    (void)state;
+    static const uint64_t ns[] = {UINT64_C(1) << 32, (UINT64_C(1) << 33) + 5u};
+    const uint8_t ad[3] = {'a', 'd', '!'};
+    const uint8_t msg[5] = {'h', 'e', 'l', 'l', 'o'};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        fd_noise_cipher c;
+        memset(&c, 0, sizeof c);
+        memset(c.k, 0x42, sizeof c.k);
+        c.n = ns[i];
+        c.has_key = true;
+        uint8_t out[sizeof msg + FD_AEAD_TAG_SIZE];
+        assert_int_equal(fd_noise_encrypt(&c, ad, sizeof ad, msg, sizeof msg, out), FD_OK);
+        assert_true(c.n == ns[i] + 1u);
+        uint8_t nonce[FD_AEAD_NONCE_SIZE] = {0};
+        for (unsigned b = 0; b < 8u; b++) {
+            nonce[4u + b] = (uint8_t)(ns[i] >> (8u * b));
+        }
+        uint8_t want[sizeof msg + FD_AEAD_TAG_SIZE];
+        assert_int_equal(fd_aead_encrypt(c.k, nonce, ad, sizeof ad, msg, sizeof msg, want, want + sizeof msg), FD_OK);
+        assert_memory_equal(out, want, sizeof want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -701,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_hss_verify_refuses_a_null_message),
         cmocka_unit_test(test_hss_final_sees_the_last_keys_identifier_changed),
         cmocka_unit_test(test_noise_responder_refuses_a_small_order_key),
+        cmocka_unit_test(test_noise_nonce_carries_all_64_bits),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
