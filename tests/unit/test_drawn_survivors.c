@@ -705,6 +705,66 @@ static void test_noise_nonce_carries_all_64_bits(void **state)
     }
 }
 
+/* noise.c fd_noise_decrypt: "out == NULL && len > FD_AEAD_TAG_SIZE" with
+ * >= (a tag alone, an empty payload, refused without an out). An empty
+ * payload's message is its tag: it decrypts with out NULL (nothing to
+ * write) and the nonce advances. */
+static void test_noise_decrypt_of_a_tag_alone_needs_no_out(void **state)
+{
+    (void)state;
+    fd_noise_cipher ca;
+    memset(&ca, 0, sizeof ca);
+    memset(ca.k, 0x42, sizeof ca.k);
+    ca.has_key = true;
+    fd_noise_cipher cb = ca;
+    const uint8_t ad[3] = {'a', 'd', '!'};
+    uint8_t tag[FD_AEAD_TAG_SIZE];
+    assert_int_equal(fd_noise_encrypt(&ca, ad, sizeof ad, NULL, 0, tag), FD_OK);
+    assert_int_equal(fd_noise_decrypt(&cb, ad, sizeof ad, tag, sizeof tag, NULL), FD_OK);
+    assert_true(cb.n == 1u);
+}
+
+static uint8_t noise_big_in[FD_NOISE_MAX_MESSAGE + 64u];
+static uint8_t noise_big_out[FD_NOISE_MAX_MESSAGE + 64u];
+
+/* noise.c fd_noise_decrypt: "return FD_ERR_TOO_LARGE" deleted (a message
+ * above Noise's 65,535 bytes read). Refused, with or without a key, out
+ * untouched. */
+static void test_noise_decrypt_refuses_above_the_message_limit(void **state)
+{
+    (void)state;
+    fd_noise_cipher c;
+    memset(&c, 0, sizeof c);
+    memset(noise_big_in, 0x11, sizeof noise_big_in);
+    for (unsigned keyed = 0; keyed <= 1u; keyed++) {
+        c.has_key = keyed != 0u;
+        memset(noise_big_out, 0xEE, sizeof noise_big_out);
+        assert_int_equal(fd_noise_decrypt(&c, NULL, 0, noise_big_in, FD_NOISE_MAX_MESSAGE + 1u, noise_big_out),
+                         FD_ERR_TOO_LARGE);
+        assert_int_equal(noise_big_out[0] & noise_big_out[FD_NOISE_MAX_MESSAGE], 0xEEu);
+        assert_true(c.n == 0u);
+    }
+}
+
+/* noise.c fd_noise_write: "MAX - 32 - 16" with "MAX + 32 - 16" (a payload
+ * whose message, key and tag included, is above 65,535 bytes written).
+ * The largest payload fits; one byte more is FD_ERR_TOO_LARGE. */
+static void test_noise_write_refuses_a_message_above_the_limit(void **state)
+{
+    (void)state;
+    static fd_noise_handshake hs;
+    const uint8_t psk[FD_NOISE_PSK_SIZE] = {9};
+    const uint8_t e[FD_X25519_SIZE] = {1, 2, 3};
+    const size_t largest = FD_NOISE_MAX_MESSAGE - FD_X25519_SIZE - FD_AEAD_TAG_SIZE;
+    size_t n = 0;
+    assert_int_equal(fd_noise_init(&hs, true, NULL, 0, psk), FD_OK);
+    assert_int_equal(fd_noise_write(&hs, e, noise_big_in, largest + 1u, noise_big_out, sizeof noise_big_out, &n),
+                     FD_ERR_TOO_LARGE);
+    assert_int_equal(fd_noise_init(&hs, true, NULL, 0, psk), FD_OK);
+    assert_int_equal(fd_noise_write(&hs, e, noise_big_in, largest, noise_big_out, sizeof noise_big_out, &n), FD_OK);
+    assert_int_equal(n, FD_NOISE_MAX_MESSAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -732,6 +792,9 @@ int main(void)
         cmocka_unit_test(test_hss_final_sees_the_last_keys_identifier_changed),
         cmocka_unit_test(test_noise_responder_refuses_a_small_order_key),
         cmocka_unit_test(test_noise_nonce_carries_all_64_bits),
+        cmocka_unit_test(test_noise_decrypt_of_a_tag_alone_needs_no_out),
+        cmocka_unit_test(test_noise_decrypt_refuses_above_the_message_limit),
+        cmocka_unit_test(test_noise_write_refuses_a_message_above_the_limit),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
