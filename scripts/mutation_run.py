@@ -298,6 +298,10 @@ class Worker:
             subprocess.run(NICE + ["cmake", "-G", "Ninja", "-S", self.src, "-B", self.host.build, "-DFD_BOARD=host",
                                    "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DFD_WITH_BOARDS=ON"],
                            check=True, stdout=subprocess.DEVNULL)
+        # CMake rerun now if the synced CMakeLists changed, before the graph
+        # is read: a file added since the tree's last build is in no
+        # compile database yet, and its mutants would meet no test
+        subprocess.run(NICE + ["ninja", "-C", self.host.build, "build.ninja"], check=True, stdout=subprocess.DEVNULL)
 
     def tree_for(self, path):
         b = board_of(path)
@@ -497,6 +501,8 @@ def main(argv):
                 original = f.read()
             tree = w.tree_for(path)
             arts = tree.artifacts(path)
+            if not arts:
+                log("%s: nothing links it in %s: its mutants meet no test" % (path, tree.build))
             tests = promote(w.tests_for(path, times, skip), killed_by.get(path, []))
             for m in by_file[path]:
                 t0 = time.time()
