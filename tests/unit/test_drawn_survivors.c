@@ -28,6 +28,7 @@
 #include "fairdeal/util.h"
 #include "host_storage.h"
 #include "lms_vectors.h"
+#include "reply.h"
 #include "test_dealer_config.h"
 #include "stack_probe.h"
 #include "test_rng.h"
@@ -765,6 +766,37 @@ static void test_noise_write_refuses_a_message_above_the_limit(void **state)
     assert_int_equal(n, FD_NOISE_MAX_MESSAGE);
 }
 
+/* ---- the replies' position ranges ---- */
+
+typedef struct {
+    char text[64];
+    size_t len;
+} reply_buf;
+
+static void reply_append(void *ctx, const char *data, size_t len)
+{
+    reply_buf *b = ctx;
+    assert_true(b->len + len < sizeof b->text);
+    memcpy(b->text + b->len, data, len);
+    b->len += len;
+    b->text[b->len] = '\0';
+}
+
+/* reply.c fd_put_positions: "count > 1u" with >= or forced true (one
+ * position written as the range "P-P"). reply.h, docs/PROTOCOL.md "Power
+ * loss": "P" for one position, "A-B" for more. */
+static void test_one_position_is_no_range(void **state)
+{
+    (void)state;
+    reply_buf b = {{0}, 0};
+    const fd_writer w = {reply_append, &b};
+    fd_put_positions(&w, 7u, 1u);
+    assert_string_equal(b.text, "7");
+    b.len = 0;
+    fd_put_positions(&w, 7u, 2u);
+    assert_string_equal(b.text, "7-8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -795,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_noise_decrypt_of_a_tag_alone_needs_no_out),
         cmocka_unit_test(test_noise_decrypt_refuses_above_the_message_limit),
         cmocka_unit_test(test_noise_write_refuses_a_message_above_the_limit),
+        cmocka_unit_test(test_one_position_is_no_range),
 #if STACK_PROBE_WORKS
         cmocka_unit_test(test_sattolo_wipes_every_draw),
 #endif
