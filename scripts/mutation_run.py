@@ -334,7 +334,7 @@ class Worker:
         test expects its link to fail) is built only by the test that needs
         it, and would fail the unmutated tree's build."""
         arts = self.tree_for(path).artifacts(path)
-        named = {a for n in self.tests_for(path, {}, ["stats"]) for a in self.needs(n, arts)}
+        named = {a for n in self.tests_for(path, {}, ["stats", "build"]) for a in self.needs(n, arts)}
         return sorted(named) or arts
 
     def tests(self):
@@ -418,10 +418,11 @@ def main(argv):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "mutation"))
     ap.add_argument("--skip-label", action="append", default=None,
-                    help="leave out tests with this label (default: stats, the minutes-long statistical runs)")
+                    help="leave out tests with this label (default: stats, the minutes-long statistical runs, "
+                         "and build, the checks of other build trees: release images, RAM code, reproducibility)")
     ap.add_argument("lists", nargs="+")
     args = ap.parse_args(argv)
-    skip = ["stats"] if args.skip_label is None else args.skip_label
+    skip = ["stats", "build"] if args.skip_label is None else args.skip_label
     start = time.time()
     mutants = read_lists(args.lists)
     texts = {}
