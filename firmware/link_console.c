@@ -28,8 +28,6 @@ void fd_link_console_init(fd_link_console *lc, fd_console *console, fd_write_fn 
     console->locked = !cleartext;
 }
 
-const uint8_t *fd_link_console_binding(const fd_link_console *lc) { return lc->link.open ? lc->link.s.hash : NULL; }
-
 /* Seal the collected reply bytes into one DATA frame and send it. */
 static void flush(fd_link_console *lc)
 {

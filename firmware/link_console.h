@@ -53,7 +53,4 @@ void fd_link_console_feed(fd_link_console *lc, uint8_t byte);
  * discarded; a frame being received fails its tag and the reader hunts on. */
 void fd_link_console_lost(fd_link_console *lc);
 
-/* The session's handshake hash (the channel binding), NULL without one. */
-const uint8_t *fd_link_console_binding(const fd_link_console *lc);
-
 #endif
