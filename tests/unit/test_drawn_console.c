@@ -109,11 +109,26 @@ static void test_lab_cards_reports_a_failing_source(void **state)
     assert_true(fd_dealer_in_fault(&dealer));
 }
 
+/* protocol.c cmd_time: "r->n != 2u || !parse_decimal(...) || unix_s == 0u"
+ * with the first two joined by && before "unix_s == 0u" (TIME 0 taken as a
+ * time, and a bad line refused only when it leaves unix_s 0): every refused
+ * form gets the usage reply and changes nothing. */
+static void test_time_refuses_zero_and_bad_lines(void **state)
+{
+    (void)state;
+    assert_int_equal(start_dealer(), FD_OK);
+    static const char *const bad[] = {"TIME 0", "TIME", "TIME 4294967296", "TIME 5 6", "TIME 12x", "TIME -1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_string_equal(cmd(bad[i]), "ERR syntax usage: TIME <unix seconds, 1 to 4294967295>");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_a_failed_known_answer_is_named, fresh),
         cmocka_unit_test_setup(test_lab_cards_reports_a_failing_source, fresh),
+        cmocka_unit_test_setup(test_time_refuses_zero_and_bad_lines, fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
