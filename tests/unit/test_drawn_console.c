@@ -123,12 +123,29 @@ static void test_time_refuses_zero_and_bad_lines(void **state)
     }
 }
 
+/* protocol.c fault_reason: FD_ERR_NOT_READY's "start-up tests not passed"
+ * to "" (a TRNG that never started, as the STM32's read reports, leaves the
+ * power-on banner without a reason). */
+static void test_a_source_not_ready_is_named(void **state)
+{
+    (void)state;
+    trng.fault_at = 1u;
+    trng.fault_every = 1u;
+    trng.fault_status = FD_ERR_NOT_READY;
+    assert_int_equal(start_dealer(), FD_ERR_NOT_READY);
+    assert_int_equal(fd_dealer_fault_status(&dealer), FD_ERR_NOT_READY);
+    out.len = 0;
+    fd_console_start(&console);
+    assert_non_null(strstr(out.text, "*** ENTROPY FAULT: start-up tests not passed. Dealing is disabled"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_a_failed_known_answer_is_named, fresh),
         cmocka_unit_test_setup(test_lab_cards_reports_a_failing_source, fresh),
         cmocka_unit_test_setup(test_time_refuses_zero_and_bad_lines, fresh),
+        cmocka_unit_test_setup(test_a_source_not_ready_is_named, fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
