@@ -30,6 +30,14 @@ static void test_open_errors(void **state)
     assert_int_equal(hal_storage_open(NULL, &flash), FD_ERR_NULL);
     assert_int_equal(hal_storage_open(&area, NULL), FD_ERR_NULL);
     assert_int_equal(hal_storage_open(&bad, &flash), FD_ERR_STATE);
+    /* a page size of 0 or not whole words refused (ram_storage.c's
+     * "page_size == 0u || page_size % 4u != 0u" with && was a drawn survivor) */
+    static const uint32_t bad_sizes[] = {0u, FD_FLASH_PAGE_SIZE + 2u, 6u};
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+        bad = area;
+        bad.page_size = bad_sizes[i];
+        assert_int_equal(hal_storage_open(&bad, &flash), FD_ERR_STATE);
+    }
     assert_int_equal(hal_storage_open(&area, &flash), FD_OK);
     assert_int_equal(flash.geometry.page_size, FD_FLASH_PAGE_SIZE);
     assert_int_equal(flash.geometry.page_count, FD_STORAGE_PAGES);
