@@ -1138,7 +1138,7 @@ static const char *const every_command[] = {
     "HELP",        "ID",         "STATUS",      "MODE machine", "TIME 1700000000",
     "NEW french",  "LAB RAW 16", "VERIFY 0011", "UPDATE END",   "SHUFFLE slots=2",
     "SEED 0 0011", "CLOSE",      "CUT 10",      "DEAL 2 2",     "BURN",
-    "REVEAL",      "SELFTEST",   "RECALL",      "LOG",          "PROVISION " HEX64,
+    "REVEAL",      "SELFTEST",   "RECALL",      "LOG",          ("PROVISION " HEX64),
     "QUIT",
 };
 
