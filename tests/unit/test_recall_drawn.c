@@ -178,13 +178,38 @@ static void test_recall_reports_a_damaged_journal(void **state)
     assert_int_equal(out.len, 0u);
 }
 
+/* recall.c log_visit: "on.cause < 7u ? reset_causes[on.cause] : \"?\"" with
+ * 8u (cause 7 read past the end of the names). docs/RECORDS.md POWER_ON
+ * names causes 0..6 (hal/reset.h); any other byte, such as a cause a later
+ * board reports, is shown as "?", and the next cause by its name. */
+static void test_log_unknown_reset_cause(void **state)
+{
+    (void)state;
+    memset(mem, 0xFF, sizeof mem);
+    assert_int_equal(host_flash_open(&hf, mem, PAGE, PAGES, NULL), FD_OK);
+    static const uint8_t causes[] = {7, 6, 255};
+    for (unsigned i = 0; i < sizeof causes; i++) {
+        host_flash_reboot(&hf);
+        fake_trng_init(&trng, FAKE_TRNG_RANDOM, 3u + i);
+        fd_dealer_config cfg = test_dealer_config(&trng, restart_ok, FD_DRBG_CHACHA20);
+        cfg.storage = &hf.flash;
+        cfg.storage_name = "test flash";
+        cfg.reset_cause = causes[i];
+        assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_OK);
+        fd_console_init(&console, &dealer, capture_write, &out, false, false);
+    }
+    const char *r = cmd("LOG 32");
+    assert_true(starts(r, "OK LOG n=32 | seq=2 power-on cause=? | seq=3 selftest result=ok | seq=5 power-on "
+                          "cause=lockup | seq=6 selftest result=ok | seq=8 power-on cause=? | seq=9 selftest "
+                          "result=ok seq=10 head="));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_log_fault_detail_only_on_faults),
-        cmocka_unit_test(test_log_time_only_when_known),
-        cmocka_unit_test(test_log_shows_the_first_record),
-        cmocka_unit_test(test_recall_reports_a_damaged_journal),
+        cmocka_unit_test(test_log_fault_detail_only_on_faults), cmocka_unit_test(test_log_time_only_when_known),
+        cmocka_unit_test(test_log_shows_the_first_record),      cmocka_unit_test(test_recall_reports_a_damaged_journal),
+        cmocka_unit_test(test_log_unknown_reset_cause),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
