@@ -141,10 +141,95 @@ static void test_restored_round_is_the_one_unrevealed(void **state)
     assert_string_equal(status_field("unrevealed", v, sizeof v), "0");
 }
 
+/* The events LOG n shows: its " | seq=" groups. */
+static unsigned log_events(unsigned n)
+{
+    char line[16];
+    snprintf(line, sizeof line, "LOG %u", n);
+    const char *r = cmd(line);
+    assert_true(starts(r, "OK LOG "));
+    unsigned k = 0;
+    for (const char *g = strstr(r, " | seq="); g != NULL; g = strstr(g + 1, " | seq=")) {
+        k++;
+    }
+    return k;
+}
+
+/* persist.c note_event: "unsigned low = 0" with 1 (the first slot of a
+ * kind never replaced: its oldest event kept for ever). docs/PROTOCOL.md
+ * LOG: the last n events; the journal keeps the last 8 of each kind. Ten
+ * power-ons (a POWER_ON and a SELFTEST each): LOG n shows n events up to
+ * the 16 kept, and LOG 32 those 16, the newest 8 power-ons; also after
+ * the next power-on's replay. */
+static void test_log_keeps_the_newest_events(void **state)
+{
+    (void)state;
+    fresh_flash();
+    for (unsigned i = 0; i < 10u; i++) {
+        power_on();
+    }
+    for (unsigned pass = 0; pass < 2u; pass++) {
+        for (unsigned n = 1; n <= 16u; n++) {
+            assert_int_equal(log_events(n), n);
+        }
+        assert_int_equal(log_events(32), 16u);
+        const char *r = cmd("LOG 32");
+        unsigned power_ons = 0;
+        for (const char *g = strstr(r, " power-on cause="); g != NULL; g = strstr(g + 1, " power-on cause=")) {
+            power_ons++;
+        }
+        assert_int_equal(power_ons, 8u);
+        /* the replay takes the same events back */
+        assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE "));
+        assert_true(starts(cmd("REVEAL"), "OK REVEAL "));
+        power_on();
+    }
+}
+
+/* persist.c wipe: "if (st != FD_OK && st != FD_ERR_STATE)" with 0 (a
+ * failed wipe not latched). dealer.h fd_dealer_seed_file_write: FD_OK
+ * means the new seed file is durable and the previous one is then wiped;
+ * persist.h: a write that fails latches the journal's error. A wipe of
+ * the old seed file that the flash refuses (fail_status: FD_ERR_NOT_READY,
+ * the nRF5x NVMC's time-out) leaves it in flash: STATUS says
+ * journal=failed, LOG is refused, and the next power-on wipes it. */
+static void test_failed_seed_file_wipe_latches(void **state)
+{
+    (void)state;
+    fresh_flash();
+    power_on();
+    uint8_t old[FD_DEALER_SEED_FILE_MAX];
+    size_t len = 0;
+    assert_int_equal(fd_dealer_seed_file_read(&dealer, old, sizeof old, &len), FD_OK);
+    const uint8_t *at = memmem(mem, sizeof mem, old, len);
+    assert_non_null(at);
+    fail_from = (uint32_t)(at - mem);
+    fail_to = fail_from + (uint32_t)len;
+    fail_status = FD_ERR_NOT_READY;
+    char v[32];
+    assert_string_equal(status_field("journal", v, sizeof v), "ok");
+
+    uint8_t next[FD_DEALER_SEED_FILE_MAX];
+    memset(next, 0x5A, len);
+    assert_int_equal(fd_dealer_seed_file_write(&dealer, next, len), FD_OK);
+    assert_true(failed_programs > 0u);
+    assert_non_null(memmem(mem, sizeof mem, old, len)); /* not wiped */
+    assert_int_not_equal(fd_dealer_journal_status(&dealer), FD_OK);
+    assert_string_equal(status_field("journal", v, sizeof v), "failed");
+    assert_true(starts(cmd("LOG"), "ERR journal "));
+
+    fail_from = fail_to = 0;
+    power_on();
+    assert_null(memmem(mem, sizeof mem, old, len));
+    assert_string_equal(status_field("journal", v, sizeof v), "ok");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restored_round_is_the_one_unrevealed),
+        cmocka_unit_test(test_log_keeps_the_newest_events),
+        cmocka_unit_test(test_failed_seed_file_wipe_latches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
