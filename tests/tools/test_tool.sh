@@ -51,6 +51,25 @@ for d in hmac chacha20; do
 done
 [ "$("$tool" bytes --drbg hmac --count 64 --seed 01 | od -An -tx1)" != "$("$tool" bytes --drbg chacha20 --count 64 --seed 01 | od -An -tx1)" ] &&
   pass "hmac and chacha20 streams differ" || fail "hmac and chacha20 streams equal"
+# the seeded derivation README.md "fairdeal-tool" states, recomputed here from
+# it alone (SP 800-90A HMAC_DRBG in Python): entropy input block 0, nonce the
+# first 16 bytes of block 1, personalization "fairdeal-tool", one generate
+kat=$(python3 -c '
+import hashlib, hmac, struct, sys
+seed = bytes.fromhex(sys.argv[1])
+h = lambda k, m: hmac.new(k, m, hashlib.sha256).digest()
+block = lambda i: h(seed, b"fairdeal-tool block" + struct.pack(">I", i))
+def update(k, v, data):
+    k = h(k, v + b"\x00" + data); v = h(k, v)
+    k = h(k, v + b"\x01" + data); v = h(k, v)
+    return k, v
+k, v = update(bytes(32), b"\x01" * 32, block(0) + block(1)[:16] + b"fairdeal-tool")
+out = b""
+while len(out) < int(sys.argv[2]):
+    v = h(k, v); out += v
+print(out[:int(sys.argv[2])].hex())' 0badc0de 100)
+same "bytes --drbg hmac --seed: the documented derivation" \
+  "$("$tool" bytes --drbg hmac --count 100 --seed 0badc0de | od -An -tx1 | tr -d ' \n')" "$kat"
 same "bytes --count 0 streams until the reader stops" "$("$tool" bytes --drbg chacha20 --count 0 --seed 01 | head -c 300000 | wc -c)" 300000
 
 # perms: every line the right shape, for every algorithm and source
@@ -98,6 +117,8 @@ bad chacha20 --key 00 --nonce 000000000000004a00000000 --counter 1 --bytes 1
 bad chacha20 --key $key --nonce 0000 --counter 1 --bytes 1
 bad chacha20 --key $key --nonce 000000000000004a00000000 --counter x --bytes 1
 bad chacha20 --key $key --nonce 000000000000004a00000000 --counter -1 --bytes 1
+bad chacha20 --key $key --nonce 000000000000004a00000000 --counter 1x --bytes 1
+bad chacha20 --key $key --nonce 000000000000004a00000000 --counter 1 --bytes 64x
 bad chacha20 --key $key --nonce 000000000000004a00000000 --counter 4294967296 --bytes 1
 bad chacha20 --key $key --nonce 000000000000004a00000000 --counter 4294967295 --bytes 65
 bad chacha20 --key zz --nonce 000000000000004a00000000 --counter 1 --bytes 1
@@ -177,6 +198,9 @@ if [ -n "$dealer" ]; then
   deal_no=$(grep -n '^OK DEAL' "$work/good" | head -1 | cut -d: -f1)
   sed "${deal_no}s/^OK DEAL $first /OK DEAL $second /" "$work/good" >"$work/deal"
   rejects "a dealt card that is not the order's next card" "dealt card 1 was $second" "$work/deal"
+  # a DEAL showing no card code: the error names it, a long one by its first 8 characters
+  sed "${deal_no}s/^OK DEAL $first /OK DEAL Xyzzy12345 /" "$work/good" >"$work/noncard"
+  rejects "a dealt non-card" "'Xyzzy123' is not a card of the shoe$" "$work/noncard"
   # a round dropped (its REVEAL missing) and a round left open
   sed "${reveal_no}d" "$work/good" >"$work/dropped"
   rejects "a round replaced before its REVEAL" "never revealed" "$work/dropped"
