@@ -195,12 +195,14 @@ static fd_status append(fd_persist *p, uint8_t type, const uint8_t *payload, siz
     return FD_OK;
 }
 
-/* A wipe that fails latches the error (the record was already durable). */
+/* A wipe that fails latches the error (the record was already durable).
+ * FD_ERR_STATE is "gone already" unless the journal failed: then it is the
+ * driver's (the STM32F4's flash error bits) and the secret is still there. */
 static void wipe(fd_persist *p, uint32_t seq)
 {
     if (p->attached && p->status == FD_OK && seq != 0u) {
         const fd_status st = fd_journal_wipe_secret(&p->journal, seq);
-        if (st != FD_OK && st != FD_ERR_STATE) { /* FD_ERR_STATE: gone already */
+        if (st != FD_OK && (st != FD_ERR_STATE || p->journal.failed)) {
             p->status = st;
         }
     }

@@ -186,16 +186,14 @@ static void test_log_keeps_the_newest_events(void **state)
     }
 }
 
-/* persist.c wipe: "if (st != FD_OK && st != FD_ERR_STATE)" with 0 (a
- * failed wipe not latched). dealer.h fd_dealer_seed_file_write: FD_OK
- * means the new seed file is durable and the previous one is then wiped;
- * persist.h: a write that fails latches the journal's error. A wipe of
- * the old seed file that the flash refuses (fail_status: FD_ERR_NOT_READY,
- * the nRF5x NVMC's time-out) leaves it in flash: STATUS says
- * journal=failed, LOG is refused, and the next power-on wipes it. */
-static void test_failed_seed_file_wipe_latches(void **state)
+/* A wipe of the seed file the dealer holds that the flash refuses with
+ * status, then a power-on. dealer.h fd_dealer_seed_file_write: FD_OK means
+ * the new seed file is durable and the previous one is then wiped;
+ * persist.h: a write that fails latches the journal's error. The old one
+ * is still in flash: STATUS says journal=failed, LOG is refused, and the
+ * next power-on wipes it. */
+static void seed_file_wipe_refused(fd_status status)
 {
-    (void)state;
     fresh_flash();
     power_on();
     uint8_t old[FD_DEALER_SEED_FILE_MAX];
@@ -205,7 +203,7 @@ static void test_failed_seed_file_wipe_latches(void **state)
     assert_non_null(at);
     fail_from = (uint32_t)(at - mem);
     fail_to = fail_from + (uint32_t)len;
-    fail_status = FD_ERR_NOT_READY;
+    fail_status = status;
     char v[32];
     assert_string_equal(status_field("journal", v, sizeof v), "ok");
 
@@ -224,12 +222,32 @@ static void test_failed_seed_file_wipe_latches(void **state)
     assert_string_equal(status_field("journal", v, sizeof v), "ok");
 }
 
+/* persist.c wipe: "if (st != FD_OK && st != FD_ERR_STATE)" with 0 (a
+ * failed wipe not latched): the flash says FD_ERR_NOT_READY (the nRF5x
+ * NVMC's time-out). */
+static void test_failed_seed_file_wipe_latches(void **state)
+{
+    (void)state;
+    seed_file_wipe_refused(FD_ERR_NOT_READY);
+}
+
+/* The flash says FD_ERR_STATE (the STM32F4's FLASH_SR error bits, the host
+ * simulator's power cut), which fd_journal_wipe_secret also returns for a
+ * record whose secret is gone: the journal failed, so this one is latched
+ * too. */
+static void test_wipe_refused_with_the_state_status_latches(void **state)
+{
+    (void)state;
+    seed_file_wipe_refused(FD_ERR_STATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restored_round_is_the_one_unrevealed),
         cmocka_unit_test(test_log_keeps_the_newest_events),
         cmocka_unit_test(test_failed_seed_file_wipe_latches),
+        cmocka_unit_test(test_wipe_refused_with_the_state_status_latches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
