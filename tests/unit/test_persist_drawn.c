@@ -16,6 +16,8 @@
 #include "fd_board_map.h"
 #include "host_storage.h"
 #include "protocol.h"
+#include "fairdeal/journal.h"
+#include "fairdeal/records.h"
 #include "fairdeal/util.h"
 #include "test_dealer_config.h"
 
@@ -241,6 +243,69 @@ static void test_wipe_refused_with_the_state_status_latches(void **state)
     seed_file_wipe_refused(FD_ERR_STATE);
 }
 
+/* The walk order of the open round's CUT records: their cut values in
+ * the order RECALL and the replay read them. */
+typedef struct cut_order {
+    unsigned n;
+    uint16_t cut[8];
+    uint32_t seq[8];
+} cut_order;
+
+static fd_status note_cut(void *ctx, const fd_journal_record *rec)
+{
+    cut_order *o = ctx;
+    fd_rec_cut c;
+    if (rec->type == FD_REC_CUT && fd_rec_cut_decode(rec->payload, rec->len, &c) == FD_OK) {
+        assert_true(o->n < 8u);
+        o->cut[o->n] = c.cut;
+        o->seq[o->n] = rec->orig_seq;
+        o->n++;
+    }
+    return FD_OK;
+}
+
+static cut_order cuts_in_walk_order(void)
+{
+    cut_order o = {0, {0}, {0}};
+    assert_int_equal(fd_dealer_journal_walk(&dealer, note_cut, &o), FD_OK);
+    return o;
+}
+
+/* persist.c replay_visit: "fd_rec_cut_decode(...) == FD_OK && rec->orig_seq
+ * > r->cut_seq" with || (the last CUT walked wins, not the newest).
+ * docs/PROTOCOL.md CUT: a changed cut is journalled and comes back after a
+ * power cut; docs/RECORDS.md "Replay": the walk is not in seq order, as
+ * compaction copies a hand's older records after newer ones. An open round
+ * cut at 30, pages of power-ons later at 40, then power-ons until
+ * compaction has copied the first CUT after the second: every power-on
+ * restores cut=40. */
+static void test_newest_cut_wins_after_compaction(void **state)
+{
+    (void)state;
+    fresh_flash();
+    power_on();
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE "));
+    assert_true(starts(cmd("DEAL 2 2"), "OK DEAL "));
+    assert_string_equal(cmd("CUT 30"), "OK CUT 30");
+    for (unsigned i = 0; i < 12u; i++) {
+        power_on();
+    }
+    assert_string_equal(cmd("CUT 40"), "OK CUT 40");
+    char v[32];
+    bool reordered = false;
+    for (unsigned i = 0; i < 2000u && !reordered; i++) {
+        power_on();
+        assert_true(fd_dealer_round_open(&dealer));
+        assert_string_equal(status_field("cut", v, sizeof v), "40");
+        const cut_order o = cuts_in_walk_order();
+        assert_int_equal(o.n, 2u);
+        reordered = o.cut[0] == 40u;
+        assert_true(reordered == (o.seq[0] > o.seq[1]));
+    }
+    assert_true(reordered); /* the walk had the older CUT last */
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_log_keeps_the_newest_events),
         cmocka_unit_test(test_failed_seed_file_wipe_latches),
         cmocka_unit_test(test_wipe_refused_with_the_state_status_latches),
+        cmocka_unit_test(test_newest_cut_wins_after_compaction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
