@@ -346,17 +346,21 @@ static fd_status read_record(fd_journal *j, uint32_t page, uint32_t off, const u
     return FD_OK;
 }
 
-/* The copy's source seq (for de-duplication), or 0 for an original. */
-static uint32_t copy_source(fd_journal *j, const fd_journal_record *r)
+/* The copy's source seq (for de-duplication) into source, 0 for an
+ * original; a read error is the driver's status, never taken for an
+ * original (mount and walk return it). */
+static fd_status copy_source(fd_journal *j, const fd_journal_record *r, uint32_t *source)
 {
     uint8_t w[4];
+    *source = 0u;
     if (r->seq == r->orig_seq) {
-        return 0u;
+        return FD_OK;
     }
-    if (flash_read(j, r->offset + 16u, w, 4) != FD_OK) {
-        return 0u;
+    fd_status st = flash_read(j, r->offset + 16u, w, 4);
+    if (st == FD_OK) {
+        *source = fd_load_le32(w);
     }
-    return fd_load_le32(w);
+    return st;
 }
 
 static uint32_t find_page(const fd_journal *j, uint32_t page_seq, unsigned *found)
@@ -539,7 +543,11 @@ static fd_status take_record(live_walk *w, const uint8_t head[FD_SHA256_SIZE])
     }
     memcpy(out->head, head, FD_SHA256_SIZE);
     out->next_seq++;
-    uint32_t source = copy_source(w->j, r);
+    uint32_t source = 0u;
+    fd_status st = copy_source(w->j, r, &source);
+    if (st != FD_OK) {
+        return st;
+    }
     if (source > out->last_copied) {
         out->last_copied = source;
     }
