@@ -24,6 +24,8 @@
 #define WORD_CLOCKS (HZ / 1000000u * 41u)
 
 static bool stuck;       /* READY never returns */
+static bool stuck_back;  /* READY never returns once CONFIG is back to REN after an erase */
+static bool erased;      /* an erase was done */
 static unsigned ignored; /* operations the NVMC ignored (wrong CONFIG) */
 static uint32_t shadow[PAGE * PAGES / 4u];
 static unsigned halts;
@@ -48,6 +50,7 @@ static void settle(void)
             }
             fake_flash_halt(ERASE_CLOCKS);
             halts++;
+            erased = true;
         }
     }
     for (size_t i = 0; i < PAGE * PAGES / 4u; i++) {
@@ -72,7 +75,8 @@ static void nvmc_reg(uintptr_t addr, volatile uint32_t *slot)
     settle();
     fake_flash_tick(10u);
     if (addr == NVMC_BASE + 0x400u) {
-        *slot = stuck ? 0u : 1u; /* the CPU ran again only once the NVMC was done */
+        const bool back_stuck = stuck_back && erased && fake_reg_peek(NVMC_BASE + 0x504u) == NVMC_CONFIG_REN;
+        *slot = stuck || back_stuck ? 0u : 1u; /* the CPU ran again only once the NVMC was done */
     }
 }
 
@@ -84,6 +88,8 @@ static int setup(void **state)
     (void)state;
     fake_regs_reset();
     stuck = false;
+    stuck_back = false;
+    erased = false;
     ignored = 0;
     halts = 0;
     fake_flash_start(AREA, PAGE * PAGES);
@@ -147,12 +153,26 @@ static void test_a_controller_that_never_comes_back_fails(void **state)
     assert_true(fake_flash_now - t0 < (uint64_t)HZ);
 }
 
+/* The page erased, then the switch back to read-only never completes:
+ * the erase fails (the controller did not come back, CONFIG may still
+ * allow erasing), it does not report success. */
+static void test_an_erase_whose_return_to_read_only_never_completes_fails(void **state)
+{
+    (void)state;
+    stuck_back = true;
+    const uint64_t t0 = fake_flash_now;
+    assert_int_equal(flash.erase(flash.ctx, 3), FD_ERR_NOT_READY);
+    assert_true(erased);
+    assert_true(fake_flash_now - t0 < (uint64_t)HZ); /* within the driver's bound, not hung */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_erase_waits_out_the_cpu_halt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_programs_and_into_the_old_word, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_controller_that_never_comes_back_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_erase_whose_return_to_read_only_never_completes_fails, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
