@@ -2,7 +2,9 @@
  * docs/SECURITY.md "Signed firmware"). One-time keys follow RFC 8554
  * Appendix A: x_q[i] = H(I || u32str(q) || u16str(i) || u8str(0xff) ||
  * SEED); the randomizer C = H(I || u32str(q) || u16str(0xfffd) ||
- * u8str(0xff) || SEED), so a leaf signs only once and needs no RNG. A
+ * u8str(0xff) || SEED), so a leaf signs only once and needs no RNG (u32str(k)
+ * appended for the k-th try when a verifier's chain steps would exceed
+ * fd_lmots_steps_cap: "randomizer" below). A
  * second level's tree under top leaf t has SEED' = H(I || u32str(t) ||
  * u16str(0xfffe) || u8str(0xff) || SEED) and I' = the first 16 bytes of
  * H(I || u32str(t) || u16str(0xffff) || u8str(0xff) || SEED). */
@@ -43,6 +45,32 @@ static void derive(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t d, const
     buf[FD_LMS_I_SIZE + 6u] = 0xffu;
     memcpy(buf + FD_LMS_I_SIZE + 7u, seed, FD_LMS_N);
     fd_sha256(buf, sizeof buf, out);
+    fd_wipe(buf, sizeof buf);
+}
+
+/* Randomizer tries per signature before the signer gives up. */
+#define SIGN_TRIES 256u
+
+/* The k-th randomizer of leaf q: C_0 = H(I || u32str(q) || u16str(0xfffd) ||
+ * u8str(0xff) || SEED) (Appendix A's convention), C_k = the same hash with
+ * u32str(k) appended. The signer keeps the first whose digits cost a verifier
+ * at most fd_lmots_steps_cap chain steps; it still signs once per leaf. */
+static void randomizer(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, const uint8_t seed[FD_LMS_N], uint32_t k,
+                       uint8_t C[FD_LMS_N])
+{
+    if (k == 0) {
+        derive(I, q, D_C, seed, C);
+        return;
+    }
+    uint8_t buf[FD_LMS_I_SIZE + 4u + 2u + 1u + FD_LMS_N + 4u];
+    memcpy(buf, I, FD_LMS_I_SIZE);
+    fd_lms_put32(buf + FD_LMS_I_SIZE, q);
+    buf[FD_LMS_I_SIZE + 4u] = (uint8_t)(D_C >> 8);
+    buf[FD_LMS_I_SIZE + 5u] = (uint8_t)D_C;
+    buf[FD_LMS_I_SIZE + 6u] = 0xffu;
+    memcpy(buf + FD_LMS_I_SIZE + 7u, seed, FD_LMS_N);
+    fd_lms_put32(buf + FD_LMS_I_SIZE + 7u + FD_LMS_N, k);
+    fd_sha256(buf, sizeof buf, C);
     fd_wipe(buf, sizeof buf);
 }
 
@@ -120,14 +148,20 @@ fd_status fd_lms_sign_leaf(uint32_t lms_type, uint32_t ots_type, const uint8_t I
     fd_lms_put32(p, q);
     fd_lms_put32(p + 4u, ots_type);
     uint8_t *C = p + 8u;
-    derive(I, q, D_C, seed, C);
-    fd_sha256_ctx m;
-    fd_lmots_msg_init(&m, I, q, C);
-    fd_sha256_update(&m, msg, msg_len);
-    uint8_t digest[FD_LMS_N];
-    fd_sha256_final(&m, digest);
     uint8_t digits[FD_LMOTS_P_W1] = {0};
-    fd_lmots_digits(ots, digest, digits);
+    uint32_t k = 0;
+    do {
+        if (k == SIGN_TRIES) {
+            return FD_ERR_SIGNATURE; /* below 1e-150: every try over the cap (lms_sign.h) */
+        }
+        randomizer(I, q, seed, k++, C);
+        fd_sha256_ctx m;
+        fd_lmots_msg_init(&m, I, q, C);
+        fd_sha256_update(&m, msg, msg_len);
+        uint8_t digest[FD_LMS_N];
+        fd_sha256_final(&m, digest);
+        fd_lmots_digits(ots, digest, digits);
+    } while (fd_lmots_steps(ots, digits) > fd_lmots_steps_cap(ots));
     uint8_t *y = C + FD_LMS_N;
     for (uint32_t i = 0; i < ots->p; i++) {
         derive(I, q, i, seed, y + (size_t)i * FD_LMS_N);

@@ -51,7 +51,11 @@ fd_status fd_lms_tree(uint32_t lms_type, uint32_t ots_type, const uint8_t I[FD_L
                       const uint8_t seed[FD_LMS_N], uint32_t q, uint8_t root[FD_LMS_N], uint8_t *path);
 
 /* The LMS signature of msg with leaf q of the tree (I, SEED); C is derived
- * from SEED (no randomness needed, none reused). out holds
+ * from SEED (no randomness needed, none reused), the first of up to 256
+ * randomizers whose digits cost a verifier at most fd_lmots_steps_cap chain
+ * steps. FD_ERR_SIGNATURE if none does (a try is over the cap with probability
+ * about 7 % at W1, 6 % at W2, 20 % at W4, 26 % at W8: 256 failures are below
+ * 1e-150). out holds
  * FD_LMS_SIG_SIZE(p, h) bytes. */
 fd_status fd_lms_sign_leaf(uint32_t lms_type, uint32_t ots_type, const uint8_t I[FD_LMS_I_SIZE],
                            const uint8_t seed[FD_LMS_N], uint32_t q, const uint8_t *msg, size_t msg_len, uint8_t *out);

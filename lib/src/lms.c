@@ -79,6 +79,18 @@ void fd_lmots_digits(const fd_lmots_params *ots, const uint8_t digest[FD_LMS_N],
     }
 }
 
+uint32_t fd_lmots_steps(const fd_lmots_params *ots, const uint8_t *digits)
+{
+    const uint32_t top = (1u << ots->w) - 1u;
+    uint32_t steps = 0;
+    for (uint32_t i = 0; i < ots->p; i++) {
+        steps += top - digits[i];
+    }
+    return steps;
+}
+
+uint32_t fd_lmots_steps_cap(const fd_lmots_params *ots) { return (uint32_t)ots->p * ((1u << ots->w) - 1u) * 11u / 20u; }
+
 /* One chain step hashes I || u32str(q) || u16str(i) || u8str(j) || tmp:
  * 55 bytes, one SHA-256 block with the padding of a 440-bit message. It is
  * built as words: tmp starts at byte 23, so each word after the fifth joins

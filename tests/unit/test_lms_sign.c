@@ -135,6 +135,70 @@ static void test_every_set_round_trips(void **state)
     }
 }
 
+/* Appendix A's randomizer C_0 of leaf q, as a verifier-cost oracle. */
+static void c0_of(const fd_lms_key *k, uint32_t q, uint8_t C[FD_LMS_N])
+{
+    uint8_t buf[FD_LMS_I_SIZE + 7u + FD_LMS_N];
+    memcpy(buf, k->I, FD_LMS_I_SIZE);
+    fd_lms_put32(buf + FD_LMS_I_SIZE, q);
+    buf[FD_LMS_I_SIZE + 4u] = 0xffu;
+    buf[FD_LMS_I_SIZE + 5u] = 0xfdu;
+    buf[FD_LMS_I_SIZE + 6u] = 0xffu;
+    memcpy(buf + FD_LMS_I_SIZE + 7u, k->seed, FD_LMS_N);
+    fd_sha256(buf, sizeof buf, C);
+}
+
+static uint32_t steps_for(const fd_lmots_params *ots, const uint8_t I[FD_LMS_I_SIZE], uint32_t q,
+                          const uint8_t C[FD_LMS_N], const uint8_t *msg, size_t len)
+{
+    fd_sha256_ctx m;
+    fd_lmots_msg_init(&m, I, q, C);
+    fd_sha256_update(&m, msg, len);
+    uint8_t digest[FD_LMS_N];
+    fd_sha256_final(&m, digest);
+    uint8_t digits[FD_LMOTS_P_W1];
+    fd_lmots_digits(ots, digest, digits);
+    return fd_lmots_steps(ots, digits);
+}
+
+/* Every signature costs a verifier at most fd_lmots_steps_cap chain steps:
+ * where Appendix A's C_0 would cost more, the signer takes a later
+ * randomizer, and the signature still verifies. Over 512 leaf/message
+ * pairs at least one such C_0 occurs (the retry path runs), and C_0 is
+ * kept wherever it is within the cap (Appendix F's signatures above). */
+static void test_signatures_within_step_cap(void **state)
+{
+    (void)state;
+    const fd_lms_key k = make_key(1, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W4, 0, 0);
+    const fd_lmots_params *ots = fd_lmots_params_of(FD_LMOTS_SHA256_N32_W4);
+    const uint32_t cap = fd_lmots_steps_cap(ots);
+    assert_int_equal(cap, 552u); /* 11/20 of 67 chains x 15 steps */
+    uint8_t pub[FD_HSS_PUB_SIZE];
+    assert_int_equal(fd_lms_key_public(&k, pub), FD_OK);
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    unsigned retried = 0;
+    for (uint32_t n = 0; n < 512u; n++) {
+        const uint32_t q = n % 32u;
+        const uint8_t msg[4] = {(uint8_t)n, (uint8_t)(n >> 8), 0x5a, 0xa5};
+        size_t len = 0;
+        assert_int_equal(fd_lms_sign_index(&k, q, msg, sizeof msg, sig, sizeof sig, &len), FD_OK);
+        assert_int_equal(fd_hss_verify(pub, sizeof pub, msg, sizeof msg, sig, len), FD_OK);
+        fd_hss_layout lay;
+        assert_int_equal(fd_hss_parse(pub, sizeof pub, sig, len, &lay), FD_OK);
+        const uint8_t *C = lay.level[0].sig + 8;
+        assert_true(steps_for(ots, k.I, q, C, msg, sizeof msg) <= cap);
+        uint8_t c0[FD_LMS_N];
+        c0_of(&k, q, c0);
+        if (steps_for(ots, k.I, q, c0, msg, sizeof msg) > cap) {
+            retried++;
+            assert_memory_not_equal(C, c0, FD_LMS_N);
+        } else {
+            assert_memory_equal(C, c0, FD_LMS_N);
+        }
+    }
+    assert_true(retried > 0u);
+}
+
 static void test_state_codec(void **state)
 {
     (void)state;
@@ -327,6 +391,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_appendix_f_private_key),
         cmocka_unit_test(test_every_set_round_trips),
+        cmocka_unit_test(test_signatures_within_step_cap),
         cmocka_unit_test(test_state_codec),
         cmocka_unit_test(test_failed_write_gives_no_signature),
         cmocka_unit_test(test_exhausted),

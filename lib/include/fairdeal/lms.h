@@ -136,6 +136,16 @@ uint32_t fd_lmots_coef(const uint8_t *s, uint32_t i, uint32_t w);
  * (Algorithm 2 step 7, Algorithm 4b step 5). digits holds p bytes. */
 void fd_lmots_digits(const fd_lmots_params *ots, const uint8_t digest[FD_LMS_N], uint8_t *digits);
 
+/* The chain steps a verifier computes for these p digits: the sum of
+ * 2^w - 1 - digit (RFC 8554 Algorithm 4b step 3). */
+uint32_t fd_lmots_steps(const fd_lmots_params *ots, const uint8_t *digits);
+
+/* The most chain steps a signature made by fairdeal-tool costs a verifier:
+ * 11/20 of p * (2^w - 1). The signer tries further randomizers C until its
+ * digits are within it (docs/SECURITY.md "Signed firmware"), which bounds a
+ * boot check's time; a verifier accepts any valid signature regardless. */
+uint32_t fd_lmots_steps_cap(const fd_lmots_params *ots);
+
 /* Chain i from step `from` up to (not including) `to`, in place:
  * tmp = H(I || u32str(q) || u16str(i) || u8str(j) || tmp) for j = from..to-1. */
 void fd_lmots_chain(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t i, uint32_t from, uint32_t to,
