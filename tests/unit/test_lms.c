@@ -116,6 +116,30 @@ static void test_streaming_any_split(void **state)
     assert_int_equal(fd_hss_verify_final(&ctx), FD_ERR_SIGNATURE);
 }
 
+/* A signature buffer that stops parsing between init and final (its
+ * LM-OTS typecode changed: RFC 8554 Test Case 1) is FD_ERR_PARSE at final,
+ * never a verdict over the half-parsed layout; final ends the verification
+ * all the same. */
+static void test_final_reparses_the_signature(void **state)
+{
+    (void)state;
+    const kat *k = &KATS[0];
+    static uint8_t sig[4096];
+    assert_true(k->sig_len <= sizeof sig);
+    memcpy(sig, k->sig, k->sig_len);
+    const size_t ots_type = 4u + 4u; /* after Nspk and q (RFC 8554 5.4) */
+    fd_hss_verify_ctx ctx;
+    assert_int_equal(fd_hss_verify_init(&ctx, k->pub, FD_HSS_PUB_SIZE, sig, k->sig_len), FD_OK);
+    assert_int_equal(fd_hss_verify_update(&ctx, k->msg, k->msg_len), FD_OK);
+    sig[ots_type + 3u] ^= 0x40u;
+    assert_int_equal(fd_hss_verify_final(&ctx), FD_ERR_PARSE);
+    assert_int_equal(fd_hss_verify_final(&ctx), FD_ERR_STATE);
+    sig[ots_type + 3u] ^= 0x40u;
+    assert_int_equal(fd_hss_verify_init(&ctx, k->pub, FD_HSS_PUB_SIZE, sig, k->sig_len), FD_OK);
+    assert_int_equal(fd_hss_verify_update(&ctx, k->msg, k->msg_len), FD_OK);
+    assert_int_equal(fd_hss_verify_final(&ctx), FD_OK);
+}
+
 /* The fields of an HSS signature and key, as (offset, length, is_typecode_or_count). */
 typedef struct field {
     uint8_t in_pub;
@@ -380,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_appendix_f_verifies),
         cmocka_unit_test(test_appendix_f_layout),
         cmocka_unit_test(test_streaming_any_split),
+        cmocka_unit_test(test_final_reparses_the_signature),
         cmocka_unit_test(test_each_field_flipped),
         cmocka_unit_test(test_value_fields_give_signature_error),
         cmocka_unit_test(test_wrong_typecodes),

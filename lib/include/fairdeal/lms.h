@@ -118,10 +118,11 @@ FD_MUST_CHECK fd_status fd_hss_verify_init(fd_hss_verify_ctx *ctx, const uint8_t
 /* Feed len more message bytes; any split gives the same verdict. data may
  * be NULL only when len is 0. Errors: FD_ERR_NULL, FD_ERR_STATE (not live). */
 FD_MUST_CHECK fd_status fd_hss_verify_update(fd_hss_verify_ctx *ctx, const void *data, size_t len);
-/* The verdict: FD_OK only if every level verifies. Wipes ctx. Errors:
- * FD_ERR_NULL, FD_ERR_STATE (not live), FD_ERR_CORRUPT (the signature
- * buffer changed since init), FD_ERR_SIGNATURE (well formed, does not
- * verify). */
+/* The verdict: FD_OK only if every level verifies. Reparses the signature
+ * buffer and wipes ctx. Errors: FD_ERR_NULL, FD_ERR_STATE (not live),
+ * FD_ERR_PARSE (the buffer changed since init and no longer parses),
+ * FD_ERR_CORRUPT (the buffer changed since init in the last level's I, q
+ * or C), FD_ERR_SIGNATURE (well formed, does not verify). */
 FD_MUST_CHECK fd_status fd_hss_verify_final(fd_hss_verify_ctx *ctx);
 /* init, update and final in one call. */
 FD_MUST_CHECK fd_status fd_hss_verify(const uint8_t *pub, size_t pub_len, const void *msg, size_t msg_len,
