@@ -52,8 +52,11 @@ lms_section() {
   echo "(\`tests/bench/lms_bench_vectors.h\`; h10w4 = LMS_SHA256_M32_H10 with LMOTS_SHA256_N32_W4, the"
   echo "default, docs/SECURITY.md; \"h10w4,h5w8\" is two HSS levels). A signature's cost depends on its"
   echo "message digest through the LM-OTS chain steps (2^w - 1 - digit per chain): \"this signature\" is"
-  echo "measured, \"worst case\" adds the steps the costliest digest would need at the measured cost"
-  echo "of one step. The image's own SHA-256 is the largest part at W1-W4."
+  echo "measured, \"worst case over all messages\" adds the steps the costliest digest would need at the"
+  echo "measured cost of one step, \"worst case of a signature fairdeal-tool makes\" the steps up to"
+  echo "\`fd_lmots_steps_cap\` per level (docs/SECURITY.md \"Signed firmware\"). The image's own SHA-256 is"
+  echo "the largest part at W1-W4. The micro:bit's library has the rolled SHA-256 rounds"
+  echo "(\`FD_SHA256_SMALL\`, boards/microbit/board.cmake)."
   echo
   for b in $qemu_boards; do
     echo "### $(cpu_title "$b")"
@@ -109,6 +112,8 @@ build/host/tests/bench_host "$rounds" 40000 >"$tmp/host"
   done
   echo
   lms_section
+  cat docs/performance-bootloader.md
+  echo
   echo "## TRNG economy"
   echo
   echo "- Raw samples from power-on to the first shuffle: the row above (start-up"

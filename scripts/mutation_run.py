@@ -50,7 +50,8 @@ def board_of(path):
     """The board whose QEMU suites test a file only that board's code
     reaches (the host compiles it with its code disabled), or None."""
     return {"boards/common/cortex-m/ram_storage.c": "mps2-an386", "lib/src/shuffle_v7m.c": "mps2-an386",
-            "boards/common/nrf5x/nvmc.c": "microbit", "lib/src/chacha20_v6m.c": "microbit"}.get(path)
+            "boards/common/nrf5x/nvmc.c": "microbit", "lib/src/chacha20_v6m.c": "microbit",
+            "firmware/program_verify.c": "microbit"}.get(path)
 
 
 def parse_query(text):
