@@ -199,6 +199,45 @@ static void test_signatures_within_step_cap(void **state)
     assert_true(retried > 0u);
 }
 
+/* The cap as the signer sees it (linked with --wrap=fd_lmots_steps_cap):
+ * 0 for LM-OTS width g_cap_zero_w, so no randomizer is within it. */
+static uint32_t g_cap_zero_w;
+uint32_t __real_fd_lmots_steps_cap(const fd_lmots_params *ots);
+uint32_t __wrap_fd_lmots_steps_cap(const fd_lmots_params *ots);
+uint32_t __wrap_fd_lmots_steps_cap(const fd_lmots_params *ots)
+{
+    return g_cap_zero_w != 0u && ots->w == g_cap_zero_w ? 0u : __real_fd_lmots_steps_cap(ots);
+}
+
+/* A signer that finds no randomizer within the cap gives up
+ * (FD_ERR_SIGNATURE, lms_sign.h) and returns no signature, whichever level
+ * of a two-level key it is signing and on one level; the same key signs
+ * once the cap is the real one. */
+static void test_no_randomizer_within_the_cap_gives_no_signature(void **state)
+{
+    (void)state;
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    static const uint8_t msg[] = "fairdeal image";
+    const fd_lms_key two =
+        make_key(2, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W4);
+    const fd_lms_key one = make_key(1, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W4, 0, 0);
+    const struct {
+        const fd_lms_key *key;
+        uint32_t w;
+    } cases[] = {{&two, 8u}, {&two, 4u}, {&one, 4u}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        g_cap_zero_w = cases[c].w;
+        size_t len = 1;
+        assert_int_equal(fd_lms_sign_index(cases[c].key, 3, msg, sizeof msg, sig, sizeof sig, &len), FD_ERR_SIGNATURE);
+        assert_int_equal(len, 0u);
+        g_cap_zero_w = 0;
+        uint8_t pub[FD_HSS_PUB_SIZE];
+        assert_int_equal(fd_lms_key_public(cases[c].key, pub), FD_OK);
+        assert_int_equal(fd_lms_sign_index(cases[c].key, 3, msg, sizeof msg, sig, sizeof sig, &len), FD_OK);
+        assert_int_equal(fd_hss_verify(pub, sizeof pub, msg, sizeof msg, sig, len), FD_OK);
+    }
+}
+
 static void test_state_codec(void **state)
 {
     (void)state;
@@ -392,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_appendix_f_private_key),
         cmocka_unit_test(test_every_set_round_trips),
         cmocka_unit_test(test_signatures_within_step_cap),
+        cmocka_unit_test(test_no_randomizer_within_the_cap_gives_no_signature),
         cmocka_unit_test(test_state_codec),
         cmocka_unit_test(test_failed_write_gives_no_signature),
         cmocka_unit_test(test_exhausted),
