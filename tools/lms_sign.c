@@ -33,19 +33,28 @@
 #define D_CHILD_SEED 0xfffeu
 #define D_CHILD_I 0xffffu
 
-/* H(I || u32str(q) || u16str(d) || u8str(0xff) || SEED) */
-static void derive(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t d, const uint8_t seed[FD_LMS_N],
-                   uint8_t out[FD_LMS_N])
+/* H(I || u32str(q) || u16str(d) || u8str(0xff) || SEED || u32str(k)), the
+ * last field only when with_k. */
+static void derive_k(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t d, const uint8_t seed[FD_LMS_N], bool with_k,
+                     uint32_t k, uint8_t out[FD_LMS_N])
 {
-    uint8_t buf[FD_LMS_I_SIZE + 4u + 2u + 1u + FD_LMS_N];
+    uint8_t buf[FD_LMS_I_SIZE + 4u + 2u + 1u + FD_LMS_N + 4u];
     memcpy(buf, I, FD_LMS_I_SIZE);
     fd_lms_put32(buf + FD_LMS_I_SIZE, q);
     buf[FD_LMS_I_SIZE + 4u] = (uint8_t)(d >> 8);
     buf[FD_LMS_I_SIZE + 5u] = (uint8_t)d;
     buf[FD_LMS_I_SIZE + 6u] = 0xffu;
     memcpy(buf + FD_LMS_I_SIZE + 7u, seed, FD_LMS_N);
-    fd_sha256(buf, sizeof buf, out);
+    fd_lms_put32(buf + FD_LMS_I_SIZE + 7u + FD_LMS_N, k);
+    fd_sha256(buf, with_k ? sizeof buf : sizeof buf - 4u, out);
     fd_wipe(buf, sizeof buf);
+}
+
+/* H(I || u32str(q) || u16str(d) || u8str(0xff) || SEED) */
+static void derive(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t d, const uint8_t seed[FD_LMS_N],
+                   uint8_t out[FD_LMS_N])
+{
+    derive_k(I, q, d, seed, false, 0, out);
 }
 
 /* Randomizer tries per signature before the signer gives up. */
@@ -58,20 +67,7 @@ static void derive(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, uint32_t d, const
 static void randomizer(const uint8_t I[FD_LMS_I_SIZE], uint32_t q, const uint8_t seed[FD_LMS_N], uint32_t k,
                        uint8_t C[FD_LMS_N])
 {
-    if (k == 0) {
-        derive(I, q, D_C, seed, C);
-        return;
-    }
-    uint8_t buf[FD_LMS_I_SIZE + 4u + 2u + 1u + FD_LMS_N + 4u];
-    memcpy(buf, I, FD_LMS_I_SIZE);
-    fd_lms_put32(buf + FD_LMS_I_SIZE, q);
-    buf[FD_LMS_I_SIZE + 4u] = (uint8_t)(D_C >> 8);
-    buf[FD_LMS_I_SIZE + 5u] = (uint8_t)D_C;
-    buf[FD_LMS_I_SIZE + 6u] = 0xffu;
-    memcpy(buf + FD_LMS_I_SIZE + 7u, seed, FD_LMS_N);
-    fd_lms_put32(buf + FD_LMS_I_SIZE + 7u + FD_LMS_N, k);
-    fd_sha256(buf, sizeof buf, C);
-    fd_wipe(buf, sizeof buf);
+    derive_k(I, q, D_C, seed, k != 0u, k, C);
 }
 
 /* The LM-OTS public key K of leaf q (Algorithm 1). */
