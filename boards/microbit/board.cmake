@@ -32,10 +32,15 @@ set(FD_STORAGE_DRIVER ../common/nrf5x/nvmc.c)
 set(FD_STORAGE_NAME "nRF51 NVMC")
 set(FD_STORAGE_EMULATED OFF)
 set(FD_QEMU_MACHINE microbit)
-# Real time, no -icount: the RNG needs ~660 us of virtual time per byte,
-# ~660,000 instructions of polling per byte under -icount shift=0.
+# -icount shift=6: an instruction takes 64 ns of virtual time (15.6 MHz,
+# the nRF51's 16 MHz clock), so the RNG's ~660 us byte is ~10,300
+# instructions of polling, and QEMU runs the RNG's timer in the CPU's own
+# thread at its virtual deadline: host load cannot make a byte late against
+# TIMER0 (in real time it did, 250 ms under a loaded 2-core host). sleep=on:
+# while the CPU waits in WFI virtual time follows the host clock (the
+# console's input arrives in real time). docs/PORTING.md "QEMU".
 # Semihosting carries the exit status of test images and QUIT.
-set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native")
+set(FD_QEMU_FLAGS "-semihosting-config enable=on,target=native -icount shift=6,sleep=on")
 # Flash map: 256 pages of 1 KiB. Two 74 KiB image slots (the signed dealer
 # with the link and UPDATE is 70.2 KiB; a slot also holds the 512-byte
 # header and 3 KiB of signature trailer; slot B's last 8 bytes are the

@@ -13,6 +13,9 @@
 set -eu
 machine=$1
 image=$2
+# the board's QEMU flags (qemu.env of the image's build tree)
+. "$(dirname "$0")/board_env.sh"
+fd_board_env "$image"
 base=$3
 bytes=$4
 tool=${5:-}
@@ -32,7 +35,7 @@ start_qemu() {
   [ -n "${1:-}" ] && loader="-device loader,file=$1,addr=$base,force-raw=on"
   # shellcheck disable=SC2086
   qemu-system-arm -M "$machine" -display none -serial stdio -monitor "pipe:$work/mon" \
-    -semihosting-config enable=on,target=native $loader -kernel "$image" <"$work/in" >"$work/raw" 2>&1 &
+    $FD_QEMU_FLAGS $loader -kernel "$image" <"$work/in" >"$work/raw" 2>&1 &
   qpid=$!
   exec 4>"$work/in" # first: QEMU's stdin opens once it has a writer
   cat "$work/mon.out" >/dev/null &

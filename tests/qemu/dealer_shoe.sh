@@ -9,6 +9,9 @@
 set -eu
 machine=$1
 image=$2
+# the board's QEMU flags (qemu.env of the image's build tree)
+. "$(dirname "$0")/board_env.sh"
+fd_board_env "$image"
 tool=${3:-}
 [ -x "$tool" ] || { echo "dealer_shoe: no fairdeal-tool ($tool): the transcript cannot be verified" >&2; exit 1; }
 work=$(mktemp -d)
@@ -18,8 +21,9 @@ trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
 fail() { echo "dealer_shoe: $*" >&2; tail -5 "$work/out" >&2 2>/dev/null || true; exit 1; }
 
 mkfifo "$work/in"
+# shellcheck disable=SC2086
 qemu-system-arm -M "$machine" -display none -serial stdio -monitor none \
-  -semihosting-config enable=on,target=native -kernel "$image" <"$work/in" >"$work/raw" 2>&1 &
+  $FD_QEMU_FLAGS -kernel "$image" <"$work/in" >"$work/raw" 2>&1 &
 qpid=$!
 exec 4>"$work/in"
 

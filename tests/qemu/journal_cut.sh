@@ -15,6 +15,9 @@
 set -eu
 machine=$1
 image=$2
+# the board's QEMU flags (qemu.env of the image's build tree)
+. "$(dirname "$0")/board_env.sh"
+fd_board_env "$image"
 base=$3
 bytes=$4
 cuts=${5:-4}
@@ -33,7 +36,7 @@ start_qemu() {
   [ -n "${2:-}" ] && loader="-device loader,file=$2,addr=$base,force-raw=on"
   # shellcheck disable=SC2086
   qemu-system-arm -M "$machine" -display none -serial stdio -monitor "pipe:$work/mon" \
-    -semihosting-config enable=on,target=native $loader -kernel "$image" <"$1" >"$work/raw" 2>&1 &
+    $FD_QEMU_FLAGS $loader -kernel "$image" <"$1" >"$work/raw" 2>&1 &
   qpid=$!
   cat "$work/mon.out" >/dev/null &
   exec 3>"$work/mon.in"

@@ -7,9 +7,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 machine=$1
 image=$2
-dir=$(dirname "$image")
-while [ "$dir" != "/" ] && [ ! -f "$dir/qemu.env" ]; do dir=$(dirname "$dir"); done
-. "$dir/qemu.env"
+. "$here/board_env.sh"
+fd_board_env "$image"
 FD_QEMU_FLAGS=$(printf '%s\n' "$FD_QEMU_FLAGS" | sed 's/-semihosting-config [^ ]*//')
 export FD_QEMU_FLAGS
 out=$(mktemp)

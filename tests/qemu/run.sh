@@ -13,12 +13,8 @@ image=$2
 input=${3:-/dev/null}
 [ "$input" = "-" ] && input=/dev/stdin
 if [ -z "${FD_QEMU_FLAGS+set}" ]; then
-  dir=$(dirname "$image")
-  while [ "$dir" != "/" ] && [ "$dir" != "." ] && [ ! -f "$dir/qemu.env" ]; do
-    dir=$(dirname "$dir")
-  done
-  [ -f "$dir/qemu.env" ] || { echo "run.sh: no qemu.env in the build tree of $image" >&2; exit 2; }
-  . "$dir/qemu.env"
+  . "$(dirname "$0")/board_env.sh"
+  fd_board_env "$image"
   [ "$FD_QEMU_MACHINE" = "$machine" ] || { echo "run.sh: $image is built for $FD_QEMU_MACHINE, not $machine" >&2; exit 2; }
 fi
 # shellcheck disable=SC2086

@@ -17,6 +17,16 @@ tool=${3:-}
 [ -x "$tool" ] || { echo "uart_flood: no fairdeal-tool ($tool): the transcript cannot be verified" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The board's QEMU flags with -icount shift=3 (8 ns an instruction) in place
+# of its shift: the TRNG's 660 us of virtual time per byte become 82,500
+# instructions, so the shuffle takes over a second of host time, as on
+# silicon, and longer on a loaded host, while QEMU's I/O thread feeds the
+# flood (at the board's shift=6 it took an eighth of that, and on a loaded
+# host the I/O thread often delivered too few bytes in it to overflow).
+. "$here/board_env.sh"
+fd_board_env "$image"
+FD_QEMU_FLAGS=$(printf '%s\n' "$FD_QEMU_FLAGS" | sed 's/-icount shift=[0-9]*/-icount shift=3/')
+export FD_QEMU_FLAGS
 
 lines=201
 i=0
@@ -58,59 +68,61 @@ session() {
   rc=0
   wait $qemu || rc=$?
 }
-# Under a loaded host QEMU's RNG timer can run so late that the shuffle
-# reports a TRNG timeout (the dealer fails closed, correctly, but then DEAL
-# cannot show a splice): such a run is reported and repeated, at most twice.
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+# check: every line of the session in $work/raw got exactly its own reply or
+# ERR overrun, the transcript verifies; sets overruns
+check() {
+  tr -d '\r' <"$work/raw" >"$work/out"
+  if [ "$rc" -ne 0 ]; then
+    cat "$work/out"
+    echo "FAIL: the dealer exited with status $rc"
+    exit 1
+  fi
+  # machine mode from the first command on: banner lines, then only replies
+  sed -n '/^OK MODE machine$/,$p' "$work/out" >"$work/replies"
+  [ "$(sed -n 2p "$work/replies")" = "OK NEW deck=french decks=8 jokers=0 cards=416" ] || fail "NEW: $(sed -n 2p "$work/replies")"
+  sed -n 3p "$work/replies" | grep -q '^OK SHUFFLE id=1 mode=full ' || fail "SHUFFLE: $(sed -n 3p "$work/replies")"
+  total=$(wc -l <"$work/replies")
+  [ "$total" -eq $((lines + 5)) ] || fail "$total reply lines for $((lines + 5)) command lines"
+  sed -n "4,$((lines + 3))p" "$work/replies" >"$work/flood_replies"
+  overruns=0
+  n=0
+  while IFS= read -r reply; do
+    sent=$(sed -n "$((n + 1))p" "$work/flood")
+    case "$reply" in
+      "ERR overrun received bytes lost: line discarded") overruns=$((overruns + 1)) ;;
+      *)
+        case "$sent" in
+          STATUS) printf '%s\n' "$reply" | grep -q '^OK STATUS board=' || fail "line $n STATUS got '$reply'" ;;
+          "DEAL 1") printf '%s\n' "$reply" | grep -Eq '^OK DEAL [^ ]+ left=[0-9]+$' || fail "line $n DEAL 1 got '$reply'" ;;
+          00) [ "$reply" = "ERR unknown unknown command; HELP lists them" ] || fail "line $n 00 got '$reply'" ;;
+        esac
+        ;;
+    esac
+    n=$((n + 1))
+  done <"$work/flood_replies"
+  echo "flood: $lines lines, $n replies, $overruns ERR overrun"
+  [ "$overruns" -lt "$lines" ] || fail "every line lost"
+  sed -n "$((lines + 4))p" "$work/replies" | grep -q '^OK REVEAL id=1 ' || fail "REVEAL: $(sed -n "$((lines + 4))p" "$work/replies" | cut -c1-60)"
+  [ "$(sed -n "$((lines + 5))p" "$work/replies")" = "OK BYE" ] || fail "QUIT"
+  "$tool" verify --transcript "$work/out" || fail "fairdeal-tool verify rejected the transcript"
+  if [ "$failures" -ne 0 ]; then
+    head -c 4000 "$work/out"
+    exit 1
+  fi
+}
+# Whether the ring overflows depends on how many bytes QEMU's I/O thread
+# delivers while the shuffle runs, which a loaded host can starve. Every
+# session is checked in full; a session in which nothing
+# overflowed proves nothing about loss and is run again, at most 4 times.
 attempt=1
 while :; do
   session
-  if [ "$rc" -eq 0 ] && tr -d '\r' <"$work/raw" | grep -q '^ERR entropy TRNG timeout' && [ $attempt -lt 3 ]; then
-    echo "NOTE: attempt $attempt: the shuffle met a TRNG timeout (host load); running the session again"
-    attempt=$((attempt + 1))
-    continue
-  fi
-  break
+  check
+  [ "$overruns" -eq 0 ] || break
+  [ $attempt -lt 4 ] || { echo "FAIL no ERR overrun in $attempt sessions: the receive buffer never overflowed (the test proves nothing)"; exit 1; }
+  echo "NOTE: session $attempt: no byte was lost (the host delivered too few during the shuffle); running it again"
+  attempt=$((attempt + 1))
 done
-tr -d '\r' <"$work/raw" >"$work/out"
-if [ "$rc" -ne 0 ]; then
-  cat "$work/out"
-  echo "FAIL: the dealer exited with status $rc"
-  exit 1
-fi
-
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-# machine mode from the first command on: banner lines, then only replies
-sed -n '/^OK MODE machine$/,$p' "$work/out" >"$work/replies"
-[ "$(sed -n 2p "$work/replies")" = "OK NEW deck=french decks=8 jokers=0 cards=416" ] || fail "NEW: $(sed -n 2p "$work/replies")"
-sed -n 3p "$work/replies" | grep -q '^OK SHUFFLE id=1 mode=full ' || fail "SHUFFLE: $(sed -n 3p "$work/replies")"
-total=$(wc -l <"$work/replies")
-[ "$total" -eq $((lines + 5)) ] || fail "$total reply lines for $((lines + 5)) command lines"
-sed -n "4,$((lines + 3))p" "$work/replies" >"$work/flood_replies"
-overruns=0
-n=0
-while IFS= read -r reply; do
-  sent=$(sed -n "$((n + 1))p" "$work/flood")
-  case "$reply" in
-    "ERR overrun received bytes lost: line discarded") overruns=$((overruns + 1)) ;;
-    *)
-      case "$sent" in
-        STATUS) printf '%s\n' "$reply" | grep -q '^OK STATUS board=' || fail "line $n STATUS got '$reply'" ;;
-        "DEAL 1") printf '%s\n' "$reply" | grep -Eq '^OK DEAL [^ ]+ left=[0-9]+$' || fail "line $n DEAL 1 got '$reply'" ;;
-        00) [ "$reply" = "ERR unknown unknown command; HELP lists them" ] || fail "line $n 00 got '$reply'" ;;
-      esac
-      ;;
-  esac
-  n=$((n + 1))
-done <"$work/flood_replies"
-echo "flood: $lines lines, $n replies, $overruns ERR overrun"
-[ "$overruns" -gt 0 ] || fail "no ERR overrun: the receive buffer never overflowed (the test proves nothing)"
-[ "$overruns" -lt "$lines" ] || fail "every line lost"
-sed -n "$((lines + 4))p" "$work/replies" | grep -q '^OK REVEAL id=1 ' || fail "REVEAL: $(sed -n "$((lines + 4))p" "$work/replies" | cut -c1-60)"
-[ "$(sed -n "$((lines + 5))p" "$work/replies")" = "OK BYE" ] || fail "QUIT"
-"$tool" verify --transcript "$work/out" || fail "fairdeal-tool verify rejected the transcript"
-if [ "$failures" -ne 0 ]; then
-  head -c 4000 "$work/out"
-  exit 1
-fi
 echo "PASS: $machine UART flood, every line answered, no splice"
