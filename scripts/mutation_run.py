@@ -148,6 +148,13 @@ def tests_using(tests, artifacts, skip_labels=()):
     return names
 
 
+def without_program(tests):
+    """Names of the tests (ctest json-v1 "tests") that name no command:
+    ctest leaves "command" out while a test's program is not built, and
+    such a test matches no artifact, so a mutant would never meet it."""
+    return [t["name"] for t in tests if not t.get("command")]
+
+
 def order_tests(names, path, times):
     """The likeliest to fail first: tests named after the file's stem
     (host.unit.shuffle for lib/src/shuffle.c), then by the unmutated
@@ -303,6 +310,12 @@ class Worker:
         # is read: a file added since the tree's last build is in no
         # compile database yet, and its mutants would meet no test
         subprocess.run(NICE + ["ninja", "-C", self.host.build, "build.ninja"], check=True, stdout=subprocess.DEVNULL)
+        # then every program, unmutated: ctest names a test's program only
+        # once it exists (a fresh tree, or a test added since the last
+        # build), and a test it does not name is one no mutant meets
+        with open(os.path.join(self.dir, "build.log"), "w") as f:
+            subprocess.run(NICE + ["ninja", "-C", self.host.build, "-j1"], check=True, stdout=f,
+                           stderr=subprocess.STDOUT)
 
     def tree_for(self, path):
         b = board_of(path)
@@ -354,7 +367,12 @@ class Worker:
         if not hasattr(self, "_tests"):
             r = subprocess.run(["ctest", "--test-dir", self.host.build, "--show-only=json-v1"],
                                capture_output=True, text=True, check=True)
-            self._tests = json.loads(r.stdout)["tests"]
+            tests = json.loads(r.stdout)["tests"]
+            missing = without_program(tests)
+            if missing:
+                raise RuntimeError("%s: %d tests name no program (not built?): %s"
+                                   % (self.host.build, len(missing), " ".join(missing[:5])))
+            self._tests = tests
         return self._tests
 
     def tests_for(self, path, times, skip_labels):

@@ -191,6 +191,13 @@ class RunHelpers(unittest.TestCase):
         self.assertEqual(mutation_run.tests_using(tests, ["/b/t2"]), ["u.script", "u.long"])
         self.assertEqual(mutation_run.tests_using(tests, []), [])
 
+    def test_a_test_without_its_program_is_reported(self):
+        # ctest leaves "command" out while the program is not built
+        tests = [{"name": "u.built", "command": ["/b/t1"]},
+                 {"name": "u.unbuilt", "properties": [{"name": "WORKING_DIRECTORY", "value": "/b"}]}]
+        self.assertEqual(mutation_run.without_program(tests), ["u.unbuilt"])
+        self.assertEqual(mutation_run.without_program(tests[:1]), [])
+
     def test_order_named_then_quickest(self):
         times = {"host.unit.crypto": 0.5, "host.unit.shuffle": 9.0, "host.tool": 0.1, "host.unit.golden": 3.0}
         self.assertEqual(mutation_run.order_tests(list(times) + ["host.dealer.x"], "lib/src/shuffle.c", times),
