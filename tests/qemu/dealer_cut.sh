@@ -42,10 +42,17 @@ start_qemu() {
   exec 3>"$work/mon.in"
 }
 
-# wait_for REGEX COUNT: until COUNT output lines match
+# whole output lines so far: a line still being written is left out (a cut
+# right after its first bytes matched would keep only its head)
+lines() {
+  tr -d '\r' <"$work/raw" >"$work/snap"
+  if [ -n "$(tail -c1 "$work/snap")" ]; then sed '$d' "$work/snap"; else cat "$work/snap"; fi
+}
+
+# wait_for REGEX COUNT: until COUNT whole output lines match
 wait_for() {
   waited=0
-  while [ "$(tr -d '\r' <"$work/raw" | grep -cE "$1" || true)" -lt "$2" ]; do
+  while [ "$(lines | grep -cE "$1" || true)" -lt "$2" ]; do
     sleep 0.05
     waited=$((waited + 1))
     [ "$waited" -lt 1200 ] || fail "no '$1' x$2"
