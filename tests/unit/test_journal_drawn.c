@@ -2,8 +2,8 @@
  * survivors of the mutants drawn by rule (docs/RELIABILITY.md, "Mutants drawn
  * by rule"): each test names the mutants it kills. The flash is the host flash
  * simulator (boards/host/storage.c: cuts, torn writes, nWRITE) behind a driver
- * that can fail one chosen read or program call, as a real driver's bus or
- * verify error does. */
+ * that can fail one chosen read, program or erase call, as a real driver's
+ * bus or verify error does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -28,7 +28,7 @@
 
 static const uint8_t key[32] = "fairdeal journal drawn test key";
 
-/* ---- A driver that fails the n-th read or program (from 1; 0: none). ---- */
+/* ---- A driver that fails the n-th read, program or erase (from 1; 0: none). ---- */
 
 typedef struct faulty {
     fd_flash flash; /* ctx = this */
@@ -37,11 +37,16 @@ typedef struct faulty {
     uint64_t programs;
     uint64_t fail_read;
     uint64_t fail_program; /* fails without writing anything */
+    uint64_t erases;
+    uint64_t fail_erase; /* fails without erasing anything */
 } faulty;
 
 static fd_status faulty_erase(void *ctx, uint32_t page)
 {
     faulty *f = ctx;
+    if (++f->erases == f->fail_erase) {
+        return DRIVER_FAILS;
+    }
     return f->hf.flash.erase(f->hf.flash.ctx, page);
 }
 
@@ -336,6 +341,61 @@ static void test_append_returns_every_program_error(void **state)
     }
 }
 
+/* journal.h: the journal fails closed on a driver's error. Whichever erase
+ * of a session with compaction fails (a page claimed for an append, or for
+ * a compaction's copies), the append that needed the page returns the
+ * driver's status, nothing is acknowledged after it, and every record
+ * acknowledged before it is there after a restart. Kills journal.c open_page's
+ * "j->flash->erase(j->flash->ctx, p)" status ignored: the page's header and
+ * the record went onto a page that was never erased (blank here, so the
+ * append was acknowledged; on a used page the program goes over old bits). */
+static void test_append_returns_every_erase_error(void **state)
+{
+    (void)state;
+    flash_open(6);
+    assert_int_equal(restart(true), FD_OK);
+    for (uint32_t n = 0; n < SESSION; n++) {
+        assert_int_equal(session_append(n, NULL), FD_OK);
+    }
+    const uint64_t erases = fl.erases;
+    assert_true(erases > 6u); /* compaction ran */
+    for (uint64_t k = 1; k <= erases; k++) {
+        flash_open(6);
+        assert_int_equal(restart(true), FD_OK);
+        fl.fail_erase = k;
+        uint32_t acked[SESSION];
+        uint8_t acked_type[SESSION];
+        uint32_t n = 0;
+        for (; n < SESSION; n++) {
+            const fd_status st = session_append(n, &acked[n]);
+            if (fl.erases >= k) {
+                if (st != DRIVER_FAILS) {
+                    fail_msg("erase %u of %u failed in append %u, which returned %s", (unsigned)k, (unsigned)erases,
+                             (unsigned)n, fd_status_name(st));
+                }
+                break;
+            }
+            assert_int_equal(st, FD_OK);
+            acked_type[n] = n % 3u == 0u ? KEPT : OTHER;
+        }
+        assert_true(n < SESSION);
+        assert_int_not_equal(session_append(n + 1u, NULL), FD_OK); /* failed: nothing more */
+        fl.fail_erase = 0;
+        assert_int_equal(restart(true), FD_OK);
+        seen s;
+        walk_ok(&s);
+        uint32_t oldest_other = UINT32_MAX;
+        for (uint32_t i = 0; i < s.count; i++) {
+            oldest_other = s.type[i] == OTHER && s.orig[i] < oldest_other ? s.orig[i] : oldest_other;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (acked_type[i] == KEPT || acked[i] >= oldest_other) {
+                assert_int_equal(times_seen(&s, acked[i]), 1);
+            }
+        }
+    }
+}
+
 /* ---- Erase counts are the pages' headers', after a restart too. ---- */
 
 /* fd_journal_wear gives the area's erase counts, which each page's header
@@ -497,6 +557,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mount_returns_every_read_error),
         cmocka_unit_test(test_append_returns_every_program_error),
+        cmocka_unit_test(test_append_returns_every_erase_error),
         cmocka_unit_test(test_wear_survives_a_restart),
         cmocka_unit_test(test_resumed_compaction_copies_each_record_once),
         cmocka_unit_test(test_grown_area_claims_only_free_pages),
