@@ -168,7 +168,10 @@ FD_MUST_CHECK fd_status fd_persist_reserve(const fd_persist_ctx *j, uint32_t rou
  * j->round->secret; DRBG/FULL: salt and j->shoe's order) as ROUND_SECRET
  * parts, then ROUND_OPENED. header is the verifiable round's, NULL for
  * DRBG/FULL. First fd_persist_reserve (slots: header's slot mask):
- * FD_ERR_BUFFER_TOO_SMALL and nothing written when it refuses. */
+ * FD_ERR_BUFFER_TOO_SMALL and nothing written when it refuses; before it,
+ * FD_ERR_TOO_LARGE and nothing written when the material fills no part or
+ * more than FD_REC_MAX_PARTS (a ROUND secret_len of 0 or over
+ * FD_REC_MAX_PARTS x FD_REC_SECRET_PART bytes). */
 FD_MUST_CHECK fd_status fd_persist_round_opened(const fd_persist_ctx *j, uint32_t round_id, uint8_t mode,
                                                 const fd_round_header *header, size_t secret_len,
                                                 const uint8_t salt[16], const uint8_t commitment[FD_SHA256_SIZE]);

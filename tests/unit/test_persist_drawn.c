@@ -307,6 +307,40 @@ static void test_newest_cut_wins_after_compaction(void **state)
     assert_true(starts(cmd("REVEAL"), "OK REVEAL "));
 }
 
+/* persist.h fd_persist_round_opened: FD_ERR_TOO_LARGE and nothing written
+ * when the round's material fills no ROUND_SECRET part or more than
+ * FD_REC_MAX_PARTS (the records' part table holds that many). Kills
+ * persist.c "parts == 0u || parts > FD_REC_MAX_PARTS" with && (never true:
+ * a round of no parts, or of 15 parts read past S and written past the
+ * part table, would be journalled). */
+static void test_round_material_outside_the_parts_is_refused(void **state)
+{
+    (void)state;
+    fresh_flash();
+    power_on();
+    const fd_persist_ctx ctx = {&dealer.persist, &dealer.round, &dealer.shoe};
+    fd_round_header h;
+    memset(&h, 0, sizeof h);
+    h.slot_mask = 1u;
+    static const uint8_t salt[16];
+    static const uint8_t commitment[FD_SHA256_SIZE];
+    /* any program from here on fails, and is counted */
+    fail_from = 0;
+    fail_to = PAGE * PAGES;
+    fail_status = FD_ERR_OVERRUN;
+    const size_t lens[] = {0u, FD_REC_MAX_PARTS * FD_REC_SECRET_PART + 1u};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        assert_int_equal(fd_persist_round_opened(&ctx, 1u, FD_RECORD_MODE_ROUND, &h, lens[i], salt, commitment),
+                         FD_ERR_TOO_LARGE);
+        assert_int_equal(failed_programs, 0u);
+    }
+    /* the largest material still goes in: the bound is the table's */
+    fail_from = fail_to = 0;
+    assert_true(starts(cmd("NEW french 8 2"), "OK NEW "));
+    assert_true(starts(cmd("SHUFFLE slots=1"), "OK SHUFFLE mode=round"));
+    assert_int_equal(failed_programs, 0u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_failed_seed_file_wipe_latches),
         cmocka_unit_test(test_wipe_refused_with_the_state_status_latches),
         cmocka_unit_test(test_newest_cut_wins_after_compaction),
+        cmocka_unit_test(test_round_material_outside_the_parts_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
