@@ -199,6 +199,86 @@ static void test_lab_cards_refuse_bounds_out_of_range(void **state)
     }
 }
 
+/* ---- a verifiable round needs a usable device secret ---- */
+
+static host_flash round_page;
+static uint8_t round_page_mem[1024];
+
+/* Power-on over round_page (no journal), in a release or development build. */
+static void boot_over_round_page(bool release)
+{
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, 292);
+    fd_dealer_config cfg = test_dealer_config(&trng, restart_ok, FD_DRBG_CHACHA20);
+    cfg.secret_page = &round_page.flash;
+    cfg.release = release;
+    assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_OK);
+}
+
+/* SHUFFLE slots=2 with the secret unusable: refused with
+ * fd_dealer_secret_ready's status, nothing drawn, no round opened, no
+ * fault (dealer.h: a command's error changes nothing but an entropy
+ * failure's fault; fd_dealer_shuffle: "fd_dealer_secret_ready's (nothing
+ * changes)"). Three ways to be unusable: provisioned since power-on
+ * (restart required), a damaged page, a release build not provisioned. The
+ * console asks fd_dealer_secret_ready before it calls the dealer, so only
+ * a direct call tells.
+ * Kills firmware/dealer.c "st = fd_dealer_secret_ready(d);" in
+ * fd_dealer_open_round -> "((void)fd_dealer_secret_ready(d), FD_OK)": the
+ * round opens on the old test secret's sources after PROVISION, and
+ * without a secret the combined source, never started, fails the draw
+ * (FD_ERR_NULL) and latches the fault. */
+static void test_open_round_refuses_an_unusable_secret(void **state)
+{
+    (void)state;
+    static const uint8_t secret[FD_DEVICE_SECRET_BYTES] = "verifiable rounds need this one";
+    uint8_t id[FD_DEVICE_ID_BYTES];
+    for (unsigned way = 0; way < 3u; way++) {
+        assert_int_equal(host_flash_open(&round_page, round_page_mem, sizeof round_page_mem, 1, NULL), FD_OK);
+        if (way == 0u) {
+            boot_over_round_page(false); /* the blank page: the test secret deals */
+            assert_int_equal(fd_dealer_provision(&dealer, secret, id), FD_OK);
+        } else if (way == 1u) {
+            assert_int_equal(fd_device_secret_provision(&round_page.flash, secret, id), FD_OK);
+            assert_int_equal(host_flash_flip(&round_page, 8u * 10u + 3u), FD_OK);
+            boot_over_round_page(false);
+        } else {
+            boot_over_round_page(true);
+        }
+        const fd_status why = fd_dealer_secret_ready(&dealer);
+        assert_int_not_equal(why, FD_OK);
+        const fd_dealer_state before = fd_dealer_get_state(&dealer);
+        const uint32_t samples = fd_dealer_raw_samples(&dealer);
+        assert_int_equal(fd_dealer_open_round(&dealer, 2u, FD_ROUND_NO_BEACON, 0u), why);
+        assert_int_equal(fd_dealer_get_state(&dealer), before);
+        assert_false(fd_dealer_in_fault(&dealer));
+        assert_int_equal(fd_dealer_get_round(&dealer)->id, 0u);
+        assert_int_equal(fd_dealer_raw_samples(&dealer), samples);
+    }
+}
+
+/* REVEAL of a verifiable round whose seeds had closed publishes the order
+ * it was dealt from and undoes no deal: the cards dealt past the cut stay
+ * dealt, so STATUS still says reshuffle=due (docs/PROTOCOL.md "CUT": due
+ * once n cards have been dealt), as after any other round's REVEAL. Only
+ * a round still open for seeds has its order derived at REVEAL.
+ * Kills firmware/dealer.c "d->round.mode == FD_RECORD_MODE_ROUND &&
+ * !d->round.closed" in fd_dealer_reveal -> "||": the closed round's order
+ * derived again, the shoe back in its undealt state (position 0). */
+static void test_reveal_of_a_closed_round_keeps_its_deal(void **state)
+{
+    (void)state;
+    fake_trng_init(&trng, FAKE_TRNG_RANDOM, 294);
+    const fd_dealer_config cfg = test_dealer_config(&trng, restart_ok, FD_DRBG_CHACHA20);
+    assert_int_equal(fd_dealer_init(&dealer, &cfg), FD_OK);
+    assert_int_equal(fd_dealer_open_round(&dealer, 0u, FD_ROUND_NO_BEACON, 0u), FD_OK); /* house-only: closed */
+    assert_int_equal(fd_dealer_cut(&dealer, 2u), FD_OK);
+    uint16_t first = 0;
+    assert_int_equal(fd_dealer_deal(&dealer, 3u, 1u, &first), FD_OK);
+    assert_true(fd_shoe_reshuffle_due(fd_dealer_get_shoe(&dealer)));
+    assert_int_equal(fd_dealer_reveal(&dealer), FD_OK);
+    assert_true(fd_shoe_reshuffle_due(fd_dealer_get_shoe(&dealer)));
+}
+
 #if STACK_PROBE_WORKS
 /* lib/src/shuffle.c, fd_sattolo: "(n - 1u) * sizeof draws[0]" to "/" (the
  * generic Sattolo shuffle wiped half of its draws' bytes: the rest, which
@@ -806,6 +886,8 @@ int main(void)
         cmocka_unit_test(test_fullentropy_refuses_each_null_argument),
         cmocka_unit_test(test_rng_without_fill_refused),
         cmocka_unit_test(test_lab_cards_refuse_bounds_out_of_range),
+        cmocka_unit_test(test_open_round_refuses_an_unusable_secret),
+        cmocka_unit_test(test_reveal_of_a_closed_round_keeps_its_deal),
         cmocka_unit_test(test_every_status_name_is_its_own),
         cmocka_unit_test(test_drbg_instantiate_stops_at_either_failing_block),
         cmocka_unit_test(test_drbg_instantiate_refuses_each_null_argument),
