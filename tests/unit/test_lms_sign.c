@@ -21,6 +21,7 @@
 #include "fairdeal/util.h"
 #include "lms_sign.h"
 #include "lms_vectors.h"
+#include "stack_probe.h"
 
 static void unhex(const char *hex, uint8_t *out, size_t len)
 {
@@ -368,6 +369,61 @@ static void test_exhausted(void **state)
     assert_int_equal(next_of(g_path), 32);
 }
 
+#if STACK_PROBE_WORKS
+#if defined(__GNUC__)
+#define TEST_NOINLINE __attribute__((noinline))
+#else
+#define TEST_NOINLINE
+#endif
+
+static fd_lms_key g_reserved;
+
+/* How many 8-byte windows of the 32-byte seed one reservation leaves below
+ * its caller (the probes run in this frame: tests/common/stack_probe.h). */
+TEST_NOINLINE static unsigned reserve_leftovers(const uint8_t seed[32], fd_status *st, uint64_t *idx)
+{
+    unsigned found = 0;
+    scrub_stack();
+    *st = fd_lms_state_reserve(g_path, &fd_lms_io_posix, &g_reserved, idx);
+    for (size_t o = 0; o < 32u; o += 8u) {
+        found += (unsigned)stack_holds(seed + o, 8);
+    }
+    return found;
+}
+
+/* docs/RELIABILITY.md "Secrets off the stack": the state file holds the
+ * private SEED every one-time key derives from; a reservation reads it
+ * into a stack buffer, decodes it into the caller's key and writes the
+ * advanced state back, and leaves no 8 bytes of SEED below its caller
+ * (the key it fills is the caller's, wiped by the caller). Kills
+ * tools/lms_sign.c read_state's "fd_wipe(buf, sizeof buf)" deleted (the
+ * file's bytes, SEED among them, left on the stack). */
+static void test_reservation_leaves_no_seed_on_the_stack(void **state)
+{
+    (void)state;
+    static fd_lms_key k;
+    k = make_key(1, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, 0, 0);
+    static uint8_t seed[32];
+    memcpy(seed, k.seed, sizeof seed);
+    unlink(g_path);
+    assert_int_equal(fd_lms_state_create(g_path, &k, &fd_lms_io_posix), FD_OK);
+    fd_status st = FD_ERR_STATE;
+    uint64_t idx = 99;
+    const unsigned found = reserve_leftovers(seed, &st, &idx);
+    assert_int_equal(st, FD_OK);
+    assert_int_equal(idx, 0);
+    assert_memory_equal(g_reserved.seed, seed, sizeof seed);
+    if (found != 0u) {
+        fail_msg("%u of the seed's 4 windows below the caller after a reservation", found);
+    }
+    /* the control: a frame that leaves a word behind is found */
+    scrub_stack();
+    leave_word_behind(0x5eed5eedu);
+    assert_true(stack_holds_word(0x5eed5eedu));
+    fd_wipe(&g_reserved, sizeof g_reserved);
+}
+#endif
+
 /* Processes signing at once from one state file: every signature has its
  * own index, and the file counts them all. */
 #define RACERS 4
@@ -436,6 +492,9 @@ int main(void)
         cmocka_unit_test(test_failed_write_gives_no_signature),
         cmocka_unit_test(test_exhausted),
         cmocka_unit_test(test_racing_signers),
+#if STACK_PROBE_WORKS
+        cmocka_unit_test(test_reservation_leaves_no_seed_on_the_stack),
+#endif
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
