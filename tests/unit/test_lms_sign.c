@@ -6,6 +6,7 @@
  * twice); racing signers never share an index; exhaustion and a corrupted
  * state file are refused. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -279,6 +280,24 @@ static int inj_rename(const char *a, const char *b) { return g_fail_rename ? -1 
 
 static const fd_lms_io INJ = {.write_all = inj_write, .sync = inj_sync, .rename = inj_rename};
 
+/* close(2) through --wrap=close: when armed, the next close in this
+ * program (the signer's own calls; libc's fclose is not wrapped) closes the
+ * descriptor and reports EIO, as a network file system does for a write it
+ * lost after the data left the page cache. */
+static int g_fail_close;
+int __real_close(int fd);
+int __wrap_close(int fd);
+int __wrap_close(int fd)
+{
+    const int r = __real_close(fd);
+    if (g_fail_close != 0) {
+        g_fail_close = 0;
+        errno = EIO;
+        return -1;
+    }
+    return r;
+}
+
 static uint64_t next_of(const char *path)
 {
     uint8_t buf[FD_LMS_STATE_SIZE];
@@ -350,6 +369,38 @@ static void test_failed_write_gives_no_signature(void **state)
     assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, msg, sizeof msg, sig, sizeof sig, &len),
                      FD_ERR_CORRUPT);
     assert_int_equal(len, 0);
+}
+
+/* lms_sign.h: any failure on the state update's path yields no
+ * signature. The new state file's close failing (the first close of a
+ * reservation: the lock stays open, the old file is read with stdio) leaves
+ * the state file as it was and signs nothing; the next signer takes the
+ * same index. Kills tools/lms_sign.c write_state's "fd >= 0 && close(fd)
+ * != 0" forced false (the file renamed over the state and the index
+ * released after a close that reported a lost write). */
+static void test_failed_close_gives_no_signature(void **state)
+{
+    (void)state;
+    const fd_lms_key k = make_key(1, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, 0, 0);
+    unlink(g_path);
+    assert_int_equal(fd_lms_state_create(g_path, &k, &fd_lms_io_posix), FD_OK);
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    static const uint8_t msg[] = "image";
+    size_t len = 1;
+    memset(sig, 0xAA, sizeof sig);
+    g_fail_close = 1;
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, msg, sizeof msg, sig, sizeof sig, &len),
+                     FD_ERR_STATE);
+    assert_int_equal(g_fail_close, 0); /* the close was made */
+    assert_int_equal(len, 0);
+    assert_int_equal(sig[0], 0xAA);
+    assert_int_equal(next_of(g_path), 0);
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%s.tmp", g_path);
+    assert_int_equal(access(tmp, F_OK), -1); /* no temporary file left */
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, msg, sizeof msg, sig, sizeof sig, &len), FD_OK);
+    assert_int_equal(q_of(sig), 0);
+    assert_int_equal(next_of(g_path), 1);
 }
 
 static void test_exhausted(void **state)
@@ -490,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_no_randomizer_within_the_cap_gives_no_signature),
         cmocka_unit_test(test_state_codec),
         cmocka_unit_test(test_failed_write_gives_no_signature),
+        cmocka_unit_test(test_failed_close_gives_no_signature),
         cmocka_unit_test(test_exhausted),
         cmocka_unit_test(test_racing_signers),
 #if STACK_PROBE_WORKS
