@@ -23,7 +23,12 @@
 
 /* A private key: parameter sets per level, the root's I and SEED, and the
  * next unused one-time-key index (over all levels: top q * 2^h_bottom +
- * bottom q). */
+ * bottom q). A two-level key's child tree under top leaf t has
+ * I' = the first 16 bytes of H(I || u32str(t) || u16str(0xffff) ||
+ * u8str(0xff) || SEED) and SEED' = H(I || u32str(t) || u16str(0xfffe) ||
+ * u8str(0xff) || SEED): apart from each other and from every leaf's
+ * (u16str(i) < p) and randomizer's (0xfffd) derivation, so the child's
+ * public I tells nothing of its SEED'. */
 typedef struct fd_lms_key {
     uint32_t levels;
     uint32_t lms_type[FD_LMS_SIGN_MAX_LEVELS];

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fairdeal/lms.h"
+#include "fairdeal/sha256.h"
 #include "fairdeal/util.h"
 #include "lms_sign.h"
 #include "lms_vectors.h"
@@ -263,6 +264,47 @@ static void test_state_codec(void **state)
     k.lms_type[0] = FD_LMS_SHA256_M32_H20; /* verifiable, but not built by this signer */
     fd_lms_key_encode(&k, buf);
     assert_int_equal(fd_lms_key_decode(buf, &back), FD_ERR_PARSE);
+}
+
+/* H(I || u32str(t) || u16str(d) || u8str(0xff) || SEED), lms_sign.h's child derivation. */
+static void child_hash(const fd_lms_key *k, uint32_t t, uint16_t d, uint8_t out[32])
+{
+    uint8_t b[FD_LMS_I_SIZE + 7u + FD_LMS_N];
+    memcpy(b, k->I, FD_LMS_I_SIZE);
+    fd_lms_put32(b + FD_LMS_I_SIZE, t);
+    b[FD_LMS_I_SIZE + 4u] = (uint8_t)(d >> 8);
+    b[FD_LMS_I_SIZE + 5u] = (uint8_t)d;
+    b[FD_LMS_I_SIZE + 6u] = 0xffu;
+    memcpy(b + FD_LMS_I_SIZE + 7u, k->seed, FD_LMS_N);
+    fd_sha256(b, sizeof b, out);
+}
+
+/* lms_sign.h: a two-level key's child tree under top leaf t takes its I
+ * from the domain 0xffff and its SEED from 0xfffe, so the public I (in
+ * every signature) tells nothing of the child's SEED. The child public
+ * key each signature carries has that I, for leaves 0 and 1 of the top
+ * tree, and it is not the head of the child SEED's derivation. Kills
+ * tools/lms_sign.c "#define D_CHILD_I 0xffffu" as 0xfffe (the child's I
+ * the first half of its SEED, published). */
+static void test_child_tree_identifier_is_apart_from_its_seed(void **state)
+{
+    (void)state;
+    const fd_lms_key k = make_key(2, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, FD_LMS_SHA256_M32_H5,
+                                  FD_LMOTS_SHA256_N32_W8);
+    const size_t top_sig = FD_LMS_SIG_SIZE((size_t)fd_lmots_params_of(k.ots_type[0])->p, 5u);
+    static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
+    static const uint8_t msg[] = "image";
+    for (uint32_t t = 0; t < 2u; t++) {
+        size_t len = 0;
+        assert_int_equal(fd_lms_sign_index(&k, (uint64_t)t << 5, msg, sizeof msg, sig, sizeof sig, &len), FD_OK);
+        const uint8_t *child_pub = sig + 4u + top_sig;
+        uint8_t want_i[32];
+        uint8_t seed_hash[32];
+        child_hash(&k, t, 0xffffu, want_i);
+        child_hash(&k, t, 0xfffeu, seed_hash);
+        assert_memory_equal(child_pub + 8u, want_i, FD_LMS_I_SIZE);
+        assert_memory_not_equal(child_pub + 8u, seed_hash, FD_LMS_I_SIZE);
+    }
 }
 
 /* ---- fault injection ---- */
@@ -542,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_state_codec),
         cmocka_unit_test(test_failed_write_gives_no_signature),
         cmocka_unit_test(test_failed_close_gives_no_signature),
+        cmocka_unit_test(test_child_tree_identifier_is_apart_from_its_seed),
         cmocka_unit_test(test_exhausted),
         cmocka_unit_test(test_racing_signers),
 #if STACK_PROBE_WORKS
