@@ -726,6 +726,33 @@ static void test_hss_final_sees_the_last_keys_identifier_changed(void **state)
     }
 }
 
+/* lms.c last_head: "lv->sig + SIG_C" with "-" (the C that final compares
+ * with what init hashed ahead of the message taken 16 bytes early: bytes
+ * 8 before the last level's signature to 24 into it, so the last 16 bytes
+ * of C go unchecked). RFC 8554 Test Case 2: the last byte of the second
+ * level's C changed between init and final is FD_ERR_CORRUPT (lms.h
+ * fd_hss_verify_final: the buffer changed since init in the last level's
+ * C); on the mutant final verifies the Y under the C init hashed: FD_OK. */
+static void test_hss_final_sees_the_end_of_the_last_c_changed(void **state)
+{
+    (void)state;
+    static uint8_t sig[sizeof rfc8554_tc2_sig];
+    memcpy(sig, rfc8554_tc2_sig, sizeof sig);
+    fd_hss_layout lay;
+    assert_int_equal(fd_hss_parse(rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig, &lay), FD_OK);
+    assert_int_equal(lay.levels, 2u);
+    /* C's last byte: C follows q and the LM-OTS typecode (RFC 8554 4.5) */
+    const size_t at = (size_t)(lay.level[1].sig - sig) + 8u + FD_LMS_N - 1u;
+    static fd_hss_verify_ctx ctx;
+    for (unsigned change = 0; change <= 1u; change++) {
+        assert_int_equal(fd_hss_verify_init(&ctx, rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig), FD_OK);
+        assert_int_equal(fd_hss_verify_update(&ctx, rfc8554_tc2_msg, sizeof rfc8554_tc2_msg), FD_OK);
+        sig[at] ^= (uint8_t)change;
+        assert_int_equal(fd_hss_verify_final(&ctx), change ? FD_ERR_CORRUPT : FD_OK);
+        sig[at] ^= (uint8_t)change;
+    }
+}
+
 /* noise.c fd_noise_write: tokens' status ignored (the responder's ee with
  * a small-order initiator key, an all-zero DH, carried on). The responder
  * holding such a key (set here in its state after reading an honest first
@@ -904,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_link_refuses_any_padding_bit),
         cmocka_unit_test(test_hss_verify_refuses_a_null_message),
         cmocka_unit_test(test_hss_final_sees_the_last_keys_identifier_changed),
+        cmocka_unit_test(test_hss_final_sees_the_end_of_the_last_c_changed),
         cmocka_unit_test(test_noise_responder_refuses_a_small_order_key),
         cmocka_unit_test(test_noise_nonce_carries_all_64_bits),
         cmocka_unit_test(test_noise_decrypt_of_a_tag_alone_needs_no_out),
