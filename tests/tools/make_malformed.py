@@ -273,6 +273,9 @@ def cases(root):
     yield "round", "commitment-63-digits", "not lower-case hex", one(v1, commit, commit[:-1])
     yield "round", "commitment-31-bytes", "out of range", one(v1, commit, commit[:-2])
     yield "round", "commitment-fullwidth", "not lower-case hex", one(v1, commit, "\uff41" + commit[1:])
+    # only the first digit bad, upper case or not hex at all (a check from the second digit on accepted both)
+    yield "round", "commitment-first-upper", "not lower-case hex", one(v1, commit, "A" + commit[1:])
+    yield "round", "device-first-not-hex", "not lower-case hex", one(v1, "device=666169726465616c2d6b6174", "device=g66169726465616c2d6b6174")
     order = field(v1, "order")
     ids = order.split(",")
     yield "round", "order-swapped", "order does not match", one(v1, order, ",".join([ids[1], ids[0]] + ids[2:]))
@@ -481,6 +484,7 @@ def cases(root):
     yield "key", "key-63-digits", "not lower-case hex", key[:-1]
     yield "key", "key-31-bytes", "out of range", key[:-2]
     yield "key", "key-fullwidth", "not lower-case hex", "\uff41" + key[1:]
+    yield "key", "key-first-upper", "not lower-case hex", "A" + key[1:]
     yield "key", "key-empty", "out of range", ""
 
 
