@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "dealer.h"
@@ -805,6 +806,163 @@ static void test_verify_rejects_deals_after_reveal(void **state)
     assert_int_equal(verify_now(), 1);
 }
 
+/* `fairdeal-tool verify --journal` on the flash as it is now, with what it
+ * prints: its stdout and stderr into out and err (NUL-terminated). */
+static int verify_printed(char *out_text, size_t out_size, char *err_text, size_t err_size)
+{
+    FILE *o = tmpfile();
+    FILE *e = tmpfile();
+    assert_non_null(o);
+    assert_non_null(e);
+    assert_int_equal(fflush(stdout), 0);
+    assert_int_equal(fflush(stderr), 0);
+    const int saved_out = dup(STDOUT_FILENO);
+    const int saved_err = dup(STDERR_FILENO);
+    assert_true(saved_out >= 0 && saved_err >= 0);
+    assert_true(dup2(fileno(o), STDOUT_FILENO) >= 0 && dup2(fileno(e), STDERR_FILENO) >= 0);
+    const int rc = verify_now();
+    (void)fflush(stdout);
+    (void)fflush(stderr);
+    assert_true(dup2(saved_out, STDOUT_FILENO) >= 0 && dup2(saved_err, STDERR_FILENO) >= 0);
+    (void)close(saved_out);
+    (void)close(saved_err);
+    rewind(o);
+    rewind(e);
+    out_text[fread(out_text, 1, out_size - 1u, o)] = '\0';
+    err_text[fread(err_text, 1, err_size - 1u, e)] = '\0';
+    (void)fclose(o);
+    (void)fclose(e);
+    return rc;
+}
+
+/* Appends a record to the dealer's journal under the device key (a record
+ * the dealer never writes). */
+static void forge(uint8_t type, const uint8_t *payload, size_t len)
+{
+    assert_int_equal(fd_journal_append(&dealer.persist.journal, type, payload, len, NULL, 0, NULL), FD_OK);
+}
+
+/* docs/PROTOCOL.md STATUS: the dealer's `seq`/`head` are to be compared "with
+ * `fairdeal-tool verify --journal` on a dump", whose success is "one OK line
+ * on stdout" (tools/verify_journal.h): its seq= and head= are the dealer's,
+ * all 32 bytes of the head in hex.
+ * Kills tools/verify_journal.c "for (size_t i = 0; i < sizeof head; i++)"
+ * 0 -> 1: the head's first byte is left out of the OK line. */
+static void test_verify_ok_line_carries_the_whole_head(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    assert_true(starts(cmd("DEAL 2"), "OK DEAL"));
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    uint8_t head[FD_SHA256_SIZE];
+    uint32_t next = 0;
+    assert_int_equal(fd_journal_head(&dealer.persist.journal, head, &next), FD_OK);
+    char want[128];
+    int at = snprintf(want, sizeof want, " seq=%lu head=", (unsigned long)next);
+    for (size_t i = 0; i < sizeof head; i++) {
+        at += snprintf(want + at, sizeof want - (size_t)at, "%02x", head[i]);
+    }
+    (void)snprintf(want + at, sizeof want - (size_t)at, "\n");
+    static char o[512], e[512];
+    assert_int_equal(verify_printed(o, sizeof o, e, sizeof e), 0);
+    assert_non_null(strstr(o, want));
+}
+
+/* docs/RECORDS.md "Replay": `fairdeal-tool verify --journal` rejects "a
+ * position dealt twice"; a rejection is "1 with one line on stderr naming
+ * the first bad record or round" (tools/verify_journal.h). A DEALT of position 0 again, the same card, before
+ * the REVEAL: rejected, the reason on stderr.
+ * Kills tools/verify_journal.c "return bad(w, r->id, "a card position dealt
+ * twice");" status ignored: the repeat is taken and the journal verifies; and
+ * "fprintf(stderr, "fairdeal-tool: verify: journal: %s\n", walk.why);"
+ * deleted: the rejection says nothing. */
+static void test_verify_rejects_a_position_dealt_twice(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(starts(cmd("SHUFFLE"), "OK SHUFFLE"));
+    assert_true(starts(cmd("DEAL 2 2"), "OK DEAL"));
+    static fd_rec_dealt t;
+    memset(&t, 0, sizeof t);
+    t.round_id = dealer.round.id;
+    t.first = 0;
+    t.cards = 1;
+    t.players = 1;
+    t.card[0] = dealer.shoe.order[0];
+    uint8_t b[FD_REC_DEALT_MAX];
+    forge(FD_REC_DEALT, b, fd_rec_dealt_encode(&t, b));
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    static char o[512], e[512];
+    char want[128];
+    (void)snprintf(want, sizeof want, "fairdeal-tool: verify: journal: round %lu: a card position dealt twice\n",
+                   (unsigned long)t.round_id);
+    assert_int_equal(verify_printed(o, sizeof o, e, sizeof e), 1);
+    assert_string_equal(e, want);
+}
+
+/* docs/PROTOCOL.md `SEED`: "A filled slot is never replaced" (docs/VERIFY.md:
+ * slots are filled "each at most once"): a journal with a second CLIENT_SEED
+ * of a filled slot, even with the same bytes, is rejected, with the reason
+ * "client seed malformed or repeated" on stderr.
+ * Kills tools/verify_journal.c "fd_rec_client_seed_decode(...) != FD_OK ||
+ * r->seeds.len[c.slot] != 0u" || -> &&: a well-formed repeat is taken and the
+ * journal verifies. */
+static void test_verify_rejects_a_repeated_client_seed(void **state)
+{
+    (void)state;
+    fresh_flash();
+    assert_int_equal(power_on(), FD_OK);
+    assert_true(starts(cmd("SHUFFLE slots=1"), "OK SHUFFLE"));
+    assert_true(starts(cmd("SEED 0 a1b2"), "OK SEED"));
+    assert_true(starts(cmd("DEAL 2"), "OK DEAL"));
+    fd_rec_client_seed c;
+    memset(&c, 0, sizeof c);
+    c.round_id = dealer.round.id;
+    c.slot = 0;
+    c.len = 2;
+    c.seed[0] = 0xa1;
+    c.seed[1] = 0xb2;
+    uint8_t b[FD_REC_CLIENT_SEED_MAX];
+    forge(FD_REC_CLIENT_SEED, b, fd_rec_client_seed_encode(&c, b));
+    assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
+    static char o[512], e[512];
+    char want[128];
+    (void)snprintf(want, sizeof want, "fairdeal-tool: verify: journal: round %lu: client seed malformed or repeated\n",
+                   (unsigned long)c.round_id);
+    assert_int_equal(verify_printed(o, sizeof o, e, sizeof e), 1);
+    assert_string_equal(e, want);
+}
+
+/* tools/verify_journal.h fd_tool_revealed_order: "NULL when the material
+ * gives the commitment, else why not". A mode-2 round whose revealed S is
+ * shorter than fd_round_secret_min derives no order: the reason says so.
+ * Kills tools/verify_journal.c "the revealed S does not derive an order" ->
+ * "": the rejection names no reason. */
+static void test_revealed_order_names_an_s_that_derives_nothing(void **state)
+{
+    (void)state;
+    static const fd_round_header header = {.device_id = "fairdeal-kat",
+                                           .device_id_len = 12,
+                                           .round_id = 1,
+                                           .kind = FD_DECK_FRENCH,
+                                           .decks = 1,
+                                           .jokers = 0,
+                                           .slot_mask = 0,
+                                           .beacon_slot = FD_ROUND_NO_BEACON,
+                                           .beacon_index = 0};
+    static const fd_round_seeds seeds;
+    static const uint8_t s[1] = {0};
+    static const uint8_t commitment[FD_SHA256_SIZE];
+    static fd_shoe order;
+    const char *why =
+        fd_tool_revealed_order(FD_RECORD_MODE_ROUND, &header, &seeds, 52, s, sizeof s, commitment, &order);
+    assert_non_null(why);
+    assert_string_equal(why, "the revealed S does not derive an order");
+}
+
 /* The evening of play that bricked the dealer: rounds of SHUFFLE slots=2,
  * two 16-byte seeds, sixteen DEAL 3, REVEAL, 400 in one run and 200 with a
  * restart before each; then 8-deck seeded rounds dealt one card per DEAL
@@ -1203,6 +1361,10 @@ int main(void)
         cmocka_unit_test(test_microbit_budget),
         cmocka_unit_test(test_revealed_round_never_returns),
         cmocka_unit_test(test_verify_rejects_deals_after_reveal),
+        cmocka_unit_test(test_verify_ok_line_carries_the_whole_head),
+        cmocka_unit_test(test_verify_rejects_a_position_dealt_twice),
+        cmocka_unit_test(test_verify_rejects_a_repeated_client_seed),
+        cmocka_unit_test(test_revealed_order_names_an_s_that_derives_nothing),
         cmocka_unit_test(test_steady_rounds),
         cmocka_unit_test(test_watchdog_kicked_in_walks),
         cmocka_unit_test(test_wear_budget),
