@@ -123,6 +123,8 @@ class Source:
             s = line.strip()
             if in_directive:
                 self.kind[i] = "macro" if directive_is_define else "directive"
+                if directive_is_define:
+                    self.guard[i] = " && ".join(entry[0] for entry in stack)
                 in_directive = line.rstrip().endswith("\\")
                 continue
             if s.startswith("#"):
@@ -145,6 +147,7 @@ class Source:
                 elif directive_is_define:
                     # the body after the name (and parameters) is code
                     self.kind[i] = "macro"
+                    self.guard[i] = " && ".join(entry[0] for entry in stack)
                 continue
             if any(entry[1] for entry in stack):
                 self.kind[i] = "disabled"

@@ -46,12 +46,36 @@ THROUGH_RULE = re.compile(r"^(C|CXX)_STATIC_LIBRARY_LINKER")
 NICE = ["nice", "-n", "19"]
 
 
-def board_of(path):
-    """The board whose QEMU suites test a file only that board's code
-    reaches (the host compiles it with its code disabled), or None."""
+# Conditions of code only a board compiles: a mutant whose note says it is
+# under one (scripts/mutants.py "(under #if ...)") meets that board's suites.
+GUARD_BOARDS = {"FD_SIGNED_IMAGE": "microbit", "SHA256_V7M": "mps2-an386"}
+
+
+def board_of(path, note=""):
+    """The board whose QEMU suites test a file (or, by its note, a mutant's
+    lines) only that board's code reaches (the host compiles it with that
+    code disabled), or None."""
+    g = re.search(r"\(under #if (.*)\)$", note)
+    for part in (g.group(1).split(" && ") if g else []):
+        name = re.fullmatch(r"(?:defined\((\w+)\)|(\w+))", part.strip())
+        if name and (name.group(1) or name.group(2)) in GUARD_BOARDS:
+            return GUARD_BOARDS[name.group(1) or name.group(2)]
     return {"boards/common/cortex-m/ram_storage.c": "mps2-an386", "lib/src/shuffle_v7m.c": "mps2-an386",
             "boards/common/nrf5x/nvmc.c": "microbit", "lib/src/chacha20_v6m.c": "microbit",
             "firmware/program_verify.c": "microbit"}.get(path)
+
+
+def unit_of(m):
+    """A mutant's unit of work: its file, with "@board" when its guard sends
+    it to a board the file's other mutants do not meet."""
+    b = board_of(m["file"], m.get("note", ""))
+    return m["file"] if b == board_of(m["file"]) else "%s@%s" % (m["file"], b)
+
+
+def split_unit(unit):
+    """unit -> (file, board or None)."""
+    path, _, b = unit.partition("@")
+    return path, (b or board_of(path))
 
 
 def parse_query(text):
@@ -115,7 +139,17 @@ def linked_artifacts(objects, query):
     return final
 
 
-def named_artifacts(test, artifacts):
+def names(word, artifact, tree_dirs):
+    """Whether a test's word names the artifact: the artifact's path in the
+    word, or (tree_dirs: a board tree's build directory) the word is that
+    directory or one inside it holding the artifact (boot.sh and update.sh
+    take a board's tree and run every image in it)."""
+    if artifact in word:
+        return True
+    return any(word == d or word.startswith(d + os.sep) for d in tree_dirs) and artifact.startswith(word + os.sep)
+
+
+def named_artifacts(test, artifacts, tree_dirs=()):
     """The artifacts (absolute paths) a ctest json-v1 test names in its
     command, arguments or environment."""
     words = list(test.get("command") or [])
@@ -123,14 +157,14 @@ def named_artifacts(test, artifacts):
         if p.get("name") in ("ENVIRONMENT", "REQUIRED_FILES"):
             v = p.get("value")
             words.extend(v if isinstance(v, list) else [str(v)])
-    return [a for a in artifacts if any(a in w for w in words)]
+    return [a for a in artifacts if any(names(w, a, tree_dirs) for w in words)]
 
 
-def tests_using(tests, artifacts, skip_labels=()):
+def tests_using(tests, artifacts, skip_labels=(), tree_dirs=()):
     """Names of the tests (ctest json-v1 "tests") whose command or
-    environment names one of the artifacts (absolute paths), except those
-    with one of skip_labels."""
-    names = []
+    environment names one of the artifacts (absolute paths; names), except
+    those with one of skip_labels."""
+    found = []
     for t in tests:
         words = list(t.get("command") or [])
         labels = []
@@ -143,9 +177,9 @@ def tests_using(tests, artifacts, skip_labels=()):
                 labels = v
         if set(labels) & set(skip_labels):
             continue
-        if any(a in w for w in words for a in artifacts):
-            names.append(t["name"])
-    return names
+        if any(names(w, a, tree_dirs) for w in words for a in artifacts):
+            found.append(t["name"])
+    return found
 
 
 def without_program(tests):
@@ -283,8 +317,11 @@ class Tree:
         return self._artifacts[path]
 
     def make(self, artifacts, log):
-        targets = [os.path.relpath(a, self.build) for a in artifacts]
-        if not targets:
+        """Builds the artifacts; the tree's own directory among them: the
+        whole tree (its default target: signed images and the like too)."""
+        whole = self.build in artifacts
+        targets = [] if whole else [os.path.relpath(a, self.build) for a in artifacts]
+        if not targets and not whole:
             return True
         with open(log, "w") as f:
             return subprocess.run(NICE + ["ninja", "-C", self.build, "-j1"] + targets,
@@ -317,8 +354,8 @@ class Worker:
             subprocess.run(NICE + ["ninja", "-C", self.host.build, "-j1"], check=True, stdout=f,
                            stderr=subprocess.STDOUT)
 
-    def tree_for(self, path):
-        b = board_of(path)
+    def tree_for(self, unit):
+        b = split_unit(unit)[1]
         if not b:
             return self.host
         if b not in self.boards:
@@ -329,11 +366,11 @@ class Worker:
         """Builds the unmutated trees' artifacts for paths (a board's tree
         whole, once, through the host tree's board-<b> target)."""
         log = os.path.join(self.dir, "build.log")
-        for b in sorted({board_of(p) for p in paths} - {None}):
+        for b in sorted({split_unit(p)[1] for p in paths} - {None}):
             if not self.host.make([os.path.join(self.host.build, "board-" + b)], log):
                 return False
         self.host.make(self.host.artifacts("tools/fairdeal_tool.c"), log)  # the QEMU scripts' tool
-        arts = {a for p in paths for a in self.tree_for(p).artifacts(p) if self.tree_for(p) is self.host}
+        arts = {a for p in paths for a in self.tree_for(p).artifacts(split_unit(p)[0]) if self.tree_for(p) is self.host}
         # and every host program the tests of those files name, unmutated:
         # a test runs some programs a mutant does not change (host.tool.lms
         # runs lms_kat_files beside fairdeal-tool); a worker that lacked one
@@ -359,8 +396,9 @@ class Worker:
         program left out of the board's default build (nomalloc_probe, whose
         test expects its link to fail) is built only by the test that needs
         it, and would fail the unmutated tree's build."""
-        arts = self.tree_for(path).artifacts(path)
-        named = {a for n in self.tests_for(path, {}, ["stats", "build"]) for a in self.needs(n, arts)}
+        tree = self.tree_for(path)
+        arts = tree.artifacts(split_unit(path)[0])
+        named = {a for n in self.tests_for(path, {}, ["stats", "build"]) for a in self.needs(n, arts, tree)}
         return sorted(named) or arts
 
     def tests(self):
@@ -382,12 +420,24 @@ class Worker:
         the host's fairdeal-tool); a board-only file meets only those."""
         tree = self.tree_for(path)
         skip = list(skip_labels) + (["qemu"] if tree is self.host else [])
-        return order_tests(tests_using(self.tests(), tree.artifacts(path), skip), path, times)
+        file = split_unit(path)[0]
+        return order_tests(tests_using(self.tests(), tree.artifacts(file), skip, self.tree_dirs(tree)), file, times)
 
-    def needs(self, name, artifacts):
-        """What of artifacts the test name runs (built just before it)."""
+    def tree_dirs(self, tree):
+        """The directories a test may name a tree by: a board tree's."""
+        return [] if tree is self.host else [tree.build]
+
+    def needs(self, name, artifacts, tree=None):
+        """What of artifacts (of tree: the host's by default) the test name
+        runs (built just before it)."""
         test = next(t for t in self.tests() if t["name"] == name)
-        return named_artifacts(test, artifacts)
+        dirs = self.tree_dirs(tree or self.host)
+        named = named_artifacts(test, artifacts, dirs)
+        # a test given the tree's directory runs what the tree's default
+        # target makes from them (boot.sh: the signed images)
+        whole = [d for d in dirs if any(a.startswith(d + os.sep) and not any(a in w for w in test.get("command") or [])
+                                        for a in named)]
+        return whole + named if whole else named
 
     def run_test(self, name, timeout):
         """0 pass, 1 fail, 2 timeout."""
@@ -475,7 +525,7 @@ def main(argv):
     if not todo:
         return 0
     files = tree_files(ROOT)
-    paths = sorted({m["file"] for m in todo})
+    paths = sorted({unit_of(m) for m in todo})
     workers = [Worker(i, args.work, ROOT) for i in range(max(1, args.workers))]
     # worker 0 checks the unmutated tree and times its tests while the
     # others build theirs; a worker starts on mutants when its tree is
@@ -485,7 +535,7 @@ def main(argv):
     times = {}
     by_file = {}
     for m in todo:
-        by_file.setdefault(m["file"], []).append(m)
+        by_file.setdefault(unit_of(m), []).append(m)
     jobs = queue.Queue()
     for p in sorted(by_file, key=lambda p: -len(by_file[p])):
         jobs.put(p)
@@ -534,18 +584,19 @@ def main(argv):
         ok[i] = True
         while True:
             try:
-                path = jobs.get_nowait()
+                unit = jobs.get_nowait()
             except queue.Empty:
                 return
+            path = split_unit(unit)[0]
             target = os.path.join(w.src, path)
             with open(target, "rb") as f:
                 original = f.read()
-            tree = w.tree_for(path)
+            tree = w.tree_for(unit)
             arts = tree.artifacts(path)
             if not arts:
                 log("%s: nothing links it in %s: its mutants meet no test" % (path, tree.build))
-            tests = promote(w.tests_for(path, times, skip), killed_by.get(path, []))
-            for m in by_file[path]:
+            tests = promote(w.tests_for(unit, times, skip), killed_by.get(path, []))
+            for m in by_file[unit]:
                 t0 = time.time()
                 mutated = apply_line(original.decode("utf-8"), m["line"])
                 detail = m["why"]
@@ -560,7 +611,7 @@ def main(argv):
                     blog = os.path.join(w.dir, "mutant-build.log")
                     verdict = "SURVIVED"
                     for name in tests or [None]:
-                        needed = w.needs(name, arts) if name else arts
+                        needed = w.needs(name, arts, tree) if name else arts
                         if needed and not tree.make(needed, blog):
                             verdict = "stillborn"
                             break

@@ -198,6 +198,20 @@ class RunHelpers(unittest.TestCase):
         self.assertEqual(mutation_run.without_program(tests), ["u.unbuilt"])
         self.assertEqual(mutation_run.without_program(tests[:1]), [])
 
+    def test_guarded_lines_meet_their_board(self):
+        # code under a board's #if meets that board's suites, the rest of the file the host's
+        m = {"file": "firmware/main.c", "note": "condition, line 101: x -> 0 (under #if defined(FD_SIGNED_IMAGE))"}
+        self.assertEqual(mutation_run.unit_of(m), "firmware/main.c@microbit")
+        self.assertEqual(mutation_run.split_unit("firmware/main.c@microbit"), ("firmware/main.c", "microbit"))
+        m = {"file": "lib/src/sha256.c", "note": "constant, line 151: 60 -> 61 (under #if SHA256_V7M)"}
+        self.assertEqual(mutation_run.unit_of(m), "lib/src/sha256.c@mps2-an386")
+        for note in ("constant, line 3: 0 -> 1", "x (under #if !(SHA256_V7M))", "x (under #if !SHA256_V7M)",
+                     "x (under #if FD_SHA256_V7M_EXTRA)"):
+            self.assertEqual(mutation_run.unit_of({"file": "lib/src/sha256.c", "note": note}), "lib/src/sha256.c")
+        self.assertEqual(mutation_run.split_unit("firmware/program_verify.c"), ("firmware/program_verify.c", "microbit"))
+        self.assertEqual(mutation_run.unit_of({"file": "firmware/program_verify.c", "note": "x"}),
+                         "firmware/program_verify.c")
+
     def test_order_named_then_quickest(self):
         times = {"host.unit.crypto": 0.5, "host.unit.shuffle": 9.0, "host.tool": 0.1, "host.unit.golden": 3.0}
         self.assertEqual(mutation_run.order_tests(list(times) + ["host.dealer.x"], "lib/src/shuffle.c", times),
