@@ -421,7 +421,22 @@ class Worker:
         tree = self.tree_for(path)
         skip = list(skip_labels) + (["qemu"] if tree is self.host else [])
         file = split_unit(path)[0]
-        return order_tests(tests_using(self.tests(), tree.artifacts(file), skip, self.tree_dirs(tree)), file, times)
+        names = tests_using(self.tests(), tree.artifacts(file), skip, self.tree_dirs(tree))
+        if tree is not self.host and "@" not in path:
+            # a board-only file: also the host programs that compile it
+            # against fake registers (tests/drivers)
+            names += [n for n in tests_using(self.tests(), self.host.artifacts(file), list(skip_labels) + ["qemu"])
+                      if n not in names]
+        return order_tests(names, file, times)
+
+    def tree_of_test(self, unit, name):
+        """The tree whose programs the test name runs for unit's file: the
+        host's for a host test of a board-only file, else the unit's."""
+        tree = self.tree_for(unit)
+        file = split_unit(unit)[0]
+        if tree is not self.host and "@" not in unit and self.needs(name, self.host.artifacts(file)):
+            return self.host
+        return tree
 
     def tree_dirs(self, tree):
         """The directories a test may name a tree by: a board tree's."""
@@ -611,8 +626,10 @@ def main(argv):
                     blog = os.path.join(w.dir, "mutant-build.log")
                     verdict = "SURVIVED"
                     for name in tests or [None]:
-                        needed = w.needs(name, arts, tree) if name else arts
-                        if needed and not tree.make(needed, blog):
+                        t_tree = w.tree_of_test(unit, name) if name else tree
+                        t_arts = arts if t_tree is tree else t_tree.artifacts(path)
+                        needed = w.needs(name, t_arts, t_tree) if name else arts
+                        if needed and not t_tree.make(needed, blog):
                             verdict = "stillborn"
                             break
                         st = w.run_test(name, max(60, 10 * times.get(name, 60))) if name else 0
