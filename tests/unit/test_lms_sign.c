@@ -289,8 +289,8 @@ static void child_hash(const fd_lms_key *k, uint32_t t, uint16_t d, uint8_t out[
 static void test_child_tree_identifier_is_apart_from_its_seed(void **state)
 {
     (void)state;
-    const fd_lms_key k = make_key(2, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, FD_LMS_SHA256_M32_H5,
-                                  FD_LMOTS_SHA256_N32_W8);
+    const fd_lms_key k =
+        make_key(2, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8, FD_LMS_SHA256_M32_H5, FD_LMOTS_SHA256_N32_W8);
     const size_t top_sig = FD_LMS_SIG_SIZE((size_t)fd_lmots_params_of(k.ots_type[0])->p, 5u);
     static uint8_t sig[FD_LMS_SIGN_MAX_SIG];
     static const uint8_t msg[] = "image";
@@ -431,8 +431,7 @@ static void test_failed_close_gives_no_signature(void **state)
     size_t len = 1;
     memset(sig, 0xAA, sizeof sig);
     g_fail_close = 1;
-    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, msg, sizeof msg, sig, sizeof sig, &len),
-                     FD_ERR_STATE);
+    assert_int_equal(fd_lms_sign_file(g_path, &fd_lms_io_posix, msg, sizeof msg, sig, sizeof sig, &len), FD_ERR_STATE);
     assert_int_equal(g_fail_close, 0); /* the close was made */
     assert_int_equal(len, 0);
     assert_int_equal(sig[0], 0xAA);
