@@ -35,6 +35,14 @@
 #define PROBE_BYTES 8192u
 #endif
 
+/* For the function that makes the call under test and probes after it: its
+ * own frame, at a fixed depth (an inlined one would move the probes). */
+#if defined(__GNUC__)
+#define TEST_NOINLINE __attribute__((noinline))
+#else
+#define TEST_NOINLINE
+#endif
+
 /* A frame that leaves w behind (the probes' control). */
 void leave_word_behind(uint32_t w);
 

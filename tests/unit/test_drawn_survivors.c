@@ -702,6 +702,21 @@ static void test_hss_verify_refuses_a_null_message(void **state)
                      FD_ERR_NULL);
 }
 
+/* RFC 8554 Test Case 2 in sig (a copy): final is FD_OK with sig as init
+ * saw it, FD_ERR_CORRUPT with sig[at] flipped between update and final. */
+static void assert_final_sees_change(uint8_t sig[sizeof rfc8554_tc2_sig], size_t at)
+{
+    static fd_hss_verify_ctx ctx;
+    for (unsigned change = 0; change <= 1u; change++) {
+        assert_int_equal(fd_hss_verify_init(&ctx, rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof rfc8554_tc2_sig),
+                         FD_OK);
+        assert_int_equal(fd_hss_verify_update(&ctx, rfc8554_tc2_msg, sizeof rfc8554_tc2_msg), FD_OK);
+        sig[at] ^= (uint8_t)change;
+        assert_int_equal(fd_hss_verify_final(&ctx), change ? FD_ERR_CORRUPT : FD_OK);
+        sig[at] ^= (uint8_t)change;
+    }
+}
+
 /* lms.c last_head: "lv->pub + PUB_I" with "-" (the last level's I, which
  * final compares with what init hashed, taken from the wrong bytes). RFC
  * 8554 Test Case 2 (two levels, the second level's key inside the
@@ -716,14 +731,7 @@ static void test_hss_final_sees_the_last_keys_identifier_changed(void **state)
     assert_int_equal(fd_hss_parse(rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig, &lay), FD_OK);
     assert_int_equal(lay.levels, 2u);
     const size_t at = (size_t)(lay.level[1].pub - sig) + 8u; /* its I: after the two typecodes (RFC 8554 5.3) */
-    static fd_hss_verify_ctx ctx;
-    for (unsigned change = 0; change <= 1u; change++) {
-        assert_int_equal(fd_hss_verify_init(&ctx, rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig), FD_OK);
-        assert_int_equal(fd_hss_verify_update(&ctx, rfc8554_tc2_msg, sizeof rfc8554_tc2_msg), FD_OK);
-        sig[at] ^= (uint8_t)change;
-        assert_int_equal(fd_hss_verify_final(&ctx), change ? FD_ERR_CORRUPT : FD_OK);
-        sig[at] ^= (uint8_t)change;
-    }
+    assert_final_sees_change(sig, at);
 }
 
 /* lms.c last_head: "lv->sig + SIG_C" with "-" (the C that final compares
@@ -743,14 +751,7 @@ static void test_hss_final_sees_the_end_of_the_last_c_changed(void **state)
     assert_int_equal(lay.levels, 2u);
     /* C's last byte: C follows q and the LM-OTS typecode (RFC 8554 4.5) */
     const size_t at = (size_t)(lay.level[1].sig - sig) + 8u + FD_LMS_N - 1u;
-    static fd_hss_verify_ctx ctx;
-    for (unsigned change = 0; change <= 1u; change++) {
-        assert_int_equal(fd_hss_verify_init(&ctx, rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig), FD_OK);
-        assert_int_equal(fd_hss_verify_update(&ctx, rfc8554_tc2_msg, sizeof rfc8554_tc2_msg), FD_OK);
-        sig[at] ^= (uint8_t)change;
-        assert_int_equal(fd_hss_verify_final(&ctx), change ? FD_ERR_CORRUPT : FD_OK);
-        sig[at] ^= (uint8_t)change;
-    }
+    assert_final_sees_change(sig, at);
 }
 
 /* noise.c fd_noise_write: tokens' status ignored (the responder's ee with

@@ -287,36 +287,33 @@ static fd_status session_append(uint32_t n, uint32_t *seq)
     return append_n(n % 3u == 0u ? KEPT : OTHER, n, 20u + 8u * (n % 5u), seq);
 }
 
-/* journal.h: append's FD_OK "means it is on flash (acknowledged)"; a
- * driver's status is returned (fd_flash: "Any failure is returned as the
- * driver's status"). Whichever program call of a session with compaction
- * fails, the append it belongs to returns the driver's status, and every
- * record acknowledged before it (that keep names or compaction has not
- * reached) is there after a restart. Kills journal.c "st = flash_program(j,
- * at, j->buf, l.commit_off / 4u)" ignored: the body lost, its commit word
- * written and the append acknowledged. */
-static void test_append_returns_every_program_error(void **state)
+/* Sessions of SESSION appends on 6 pages (compaction included), the k-th
+ * driver call counted by *calls failing (*fail = k) for each k up to the
+ * count a clean session makes: the append it belongs to returns the
+ * driver's status (with stays_failed, so does the next), and every record
+ * acknowledged before it (that keep names or compaction has not reached)
+ * is there after a restart. */
+static void each_call_fails_once(const char *what, uint64_t *fail, const uint64_t *calls, bool stays_failed)
 {
-    (void)state;
     flash_open(6);
     assert_int_equal(restart(true), FD_OK);
     for (uint32_t n = 0; n < SESSION; n++) {
         assert_int_equal(session_append(n, NULL), FD_OK);
     }
-    const uint64_t programs = fl.programs;
+    const uint64_t total = *calls;
     assert_true(fl.hf.erases > 6u); /* compaction ran */
-    for (uint64_t k = 1; k <= programs; k++) {
+    for (uint64_t k = 1; k <= total; k++) {
         flash_open(6);
         assert_int_equal(restart(true), FD_OK);
-        fl.fail_program = k;
+        *fail = k;
         uint32_t acked[SESSION];
         uint8_t acked_type[SESSION];
         uint32_t n = 0;
         for (; n < SESSION; n++) {
             const fd_status st = session_append(n, &acked[n]);
-            if (fl.programs >= k) {
+            if (*calls >= k) {
                 if (st != DRIVER_FAILS) {
-                    fail_msg("program %u of %u failed in append %u, which returned %s", (unsigned)k, (unsigned)programs,
+                    fail_msg("%s %u of %u failed in append %u, which returned %s", what, (unsigned)k, (unsigned)total,
                              (unsigned)n, fd_status_name(st));
                 }
                 break;
@@ -325,7 +322,10 @@ static void test_append_returns_every_program_error(void **state)
             acked_type[n] = n % 3u == 0u ? KEPT : OTHER;
         }
         assert_true(n < SESSION);
-        fl.fail_program = 0;
+        if (stays_failed) {
+            assert_int_not_equal(session_append(n + 1u, NULL), FD_OK); /* failed: nothing more */
+        }
+        *fail = 0;
         assert_int_equal(restart(true), FD_OK);
         seen s;
         walk_ok(&s);
@@ -341,6 +341,20 @@ static void test_append_returns_every_program_error(void **state)
     }
 }
 
+/* journal.h: append's FD_OK "means it is on flash (acknowledged)"; a
+ * driver's status is returned (fd_flash: "Any failure is returned as the
+ * driver's status"). Whichever program call of a session with compaction
+ * fails, the append it belongs to returns the driver's status, and every
+ * record acknowledged before it (that keep names or compaction has not
+ * reached) is there after a restart. Kills journal.c "st = flash_program(j,
+ * at, j->buf, l.commit_off / 4u)" ignored: the body lost, its commit word
+ * written and the append acknowledged. */
+static void test_append_returns_every_program_error(void **state)
+{
+    (void)state;
+    each_call_fails_once("program", &fl.fail_program, &fl.programs, false);
+}
+
 /* journal.h: the journal fails closed on a driver's error. Whichever erase
  * of a session with compaction fails (a page claimed for an append, or for
  * a compaction's copies), the append that needed the page returns the
@@ -352,48 +366,7 @@ static void test_append_returns_every_program_error(void **state)
 static void test_append_returns_every_erase_error(void **state)
 {
     (void)state;
-    flash_open(6);
-    assert_int_equal(restart(true), FD_OK);
-    for (uint32_t n = 0; n < SESSION; n++) {
-        assert_int_equal(session_append(n, NULL), FD_OK);
-    }
-    const uint64_t erases = fl.erases;
-    assert_true(erases > 6u); /* compaction ran */
-    for (uint64_t k = 1; k <= erases; k++) {
-        flash_open(6);
-        assert_int_equal(restart(true), FD_OK);
-        fl.fail_erase = k;
-        uint32_t acked[SESSION];
-        uint8_t acked_type[SESSION];
-        uint32_t n = 0;
-        for (; n < SESSION; n++) {
-            const fd_status st = session_append(n, &acked[n]);
-            if (fl.erases >= k) {
-                if (st != DRIVER_FAILS) {
-                    fail_msg("erase %u of %u failed in append %u, which returned %s", (unsigned)k, (unsigned)erases,
-                             (unsigned)n, fd_status_name(st));
-                }
-                break;
-            }
-            assert_int_equal(st, FD_OK);
-            acked_type[n] = n % 3u == 0u ? KEPT : OTHER;
-        }
-        assert_true(n < SESSION);
-        assert_int_not_equal(session_append(n + 1u, NULL), FD_OK); /* failed: nothing more */
-        fl.fail_erase = 0;
-        assert_int_equal(restart(true), FD_OK);
-        seen s;
-        walk_ok(&s);
-        uint32_t oldest_other = UINT32_MAX;
-        for (uint32_t i = 0; i < s.count; i++) {
-            oldest_other = s.type[i] == OTHER && s.orig[i] < oldest_other ? s.orig[i] : oldest_other;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            if (acked_type[i] == KEPT || acked[i] >= oldest_other) {
-                assert_int_equal(times_seen(&s, acked[i]), 1);
-            }
-        }
-    }
+    each_call_fails_once("erase", &fl.fail_erase, &fl.erases, true);
 }
 
 /* ---- Erase counts are the pages' headers', after a restart too. ---- */

@@ -462,12 +462,6 @@ static void test_exhausted(void **state)
 }
 
 #if STACK_PROBE_WORKS
-#if defined(__GNUC__)
-#define TEST_NOINLINE __attribute__((noinline))
-#else
-#define TEST_NOINLINE
-#endif
-
 static fd_lms_key g_reserved;
 
 /* How many 8-byte windows of the 32-byte seed one reservation leaves below

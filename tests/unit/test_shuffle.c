@@ -727,7 +727,6 @@ static void test_every_n_decodes_greedy_groups(void **state)
  * words it fetched and no run of four of its draw indices is left in the
  * stack region it used (stack_probe.h). */
 #if STACK_PROBE_WORKS
-#define TEST_NOINLINE __attribute__((noinline))
 
 TEST_NOINLINE static fd_status shuffle_52(uint16_t *cards, const fd_rng *rng, int form)
 {

@@ -31,12 +31,6 @@
 
 #if STACK_PROBE_WORKS
 
-#if defined(__GNUC__)
-#define TEST_NOINLINE __attribute__((noinline))
-#else
-#define TEST_NOINLINE
-#endif
-
 /* 1 when any 8-byte window (at offsets 0, 8, ...) of the len bytes at p is
  * in the region below the caller. A macro: the probes run in the caller's
  * frame. */
