@@ -87,28 +87,19 @@ static void kick_watchdog(void *ctx)
 
 #if defined(FD_SIGNED_IMAGE)
 #include "fairdeal/image.h"
-#include "word.h"
 
 /* A signed image started by the bootloader (docs/SECURITY.md "Boot"): its
- * version and SHA-256 from its own header and trailer in slot A, as the
- * bootloader checked them. NULL: no signed image header there. */
+ * SHA-256 from its own trailer in slot A and its version from its header,
+ * as the bootloader checked them. NULL (and *version unchanged): no signed
+ * image there. */
 static const uint8_t *find_image(uint32_t *version)
 {
     const uint8_t *slot = (const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR;
-    fd_image_header h;
+    fd_image_layout at;
     const uint8_t *hash = NULL;
-    *version = 0;
-    if (fd_image_header_decode(slot, &h) == FD_OK && h.body_size <= FD_SLOT_A_SIZE - FD_IMAGE_HEADER_ROOM - 4u) {
-        *version = h.version;
-        const size_t off = (FD_IMAGE_HEADER_ROOM + (size_t)h.body_size + 3u) & ~(size_t)3u;
-        const size_t len = fd_load_le16(slot + off + 2u);
-        size_t pos = 0;
-        fd_image_tlv tlv;
-        while (len <= FD_SLOT_A_SIZE - off && fd_image_tlv_next(slot + off, len, &pos, &tlv) == FD_OK) {
-            if (tlv.type == FD_IMAGE_TLV_SHA256 && tlv.len == FD_SHA256_SIZE) {
-                hash = tlv.value;
-            }
-        }
+    if (fd_image_locate(slot, FD_SLOT_A_SIZE, &at, NULL) == FD_OK &&
+        fd_image_tlv_find(slot + at.tlv_offset, at.tlv_len, FD_IMAGE_TLV_SHA256, FD_SHA256_SIZE, &hash) == FD_OK) {
+        *version = at.header.version;
     }
     return hash;
 }

@@ -72,6 +72,74 @@ fd_status fd_image_tlv_next(const uint8_t *area, size_t area_len, size_t *pos, f
     return FD_OK;
 }
 
+fd_status fd_image_tlv_find(const uint8_t *area, size_t area_len, uint16_t type, uint16_t len, const uint8_t **value)
+{
+    if (value == NULL) {
+        return FD_ERR_NULL;
+    }
+    const uint8_t *found = NULL;
+    size_t pos = 0;
+    fd_image_tlv tlv;
+    fd_status st;
+    while ((st = fd_image_tlv_next(area, area_len, &pos, &tlv)) == FD_OK) {
+        if (tlv.type != type) {
+            continue;
+        }
+        if (found != NULL || tlv.len != len) {
+            return FD_ERR_PARSE;
+        }
+        found = tlv.value;
+    }
+    if (st != FD_ERR_EXHAUSTED) {
+        return st;
+    }
+    if (found == NULL) {
+        return FD_ERR_EXHAUSTED;
+    }
+    *value = found;
+    return FD_OK;
+}
+
+static fd_status locate(const uint8_t *slot, size_t slot_len, fd_image_layout *at, const char **why)
+{
+    if (slot_len < FD_IMAGE_HEADER_ROOM || fd_image_header_decode(slot, &at->header) != FD_OK) {
+        *why = "no image header (bad magic or layout)";
+        return FD_ERR_PARSE;
+    }
+    const size_t body = at->header.body_size;
+    if (body > slot_len - FD_IMAGE_HEADER_ROOM) {
+        *why = "image size beyond the slot";
+        return FD_ERR_PARSE;
+    }
+    at->tlv_offset = (FD_IMAGE_HEADER_ROOM + body + 3u) & ~(size_t)3u;
+    if (at->tlv_offset > slot_len || slot_len - at->tlv_offset < FD_IMAGE_TLV_INFO_SIZE) {
+        *why = "no TLV trailer in the slot";
+        return FD_ERR_PARSE;
+    }
+    at->tlv_len = fd_load_le16(slot + at->tlv_offset + 2u);
+    if (at->tlv_len > slot_len - at->tlv_offset) {
+        *why = "TLV trailer beyond the slot";
+        return FD_ERR_PARSE;
+    }
+    *why = "ok";
+    return FD_OK;
+}
+
+fd_status fd_image_locate(const uint8_t *slot, size_t slot_len, fd_image_layout *layout, const char **why)
+{
+    const char *unused;
+    const char **reason = why != NULL ? why : &unused;
+    *reason = "missing argument";
+    if (slot == NULL || layout == NULL) {
+        return FD_ERR_NULL;
+    }
+    const fd_status st = locate(slot, slot_len, layout, reason);
+    if (st != FD_OK) {
+        memset(layout, 0, sizeof *layout);
+    }
+    return st;
+}
+
 /* The TLVs a check needs: each exactly once, nothing else. */
 typedef struct tlvs {
     const uint8_t *keyhash;
@@ -119,29 +187,19 @@ static fd_status collect(const uint8_t *area, size_t area_len, tlvs *t, const ch
 static fd_status check(const uint8_t *slot, size_t slot_len, const uint8_t pub[FD_HSS_PUB_SIZE], uint32_t min_version,
                        fd_image_info *info, const char **why)
 {
-    if (slot_len < FD_IMAGE_HEADER_ROOM || fd_image_header_decode(slot, &info->header) != FD_OK) {
-        *why = "no image header (bad magic or layout)";
-        return FD_ERR_PARSE;
+    fd_image_layout at;
+    fd_status st = locate(slot, slot_len, &at, why);
+    if (st != FD_OK) {
+        return st;
     }
-    const size_t body = info->header.body_size;
-    if (body > slot_len - FD_IMAGE_HEADER_ROOM) {
-        *why = "image size beyond the slot";
-        return FD_ERR_PARSE;
-    }
-    info->tlv_offset = (FD_IMAGE_HEADER_ROOM + body + 3u) & ~(size_t)3u;
-    if (info->tlv_offset > slot_len || slot_len - info->tlv_offset < FD_IMAGE_TLV_INFO_SIZE) {
-        *why = "no TLV trailer in the slot";
-        return FD_ERR_PARSE;
-    }
-    const uint8_t *area = slot + info->tlv_offset;
-    const size_t area_len = (size_t)area[2] | ((size_t)area[3] << 8);
-    if (area_len > slot_len - info->tlv_offset) {
-        *why = "TLV trailer beyond the slot";
-        return FD_ERR_PARSE;
-    }
+    info->header = at.header;
+    info->tlv_offset = at.tlv_offset;
+    const uint8_t *area = slot + at.tlv_offset;
+    const size_t area_len = at.tlv_len;
+    const size_t body = at.header.body_size;
     info->total_size = info->tlv_offset + area_len;
     tlvs t;
-    fd_status st = collect(area, area_len, &t, why);
+    st = collect(area, area_len, &t, why);
     if (st != FD_OK) {
         return st;
     }

@@ -16,7 +16,7 @@
 #include "image_tool.h"
 #include "lms_sign.h"
 
-#define BODY 3000u /* not a multiple of 4: the trailer is aligned */
+#define BODY 3001u /* not a multiple of 4: the trailer is aligned */
 #define SLOT (FD_IMAGE_HEADER_ROOM + BODY + 4u + FD_IMAGE_TLV_MAX)
 
 static uint8_t body[BODY];
@@ -239,6 +239,114 @@ static void malformed_layouts_refused(void **state)
     assert_int_equal(fd_image_check(slot, sizeof slot, pub, 0, &info, NULL), FD_ERR_NULL);
 }
 
+/* fd_image_locate (fairdeal/image.h): the parts of a good image, a trailer
+ * ending exactly at the slot's end, and each layout fd_image_check refuses
+ * before hashing, refused with its reason and the layout zeroed. */
+static void locate_finds_the_parts(void **state)
+{
+    (void)state;
+    build(0x11, 7, pub, 3);
+    const size_t tlv = (FD_IMAGE_HEADER_ROOM + BODY + 3u) & ~3u;
+    fd_image_layout at;
+    const char *why = NULL;
+    assert_int_equal(fd_image_locate(slot, image_len, &at, &why), FD_OK); /* the trailer fills the slot */
+    assert_string_equal(why, "ok");
+    assert_int_equal(at.header.body_size, BODY);
+    assert_int_equal(at.header.version, 7);
+    assert_int_equal(at.tlv_offset, tlv);
+    assert_int_equal(at.tlv_len, image_len - tlv);
+    assert_int_equal(fd_image_locate(slot, sizeof slot, &at, NULL), FD_OK); /* why is optional */
+    const fd_image_layout zero = {0};
+    struct {
+        size_t slot_len;
+        size_t off; /* a byte set to value first; SIZE_MAX: none */
+        uint8_t value;
+        const char *why;
+    } cases[] = {
+        {image_len - 1u, SIZE_MAX, 0, "TLV trailer beyond the slot"},
+        {tlv + FD_IMAGE_TLV_INFO_SIZE - 1u, SIZE_MAX, 0, "no TLV trailer in the slot"},
+        {FD_IMAGE_HEADER_ROOM + BODY - 1u, SIZE_MAX, 0, "image size beyond the slot"},
+        {FD_IMAGE_HEADER_ROOM - 1u, SIZE_MAX, 0, "no image header (bad magic or layout)"},
+        {sizeof slot, 0, 0xFF, "no image header (bad magic or layout)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        build(0x11, 7, pub, 3);
+        if (cases[i].off != SIZE_MAX) {
+            slot[cases[i].off] = cases[i].value;
+        }
+        memset(&at, 0xA5, sizeof at);
+        assert_int_equal(fd_image_locate(slot, cases[i].slot_len, &at, &why), FD_ERR_PARSE);
+        assert_string_equal(why, cases[i].why);
+        assert_memory_equal(&at, &zero, sizeof at);
+    }
+    assert_int_equal(fd_image_locate(NULL, sizeof slot, &at, &why), FD_ERR_NULL);
+    assert_int_equal(fd_image_locate(slot, sizeof slot, NULL, &why), FD_ERR_NULL);
+}
+
+/* An area laid out by hand: info, then n TLVs of (type, len) each filled
+ * with its index + 1; returns the area's size. */
+static size_t hand_area(uint8_t *area, const uint16_t (*tlvs)[2], size_t n)
+{
+    size_t pos = FD_IMAGE_TLV_INFO_SIZE;
+    for (size_t i = 0; i < n; i++) {
+        fd_image_tlv_head_encode(area + pos, tlvs[i][0], tlvs[i][1]);
+        memset(area + pos + FD_IMAGE_TLV_HEAD_SIZE, (int)(i + 1u), tlvs[i][1]);
+        pos += FD_IMAGE_TLV_HEAD_SIZE + tlvs[i][1];
+    }
+    fd_image_tlv_head_encode(area, FD_IMAGE_TLV_MAGIC, (uint16_t)pos);
+    return pos;
+}
+
+/* fd_image_tlv_find (fairdeal/image.h): the one TLV of a type wherever it
+ * stands (the key hash after the hash, as the bootloader accepts it), of
+ * exactly the length asked; a repeated type, another length, a malformed
+ * area or an absent type refused, and the value left alone. */
+static void tlv_find_takes_the_one_of_its_type(void **state)
+{
+    (void)state;
+    uint8_t area[256];
+    const uint16_t reordered[][2] = {{FD_IMAGE_TLV_HSS, 40}, {FD_IMAGE_TLV_SHA256, 32}, {FD_IMAGE_TLV_KEYHASH, 32}};
+    const size_t len = hand_area(area, reordered, 3);
+    const uint8_t *value = NULL;
+    assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_SHA256, 32, &value), FD_OK);
+    assert_ptr_equal(value, area + 4 + 44 + 4);
+    assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_KEYHASH, 32, &value), FD_OK);
+    assert_ptr_equal(value, area + 4 + 44 + 36 + 4);
+    assert_int_equal(value[0], 3);
+    assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_HSS, 40, &value), FD_OK);
+    assert_ptr_equal(value, area + 8);
+    const uint8_t *const before = value;
+    assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_SHA256, 31, &value), FD_ERR_PARSE);
+    assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_SHA256, 33, &value), FD_ERR_PARSE);
+    assert_int_equal(fd_image_tlv_find(area, len, 0x02, 32, &value), FD_ERR_EXHAUSTED);
+    assert_int_equal(fd_image_tlv_find(area, len - 1u, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_PARSE);
+    const uint16_t repeated[][2] = {{FD_IMAGE_TLV_SHA256, 32}, {FD_IMAGE_TLV_KEYHASH, 32}, {FD_IMAGE_TLV_SHA256, 32}};
+    const size_t rlen = hand_area(area, repeated, 3);
+    assert_int_equal(fd_image_tlv_find(area, rlen, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_PARSE);
+    assert_int_equal(fd_image_tlv_find(area, rlen, FD_IMAGE_TLV_KEYHASH, 32, &value), FD_OK);
+    assert_ptr_equal(value, area + 4 + 36 + 4);
+    /* a TLV after the one asked for that runs past the area: malformed */
+    const uint16_t cut[][2] = {{FD_IMAGE_TLV_SHA256, 32}, {FD_IMAGE_TLV_KEYHASH, 32}};
+    const size_t clen = hand_area(area, cut, 2);
+    fd_image_tlv_head_encode(area, FD_IMAGE_TLV_MAGIC, (uint16_t)(clen - 1u));
+    const uint8_t *const kept = value;
+    assert_int_equal(fd_image_tlv_find(area, clen - 1u, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_PARSE);
+    assert_ptr_equal(value, kept);
+    assert_ptr_not_equal(before, kept);
+    assert_int_equal(fd_image_tlv_find(NULL, len, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_NULL);
+    assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_SHA256, 32, NULL), FD_ERR_NULL);
+    /* the image tools/image_tool.c lays out: its hash TLV, the same bytes fd_image_check compared */
+    build(0x11, 7, pub, 3);
+    fd_image_layout at;
+    fd_image_info info;
+    const char *why = NULL;
+    assert_int_equal(fd_image_locate(slot, sizeof slot, &at, &why), FD_OK);
+    assert_int_equal(fd_image_tlv_find(slot + at.tlv_offset, at.tlv_len, FD_IMAGE_TLV_SHA256, FD_SHA256_SIZE, &value),
+                     FD_OK);
+    assert_int_equal(fd_image_check(slot, sizeof slot, pub, 0, &info, &why), FD_OK);
+    assert_memory_equal(value, info.hash, FD_SHA256_SIZE);
+}
+
 static void header_codec_round_trip(void **state)
 {
     (void)state;
@@ -265,6 +373,8 @@ int main(void)
         cmocka_unit_test(other_key_refused),
         cmocka_unit_test(older_version_refused),
         cmocka_unit_test(malformed_layouts_refused),
+        cmocka_unit_test(locate_finds_the_parts),
+        cmocka_unit_test(tlv_find_takes_the_one_of_its_type),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -83,6 +83,32 @@ void fd_image_tlv_head_encode(uint8_t out[FD_IMAGE_TLV_HEAD_SIZE], uint16_t type
  * is wrong (magic, total != area_len) or a TLV runs past the area. */
 FD_MUST_CHECK fd_status fd_image_tlv_next(const uint8_t *area, size_t area_len, size_t *pos, fd_image_tlv *out);
 
+/* Where an image's parts lie in its slot, as fd_image_locate found them:
+ * nothing here is authenticated. */
+typedef struct fd_image_layout {
+    fd_image_header header; /* the decoded header */
+    size_t tlv_offset;      /* the TLV area, from the slot's start: 4-aligned after the body */
+    size_t tlv_len;         /* the TLV area's total size (its info's), info included */
+} fd_image_layout;
+
+/* Finds the header and the TLV area of the image in slot (slot_len bytes)
+ * without hashing or verifying anything: fd_image_check's first step, and
+ * how a running image finds its own trailer. *why (set whenever why is not
+ * NULL) names the failure as fd_image_check does, or "ok". Errors:
+ * FD_ERR_NULL; FD_ERR_PARSE (no header, the body or the TLV area beyond
+ * the slot). On error layout is zeroed. */
+FD_MUST_CHECK fd_status fd_image_locate(const uint8_t *slot, size_t slot_len, fd_image_layout *layout,
+                                        const char **why);
+
+/* The value of the one TLV of type in the area (area_len bytes, info
+ * included), which must be exactly len bytes: the whole area is walked,
+ * so a malformed area or a repeated type is refused. *value (into the
+ * area) is set only on success. Errors: FD_ERR_NULL; FD_ERR_PARSE (area
+ * malformed, the type repeated, or its TLV of another length);
+ * FD_ERR_EXHAUSTED (no TLV of type). */
+FD_MUST_CHECK fd_status fd_image_tlv_find(const uint8_t *area, size_t area_len, uint16_t type, uint16_t len,
+                                          const uint8_t **value);
+
 /* What a check found. */
 typedef struct fd_image_info {
     fd_image_header header;       /* the decoded header */
