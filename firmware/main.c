@@ -91,7 +91,9 @@ static void kick_watchdog(void *ctx)
 /* A signed image started by the bootloader (docs/SECURITY.md "Boot"): its
  * SHA-256 from its own trailer in slot A and its version from its header,
  * as the bootloader checked them. NULL (and *version unchanged): no signed
- * image there. */
+ * image there. The bootloader starts this image only after fd_image_check
+ * accepted slot A, so both are found; *version (UPDATE's rollback floor,
+ * firmware/update.c) is taken only with the hash. */
 static const uint8_t *find_image(uint32_t *version)
 {
     const uint8_t *slot = (const uint8_t *)(uintptr_t)FD_SLOT_A_ADDR;

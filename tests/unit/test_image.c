@@ -256,7 +256,6 @@ static void locate_finds_the_parts(void **state)
     assert_int_equal(at.tlv_offset, tlv);
     assert_int_equal(at.tlv_len, image_len - tlv);
     assert_int_equal(fd_image_locate(slot, sizeof slot, &at, NULL), FD_OK); /* why is optional */
-    const fd_image_layout zero = {0};
     struct {
         size_t slot_len;
         size_t off; /* a byte set to value first; SIZE_MAX: none */
@@ -265,6 +264,8 @@ static void locate_finds_the_parts(void **state)
     } cases[] = {
         {image_len - 1u, SIZE_MAX, 0, "TLV trailer beyond the slot"},
         {tlv + FD_IMAGE_TLV_INFO_SIZE - 1u, SIZE_MAX, 0, "no TLV trailer in the slot"},
+        {FD_IMAGE_HEADER_ROOM + BODY, SIZE_MAX, 0,
+         "no TLV trailer in the slot"}, /* the aligned trailer starts past it */
         {FD_IMAGE_HEADER_ROOM + BODY - 1u, SIZE_MAX, 0, "image size beyond the slot"},
         {FD_IMAGE_HEADER_ROOM - 1u, SIZE_MAX, 0, "no image header (bad magic or layout)"},
         {sizeof slot, 0, 0xFF, "no image header (bad magic or layout)"},
@@ -277,8 +278,13 @@ static void locate_finds_the_parts(void **state)
         memset(&at, 0xA5, sizeof at);
         assert_int_equal(fd_image_locate(slot, cases[i].slot_len, &at, &why), FD_ERR_PARSE);
         assert_string_equal(why, cases[i].why);
-        assert_memory_equal(&at, &zero, sizeof at);
+        assert_int_equal(at.header.body_size, 0);
+        assert_int_equal(at.header.version, 0);
+        assert_int_equal(at.header.load_addr, 0);
+        assert_int_equal(at.tlv_offset, 0);
+        assert_int_equal(at.tlv_len, 0);
     }
+    assert_int_equal(fd_image_locate(slot, FD_IMAGE_HEADER_ROOM - 1u, &at, NULL), FD_ERR_PARSE); /* why optional */
     assert_int_equal(fd_image_locate(NULL, sizeof slot, &at, &why), FD_ERR_NULL);
     assert_int_equal(fd_image_locate(slot, sizeof slot, NULL, &why), FD_ERR_NULL);
 }
@@ -315,24 +321,29 @@ static void tlv_find_takes_the_one_of_its_type(void **state)
     assert_int_equal(value[0], 3);
     assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_HSS, 40, &value), FD_OK);
     assert_ptr_equal(value, area + 8);
-    const uint8_t *const before = value;
+    /* each refusal leaves the value as it was */
+    const uint8_t *const kept = value;
     assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_SHA256, 31, &value), FD_ERR_PARSE);
+    assert_ptr_equal(value, kept);
     assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_SHA256, 33, &value), FD_ERR_PARSE);
+    assert_ptr_equal(value, kept);
     assert_int_equal(fd_image_tlv_find(area, len, 0x02, 32, &value), FD_ERR_EXHAUSTED);
+    assert_ptr_equal(value, kept);
     assert_int_equal(fd_image_tlv_find(area, len - 1u, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_PARSE);
+    assert_ptr_equal(value, kept);
     const uint16_t repeated[][2] = {{FD_IMAGE_TLV_SHA256, 32}, {FD_IMAGE_TLV_KEYHASH, 32}, {FD_IMAGE_TLV_SHA256, 32}};
     const size_t rlen = hand_area(area, repeated, 3);
     assert_int_equal(fd_image_tlv_find(area, rlen, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_PARSE);
+    assert_ptr_equal(value, kept);
     assert_int_equal(fd_image_tlv_find(area, rlen, FD_IMAGE_TLV_KEYHASH, 32, &value), FD_OK);
     assert_ptr_equal(value, area + 4 + 36 + 4);
     /* a TLV after the one asked for that runs past the area: malformed */
     const uint16_t cut[][2] = {{FD_IMAGE_TLV_SHA256, 32}, {FD_IMAGE_TLV_KEYHASH, 32}};
     const size_t clen = hand_area(area, cut, 2);
     fd_image_tlv_head_encode(area, FD_IMAGE_TLV_MAGIC, (uint16_t)(clen - 1u));
-    const uint8_t *const kept = value;
+    value = kept;
     assert_int_equal(fd_image_tlv_find(area, clen - 1u, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_PARSE);
     assert_ptr_equal(value, kept);
-    assert_ptr_not_equal(before, kept);
     assert_int_equal(fd_image_tlv_find(NULL, len, FD_IMAGE_TLV_SHA256, 32, &value), FD_ERR_NULL);
     assert_int_equal(fd_image_tlv_find(area, len, FD_IMAGE_TLV_SHA256, 32, NULL), FD_ERR_NULL);
     /* the image tools/image_tool.c lays out: its hash TLV, the same bytes fd_image_check compared */
