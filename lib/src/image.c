@@ -127,15 +127,16 @@ static fd_status locate(const uint8_t *slot, size_t slot_len, fd_image_layout *a
 
 fd_status fd_image_locate(const uint8_t *slot, size_t slot_len, fd_image_layout *layout, const char **why)
 {
-    const char *unused;
-    const char **reason = why != NULL ? why : &unused;
-    *reason = "missing argument";
-    if (slot == NULL || layout == NULL) {
-        return FD_ERR_NULL;
+    const char *reason = "missing argument";
+    fd_status st = FD_ERR_NULL;
+    if (slot != NULL && layout != NULL) {
+        st = locate(slot, slot_len, layout, &reason);
+        if (st != FD_OK) {
+            memset(layout, 0, sizeof *layout);
+        }
     }
-    const fd_status st = locate(slot, slot_len, layout, reason);
-    if (st != FD_OK) {
-        memset(layout, 0, sizeof *layout);
+    if (why != NULL) {
+        *why = reason;
     }
     return st;
 }

@@ -286,6 +286,7 @@ static void locate_finds_the_parts(void **state)
     }
     assert_int_equal(fd_image_locate(slot, FD_IMAGE_HEADER_ROOM - 1u, &at, NULL), FD_ERR_PARSE); /* why optional */
     assert_int_equal(fd_image_locate(NULL, sizeof slot, &at, &why), FD_ERR_NULL);
+    assert_string_equal(why, "missing argument");
     assert_int_equal(fd_image_locate(slot, sizeof slot, NULL, &why), FD_ERR_NULL);
 }
 
