@@ -6,6 +6,9 @@ set(FD_BOARD_SOURCES board.c console.c counter.c)
 set(FD_BOARD_DEFINITIONS _GNU_SOURCE FD_BOARD_HAS_PRESENCE)
 set(FD_TRNG_DRIVER trng.c)
 set(FD_TRNG_NAME "host getrandom()")
+# hal_trng_init probes the kernel's pool (one byte, GRND_NONBLOCK): not yet
+# seeded is FD_ERR_TRNG_TIMEOUT, another error FD_ERR_TRNG_HW, and the
+# source stays not ready (trng.c); reads block until the pool is seeded.
 # Assessed min-entropy per raw 8-bit sample of getrandom(): the kernel's
 # output is already a conditioned CSPRNG stream (8 bits/byte in fact); we
 # claim only 4 so the health tests' false-alarm rate on a healthy source is

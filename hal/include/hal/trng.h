@@ -16,7 +16,12 @@
 extern "C" {
 #endif
 
-/* Power up and configure the TRNG. Errors: FD_ERR_TRNG_HW. */
+/* Power up and configure the TRNG (the dealer's recovery sequence too, at
+ * power-on and on every SELFTEST). Errors: FD_ERR_TRNG_HW (the source
+ * failed its start-up check), FD_ERR_TRNG_TIMEOUT (the source was not
+ * ready within the driver's bound: the STM32's first word, the host's
+ * kernel pool not yet seeded). On error the TRNG is left uninitialised:
+ * hal_trng_read fails with FD_ERR_NOT_READY until an init succeeds. */
 FD_MUST_CHECK fd_status hal_trng_init(void);
 
 /* Fill samples[0..count) with raw samples. Errors: FD_ERR_NULL,

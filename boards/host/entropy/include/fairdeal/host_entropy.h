@@ -51,8 +51,10 @@ typedef struct fd_host_entropy {
 /** Open the pipeline (TRNG, start-up health tests, DRBG) and set *rng to
  * draw from its DRBG. cfg NULL means FD_HOST_ENTROPY_DEFAULT_DRBG.
  * Errors: FD_ERR_NULL (h or rng NULL), FD_ERR_TOO_LARGE (bad cfg),
- * FD_ERR_HEALTH (start-up tests failed), FD_ERR_TRNG_HW or another TRNG
- * error. On any error *h is wiped and *rng is not written. */
+ * FD_ERR_HEALTH (start-up tests failed), FD_ERR_TRNG_TIMEOUT (the kernel's
+ * pool not yet seeded: hal_trng_init's non-blocking probe, boards/host/
+ * trng.c), FD_ERR_TRNG_HW (getrandom failed) or another TRNG error. On any
+ * error *h is wiped and *rng is not written. */
 FD_MUST_CHECK fd_status fd_host_entropy_open(fd_host_entropy *h, const fd_drbg_config *cfg, fd_rng *rng);
 
 /** Wipe all state; every fd_rng from it then fails with FD_ERR_NOT_READY. */
