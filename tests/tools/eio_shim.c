@@ -1,12 +1,17 @@
-/* LD_PRELOAD fault injection for the host store's file (tests/tools/
- * test_host_store.sh): with FD_EIO_PWRITE=n the n-th pwrite and every later
- * one fail with EIO, with FD_EIO_SYNC=n the n-th fdatasync and every later
- * one (a disk that died). Counting starts at 1 over the whole process;
- * unset or 0: never. */
+/* LD_PRELOAD fault injection for the host dealer: the host store's file
+ * (tests/tools/test_host_store.sh): with FD_EIO_PWRITE=n the n-th pwrite
+ * and every later one fail with EIO, with FD_EIO_SYNC=n the n-th fdatasync
+ * and every later one (a disk that died); the host TRNG's start-up check
+ * (tests/tools/test_trng_init.sh): with FD_EIO_PROBE=n the n-th getrandom
+ * made with GRND_NONBLOCK (hal_trng_init's probe) and every later one fail
+ * with EAGAIN (a kernel pool not yet seeded); getrandom without
+ * GRND_NONBLOCK (the samples) is neither counted nor failed. Counting
+ * starts at 1 over the whole process; unset or 0: never. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -26,6 +31,7 @@ static int failing(const char *name, unsigned long *calls)
 
 static unsigned long pwrites;
 static unsigned long syncs;
+static unsigned long probes;
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
@@ -53,4 +59,17 @@ int fdatasync(int fd)
         return -1;
     }
     return real(fd);
+}
+
+ssize_t getrandom(void *buf, size_t n, unsigned int flags)
+{
+    static ssize_t (*real)(void *, size_t, unsigned int);
+    if (real == NULL) {
+        *(void **)&real = dlsym(RTLD_NEXT, "getrandom");
+    }
+    if ((flags & GRND_NONBLOCK) != 0u && failing("FD_EIO_PROBE", &probes)) {
+        errno = EAGAIN;
+        return -1;
+    }
+    return real(buf, n, flags);
 }
