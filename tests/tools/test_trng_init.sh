@@ -9,10 +9,13 @@
 # refused. A dealer that ignored the init's status would fail later, at the
 # first read of the source left not ready, with another reason (start-up
 # tests not passed, not-ready): the exact reason is what is checked.
-# usage: test_trng_init.sh DEALER EIO_SHIM
+# fairdeal-tool's TRNG source (bytes and perms without --seed) starts the
+# same way and stops with the init's reason.
+# usage: test_trng_init.sh DEALER EIO_SHIM FAIRDEAL_TOOL
 set -u
 dealer=$1
 shim=$2
+tool=$3
 . "$(dirname "$0")/checks.sh"
 
 fault='ERR entropy TRNG timeout; SELFTEST required'
@@ -67,6 +70,25 @@ if [ "$rc" = 0 ] && ! grep -q 'ENTROPY FAULT' "$work/out" &&
   pass "the shim without FD_EIO_PROBE: SELFTEST passes and SHUFFLE deals"
 else
   fail "no FD_EIO_PROBE: rc=$rc $(replies)"
+fi
+
+# d. fairdeal-tool's TRNG source: the failed init stops it with the init's
+# own reason (a tool that went on to the start-up tests would fail there
+# with not-ready), nothing on stdout; the shim with nothing failed lets it run
+env LD_PRELOAD="$shim" FD_EIO_PROBE=1 "$tool" bytes --drbg chacha20 --count 16 >"$work/tool.out" 2>"$work/tool.err"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(cat "$work/tool.err")" = "fairdeal-tool: TRNG start-up: trng-timeout" ] &&
+  [ ! -s "$work/tool.out" ]; then
+  pass "fairdeal-tool bytes: the failed init stops it with 'TRNG start-up: trng-timeout', no output"
+else
+  fail "fairdeal-tool bytes with FD_EIO_PROBE=1: rc=$rc $(head -c 200 "$work/tool.err")"
+fi
+env LD_PRELOAD="$shim" "$tool" bytes --drbg chacha20 --count 16 >"$work/tool.out" 2>"$work/tool.err"
+rc=$?
+if [ "$rc" = 0 ] && [ -s "$work/tool.out" ] && [ ! -s "$work/tool.err" ]; then
+  pass "fairdeal-tool bytes with the shim and nothing failed: it runs"
+else
+  fail "fairdeal-tool bytes without FD_EIO_PROBE: rc=$rc $(head -c 200 "$work/tool.err")"
 fi
 
 finish "host TRNG init"
