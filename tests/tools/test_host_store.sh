@@ -69,6 +69,22 @@ cmp -s "$work/S.secret" "$work/secret_before" || fail ".secret changed"
 : >"$work/S.secret"
 refused ".secret empty" "$work/S"
 
+# a command line it does not know: the usage line, exit status 2, nothing
+# started or created (an unknown option, a store option without its path,
+# a second store option)
+usage='usage: dealer [--storage PATH | --new-storage PATH]'
+for args in "--frobnicate $work/U1" "--storage" "--new-storage" "--storage $work/U2 --storage $work/U3"; do
+  # shellcheck disable=SC2086 # the words of args are the dealer's arguments
+  printf 'STATUS\n' | "$dealer" $args >"$work/out" 2>"$work/err"
+  rc=$?
+  if [ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$usage" ] && [ ! -e "$work/U1" ] && [ ! -e "$work/U2" ] &&
+    [ ! -e "$work/U3" ]; then
+    pass "dealer $(echo "$args" | sed "s|$work/||g"): the usage line, exit 2, no store"
+  else
+    fail "dealer $args: rc=$rc out=$(head -c 200 "$work/out") $(ls "$work" | grep '^U' | tr '\n' ' ')"
+  fi
+done
+
 # --new-storage: explicit, a blank journal whatever the file held
 run "$work/random" 'STATUS\n' --new-storage
 if [ "$rc" = 0 ] && grep -q '^OK STATUS .* next_id=1 journal=ok ' "$work/out" &&
