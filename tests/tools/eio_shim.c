@@ -4,9 +4,10 @@
  * and every later one (a disk that died); the host TRNG's start-up check
  * (tests/tools/test_trng_init.sh): with FD_EIO_PROBE=n the n-th getrandom
  * made with GRND_NONBLOCK (hal_trng_init's probe) and every later one fail
- * with EAGAIN (a kernel pool not yet seeded); getrandom without
- * GRND_NONBLOCK (the samples) is neither counted nor failed. Counting
- * starts at 1 over the whole process; unset or 0: never. */
+ * with EAGAIN (a kernel pool not yet seeded), with FD_EIO_READ=n the n-th
+ * getrandom without GRND_NONBLOCK (hal_trng_read's samples) and every later
+ * one fail with EIO (a source that broke). Each count starts at 1 over the
+ * whole process; unset or 0: never. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -32,6 +33,7 @@ static int failing(const char *name, unsigned long *calls)
 static unsigned long pwrites;
 static unsigned long syncs;
 static unsigned long probes;
+static unsigned long reads;
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
@@ -69,6 +71,10 @@ ssize_t getrandom(void *buf, size_t n, unsigned int flags)
     }
     if ((flags & GRND_NONBLOCK) != 0u && failing("FD_EIO_PROBE", &probes)) {
         errno = EAGAIN;
+        return -1;
+    }
+    if ((flags & GRND_NONBLOCK) == 0u && failing("FD_EIO_READ", &reads)) {
+        errno = EIO;
         return -1;
     }
     return real(buf, n, flags);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The host TRNG's start-up check (boards/host/trng.c hal_trng_init), seen
+# The host TRNG's faults (boards/host/trng.c): its start-up check (hal_trng_init), seen
 # from the host dealer: eio_shim.so (LD_PRELOAD) fails the n-th getrandom
 # made with GRND_NONBLOCK (the init's probe) and every later one with
 # EAGAIN, a kernel pool not yet seeded (FD_EIO_PROBE=n). The dealer calls
@@ -8,10 +8,13 @@
 # own reason, TRNG timeout (trng-timeout in the LOG), and dealing is
 # refused. A dealer that ignored the init's status would fail later, at the
 # first read of the source left not ready, with another reason (start-up
-# tests not passed, not-ready): the exact reason is what is checked.
+# tests not passed, not-ready): the exact reason is what is checked. A
+# failed read of the samples (FD_EIO_READ=n: getrandom without
+# GRND_NONBLOCK fails with EIO) faults with the read's own reason, TRNG
+# hardware error (trng-hw).
 # fairdeal-tool's TRNG source (bytes and perms without --seed) starts the
 # same way and stops with the init's reason.
-# usage: test_trng_init.sh DEALER EIO_SHIM FAIRDEAL_TOOL
+# usage: test_trng_faults.sh DEALER EIO_SHIM FAIRDEAL_TOOL
 set -u
 dealer=$1
 shim=$2
@@ -72,7 +75,22 @@ else
   fail "no FD_EIO_PROBE: rc=$rc $(replies)"
 fi
 
-# d. fairdeal-tool's TRNG source: the failed init stops it with the init's
+# d. the init passes, the samples' read fails (FD_EIO_READ=1: the first
+# read of the power-on start-up tests): the fault names the read's own
+# reason, TRNG hardware error (trng-hw); a dealer that ignored the read's
+# status would run the health tests on samples never read
+{ printf 'SHUFFLE\nSTATUS\nLOG\n' | env LD_PRELOAD="$shim" FD_EIO_READ=1 "$dealer" 2>&1; echo $? >"$work/rc"; } |
+  tr -d '\r' >"$work/out"
+rc=$(cat "$work/rc")
+if [ "$rc" = 0 ] && has '*** ENTROPY FAULT: TRNG hardware error. Dealing is disabled until SELFTEST passes. ***' &&
+  has 'ERR entropy TRNG hardware error; SELFTEST required' && ! grep -q '^OK SHUFFLE' "$work/out" &&
+  grep -q '^OK LOG .* fault status=trng-hw ' "$work/out"; then
+  pass "the samples' read fails: fault state with 'TRNG hardware error' (trng-hw), SHUFFLE refused"
+else
+  fail "FD_EIO_READ=1: rc=$rc $(grep '^\*\*\* ENTROPY' "$work/out") $(replies)"
+fi
+
+# e. fairdeal-tool's TRNG source: the failed init stops it with the init's
 # own reason (a tool that went on to the start-up tests would fail there
 # with not-ready), nothing on stdout; the shim with nothing failed lets it run
 env LD_PRELOAD="$shim" FD_EIO_PROBE=1 "$tool" bytes --drbg chacha20 --count 16 >"$work/tool.out" 2>"$work/tool.err"
@@ -91,4 +109,4 @@ else
   fail "fairdeal-tool bytes without FD_EIO_PROBE: rc=$rc $(head -c 200 "$work/tool.err")"
 fi
 
-finish "host TRNG init"
+finish "host TRNG faults"
