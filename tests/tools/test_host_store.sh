@@ -81,7 +81,7 @@ for args in "--frobnicate $work/U1" "--storage" "--new-storage" "--storage $work
     [ ! -e "$work/U3" ]; then
     pass "dealer $(echo "$args" | sed "s|$work/||g"): the usage line, exit 2, no store"
   else
-    fail "dealer $args: rc=$rc out=$(head -c 200 "$work/out") $(ls "$work" | grep '^U' | tr '\n' ' ')"
+    fail "dealer $args: rc=$rc out=$(head -c 200 "$work/out") $(find "$work" -maxdepth 1 -name 'U*' -printf '%f ')"
   fi
 done
 
