@@ -2,7 +2,7 @@
  * (tests/tools/test_host_store.sh): with FD_EIO_PWRITE=n the n-th pwrite
  * and every later one fail with EIO, with FD_EIO_SYNC=n the n-th fdatasync
  * and every later one (a disk that died); the host TRNG's start-up check
- * (tests/tools/test_trng_init.sh): with FD_EIO_PROBE=n the n-th getrandom
+ * (tests/tools/test_trng_faults.sh): with FD_EIO_PROBE=n the n-th getrandom
  * made with GRND_NONBLOCK (hal_trng_init's probe) and every later one fail
  * with EAGAIN (a kernel pool not yet seeded), with FD_EIO_READ=n the n-th
  * getrandom without GRND_NONBLOCK (hal_trng_read's samples) and every later
