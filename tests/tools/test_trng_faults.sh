@@ -23,15 +23,12 @@ tool=$3
 
 fault='ERR entropy TRNG timeout; SELFTEST required'
 
-# run PROBE INPUT: the dealer's output (banner and replies) in $work/out,
-# its exit status in $rc; PROBE empty: the shim preloaded, nothing failed
+# run FAULT INPUT: the dealer's output (banner and replies) in $work/out,
+# its exit status in $rc; FAULT is the shim's setting (FD_EIO_PROBE=n or
+# FD_EIO_READ=n), empty: the shim preloaded, nothing failed
 run() {
-  if [ -n "$1" ]; then
-    { printf %b "$2" | env LD_PRELOAD="$shim" FD_EIO_PROBE="$1" "$dealer" 2>&1; echo $? >"$work/rc"; } |
-      tr -d '\r' >"$work/out"
-  else
-    { printf %b "$2" | env LD_PRELOAD="$shim" "$dealer" 2>&1; echo $? >"$work/rc"; } | tr -d '\r' >"$work/out"
-  fi
+  # shellcheck disable=SC2086 # an empty FAULT is no argument
+  { printf %b "$2" | env LD_PRELOAD="$shim" $1 "$dealer" 2>&1; echo $? >"$work/rc"; } | tr -d '\r' >"$work/out"
   rc=$(cat "$work/rc")
 }
 # has LINE: the output holds LINE whole
@@ -42,7 +39,7 @@ replies() { grep '^OK\|^ERR' "$work/out" | cut -c1-160 | tr '\n' '|'; }
 # a. the power-on init fails: the dealer starts in the fault state with the
 # init's reason, refuses SHUFFLE and DEAL, and so does its SELFTEST (every
 # later probe fails too)
-run 1 'SHUFFLE\nDEAL 2\nSTATUS\nSELFTEST\nLOG\n'
+run FD_EIO_PROBE=1 'SHUFFLE\nDEAL 2\nSTATUS\nSELFTEST\nLOG\n'
 if [ "$rc" = 0 ] && has '*** ENTROPY FAULT: TRNG timeout. Dealing is disabled until SELFTEST passes. ***' &&
   [ "$(grep -cxF "$fault" "$work/out")" = 3 ] && ! grep -q '^OK \(SHUFFLE\|DEAL\|SELFTEST\)' "$work/out" &&
   grep -q '^OK STATUS .* entropy=fault .* raw_samples=0 ' "$work/out" &&
@@ -54,7 +51,7 @@ fi
 
 # b. power-on passes; the SELFTEST's init fails: the fault with its reason,
 # and SHUFFLE is refused after it
-run 2 'SHUFFLE\nREVEAL\nSELFTEST\nSHUFFLE\nSTATUS\nLOG\n'
+run FD_EIO_PROBE=2 'SHUFFLE\nREVEAL\nSELFTEST\nSHUFFLE\nSTATUS\nLOG\n'
 if [ "$rc" = 0 ] && ! grep -q 'ENTROPY FAULT' "$work/out" && grep -q '^OK SHUFFLE ' "$work/out" &&
   grep -q '^OK REVEAL ' "$work/out" && [ "$(grep -cxF "$fault" "$work/out")" = 2 ] &&
   [ "$(grep -c '^OK SHUFFLE ' "$work/out")" = 1 ] && ! grep -q '^OK SELFTEST' "$work/out" &&
@@ -79,9 +76,7 @@ fi
 # read of the power-on start-up tests): the fault names the read's own
 # reason, TRNG hardware error (trng-hw); a dealer that ignored the read's
 # status would run the health tests on samples never read
-{ printf 'SHUFFLE\nSTATUS\nLOG\n' | env LD_PRELOAD="$shim" FD_EIO_READ=1 "$dealer" 2>&1; echo $? >"$work/rc"; } |
-  tr -d '\r' >"$work/out"
-rc=$(cat "$work/rc")
+run FD_EIO_READ=1 'SHUFFLE\nSTATUS\nLOG\n'
 if [ "$rc" = 0 ] && has '*** ENTROPY FAULT: TRNG hardware error. Dealing is disabled until SELFTEST passes. ***' &&
   has 'ERR entropy TRNG hardware error; SELFTEST required' && ! grep -q '^OK SHUFFLE' "$work/out" &&
   grep -q '^OK LOG .* fault status=trng-hw ' "$work/out"; then

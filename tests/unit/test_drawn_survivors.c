@@ -702,6 +702,17 @@ static void test_hss_verify_refuses_a_null_message(void **state)
                      FD_ERR_NULL);
 }
 
+/* RFC 8554 Test Case 2's signature copied into sig, and its layout (two
+ * levels, the second level's key inside the signature). */
+static fd_hss_layout tc2_copy(uint8_t sig[sizeof rfc8554_tc2_sig])
+{
+    memcpy(sig, rfc8554_tc2_sig, sizeof rfc8554_tc2_sig);
+    fd_hss_layout lay;
+    assert_int_equal(fd_hss_parse(rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof rfc8554_tc2_sig, &lay), FD_OK);
+    assert_int_equal(lay.levels, 2u);
+    return lay;
+}
+
 /* RFC 8554 Test Case 2 in sig (a copy): final is FD_OK with sig as init
  * saw it, FD_ERR_CORRUPT with sig[at] flipped between update and final. */
 static void assert_final_sees_change(uint8_t sig[sizeof rfc8554_tc2_sig], size_t at)
@@ -726,10 +737,7 @@ static void test_hss_final_sees_the_last_keys_identifier_changed(void **state)
 {
     (void)state;
     static uint8_t sig[sizeof rfc8554_tc2_sig];
-    memcpy(sig, rfc8554_tc2_sig, sizeof sig);
-    fd_hss_layout lay;
-    assert_int_equal(fd_hss_parse(rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig, &lay), FD_OK);
-    assert_int_equal(lay.levels, 2u);
+    const fd_hss_layout lay = tc2_copy(sig);
     const size_t at = (size_t)(lay.level[1].pub - sig) + 8u; /* its I: after the two typecodes (RFC 8554 5.3) */
     assert_final_sees_change(sig, at);
 }
@@ -745,10 +753,7 @@ static void test_hss_final_sees_the_end_of_the_last_c_changed(void **state)
 {
     (void)state;
     static uint8_t sig[sizeof rfc8554_tc2_sig];
-    memcpy(sig, rfc8554_tc2_sig, sizeof sig);
-    fd_hss_layout lay;
-    assert_int_equal(fd_hss_parse(rfc8554_tc2_pub, sizeof rfc8554_tc2_pub, sig, sizeof sig, &lay), FD_OK);
-    assert_int_equal(lay.levels, 2u);
+    const fd_hss_layout lay = tc2_copy(sig);
     /* C's last byte: C follows q and the LM-OTS typecode (RFC 8554 4.5) */
     const size_t at = (size_t)(lay.level[1].sig - sig) + 8u + FD_LMS_N - 1u;
     assert_final_sees_change(sig, at);

@@ -870,6 +870,18 @@ static void test_verify_ok_line_carries_the_whole_head(void **state)
     assert_non_null(strstr(o, want));
 }
 
+/* `fairdeal-tool verify --journal` fails with exactly one stderr line:
+ * "round <round_id>: <reason>". */
+static void assert_verify_rejects_round(uint32_t round_id, const char *reason)
+{
+    static char o[512], e[512];
+    char want[160];
+    (void)snprintf(want, sizeof want, "fairdeal-tool: verify: journal: round %lu: %s\n", (unsigned long)round_id,
+                   reason);
+    assert_int_equal(verify_printed(o, sizeof o, e, sizeof e), 1);
+    assert_string_equal(e, want);
+}
+
 /* docs/RECORDS.md "Replay": `fairdeal-tool verify --journal` rejects "a
  * position dealt twice"; a rejection is "1 with one line on stderr naming
  * the first bad record or round" (tools/verify_journal.h). A DEALT of position 0 again, the same card, before
@@ -895,12 +907,7 @@ static void test_verify_rejects_a_position_dealt_twice(void **state)
     uint8_t b[FD_REC_DEALT_MAX];
     forge(FD_REC_DEALT, b, fd_rec_dealt_encode(&t, b));
     assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
-    static char o[512], e[512];
-    char want[128];
-    (void)snprintf(want, sizeof want, "fairdeal-tool: verify: journal: round %lu: a card position dealt twice\n",
-                   (unsigned long)t.round_id);
-    assert_int_equal(verify_printed(o, sizeof o, e, sizeof e), 1);
-    assert_string_equal(e, want);
+    assert_verify_rejects_round(t.round_id, "a card position dealt twice");
 }
 
 /* docs/PROTOCOL.md `SEED`: "A filled slot is never replaced" (docs/VERIFY.md:
@@ -928,12 +935,7 @@ static void test_verify_rejects_a_repeated_client_seed(void **state)
     uint8_t b[FD_REC_CLIENT_SEED_MAX];
     forge(FD_REC_CLIENT_SEED, b, fd_rec_client_seed_encode(&c, b));
     assert_true(starts(cmd("REVEAL"), "OK REVEAL"));
-    static char o[512], e[512];
-    char want[128];
-    (void)snprintf(want, sizeof want, "fairdeal-tool: verify: journal: round %lu: client seed malformed or repeated\n",
-                   (unsigned long)c.round_id);
-    assert_int_equal(verify_printed(o, sizeof o, e, sizeof e), 1);
-    assert_string_equal(e, want);
+    assert_verify_rejects_round(c.round_id, "client seed malformed or repeated");
 }
 
 /* tools/verify_journal.h fd_tool_revealed_order: "NULL when the material
